@@ -1,0 +1,26 @@
+/**
+ * Every error code Loupe raises, in one place. Codes read `LOUPE_ERR_<AREA>_<PROBLEM>`;
+ * the registry test checks that each entry is well formed and used once.
+ */
+export const ERROR_CODES = {
+  LOUPE_ERR_HTTP_BAD_REQUEST: { statusCode: 400, title: 'Bad Request' },
+  LOUPE_ERR_HTTP_INVALID_HOST: { statusCode: 400, title: 'Bad Request' },
+  LOUPE_ERR_HTTP_MALFORMED_JSON: { statusCode: 400, title: 'Bad Request' },
+  LOUPE_ERR_HTTP_UNAUTHORIZED: { statusCode: 401, title: 'Unauthorized' },
+  LOUPE_ERR_HTTP_NOT_FOUND: { statusCode: 404, title: 'Not Found' },
+  LOUPE_ERR_HTTP_METHOD_NOT_ALLOWED: { statusCode: 405, title: 'Method Not Allowed' },
+  LOUPE_ERR_HTTP_PAYLOAD_TOO_LARGE: { statusCode: 413, title: 'Content Too Large' },
+  LOUPE_ERR_HTTP_INTERNAL: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_ROUTING_RESOURCE_NOT_FOUND: { statusCode: 404, title: 'Not Found' },
+  LOUPE_ERR_ROUTING_METHOD_NOT_ALLOWED: { statusCode: 405, title: 'Method Not Allowed' },
+  LOUPE_ERR_ROUTING_INVALID_ROUTE: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_KERNEL_CONTROLLER_NO_RESPONSE: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_KERNEL_ERROR_RENDERING_FAILED: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_CONFIG_INVALID: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_SERVER_UWS_FALLBACK: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_SERVER_LISTEN_FAILED: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_REDIS_UNAVAILABLE: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_SESSION_STORAGE: { statusCode: 500, title: 'Internal Server Error' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;

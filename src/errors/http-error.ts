@@ -1,0 +1,55 @@
+import { type ErrorCode } from './error-codes';
+import { LoupeError } from './loupe-error';
+
+/** An error meant for the client: its status code and headers reach the response. */
+export class HttpError extends LoupeError {
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { cause?: unknown; headers?: Record<string, string> } = {},
+  ) {
+    super(code, message, options);
+    this.headers = Object.freeze({ ...options.headers });
+  }
+}
+
+/** 400: the request is malformed; the message of the underlying error is reused. */
+export class BadRequestHttpError extends HttpError {
+  constructor(message: string, options: { cause?: unknown; code?: ErrorCode } = {}) {
+    super(options.code ?? 'LOUPE_ERR_HTTP_BAD_REQUEST', message, options);
+  }
+}
+
+/** 401: credentials are missing or wrong; carries the `WWW-Authenticate` challenge. */
+export class UnauthorizedHttpError extends HttpError {
+  constructor(message: string, challenge: string, options: { cause?: unknown } = {}) {
+    super('LOUPE_ERR_HTTP_UNAUTHORIZED', message, { ...options, headers: { 'WWW-Authenticate': challenge } });
+  }
+}
+
+/** 404: nothing answers this path. */
+export class NotFoundHttpError extends HttpError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('LOUPE_ERR_HTTP_NOT_FOUND', message, options);
+  }
+}
+
+/** 405: the path exists for other methods, listed in `Allow`. */
+export class MethodNotAllowedHttpError extends HttpError {
+  readonly allowedMethods: readonly string[];
+
+  constructor(allowedMethods: readonly string[], message: string, options: { cause?: unknown } = {}) {
+    const allow = allowedMethods.map((method) => method.toUpperCase());
+    super('LOUPE_ERR_HTTP_METHOD_NOT_ALLOWED', message, { ...options, headers: { Allow: allow.join(', ') } });
+    this.allowedMethods = allow;
+  }
+}
+
+/** 413: the request body is larger than the configured limit. */
+export class PayloadTooLargeHttpError extends HttpError {
+  constructor(limit: number) {
+    super('LOUPE_ERR_HTTP_PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes.`);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Response headers keyed case-insensitively, keeping the spelling they were set with.
+ * uWS writes headers into a linear buffer with no way to remove one, so the kernel
+ * keeps them here until the response is written once.
+ */
+export class HeaderBag {
+  readonly #entries = new Map<string, { name: string; values: string[] }>();
+
+  constructor(initial: Readonly<Record<string, string>> = {}) {
+    for (const [name, value] of Object.entries(initial)) this.set(name, value);
+  }
+
+  set(name: string, value: string): this {
+    this.#entries.set(name.toLowerCase(), { name, values: [value] });
+    return this;
+  }
+
+  append(name: string, value: string): this {
+    const entry = this.#entries.get(name.toLowerCase());
+    if (entry === undefined) return this.set(name, value);
+    entry.values.push(value);
+    return this;
+  }
+
+  get(name: string): string | undefined {
+    return this.#entries.get(name.toLowerCase())?.values[0];
+  }
+
+  getAll(name: string): readonly string[] {
+    return this.#entries.get(name.toLowerCase())?.values ?? [];
+  }
+
+  has(name: string): boolean {
+    return this.#entries.has(name.toLowerCase());
+  }
+
+  delete(name: string): void {
+    this.#entries.delete(name.toLowerCase());
+  }
+
+  /** Every header line in insertion order, one pair per value. */
+  *lines(): IterableIterator<[string, string]> {
+    for (const { name, values } of this.#entries.values()) {
+      for (const value of values) yield [name, value];
+    }
+  }
+
+  /** A plain copy, multi-valued headers joined as separate array items. */
+  toJSON(): Record<string, string | string[]> {
+    const out: Record<string, string | string[]> = {};
+    for (const { name, values } of this.#entries.values()) out[name] = values.length === 1 ? (values[0] ?? '') : [...values];
+    return out;
+  }
+}

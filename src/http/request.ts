@@ -1,0 +1,96 @@
+import { BadRequestHttpError } from '../errors/http-error';
+import { parseCookies } from './cookies';
+import { type RequestData } from './request-data';
+
+/**
+ * Symfony's host check: whatever is left after removing the allowed characters makes the
+ * host invalid. A replace instead of a full-match regex avoids catastrophic backtracking
+ * (CVE-2014-5244).
+ */
+const HOST_ALLOWED = /(?:^\[)?[a-zA-Z0-9-:\]_]+\.?/g;
+
+/** One request as the kernel sees it: the copied data, plus attributes set while it runs. */
+export class Request {
+  readonly data: RequestData;
+  readonly method: string;
+  /** Route parameters, `_route`, `_controller`, and whatever listeners attach. */
+  readonly attributes = new Map<string, unknown>();
+  locale: string;
+  defaultLocale: string;
+  #host: string | null = null;
+  #hostFailed = false;
+  #cookies: Readonly<Record<string, string>> | null = null;
+  #queryParams: URLSearchParams | null = null;
+
+  constructor(data: RequestData, defaultLocale: string, method = data.method) {
+    this.data = data;
+    this.method = method;
+    this.locale = defaultLocale;
+    this.defaultLocale = defaultLocale;
+  }
+
+  get path(): string {
+    return this.data.path;
+  }
+
+  /** A header value, or `undefined`; `name` is case-insensitive. */
+  header(name: string): string | undefined {
+    return this.data.headers[name.toLowerCase()];
+  }
+
+  get cookies(): Readonly<Record<string, string>> {
+    return (this.#cookies ??= parseCookies(this.header('cookie') ?? ''));
+  }
+
+  get queryParams(): URLSearchParams {
+    return (this.#queryParams ??= new URLSearchParams(this.data.query));
+  }
+
+  /**
+   * The lower-cased host without its port. Throws a 400 for an invalid Host header the first
+   * time; afterwards answers `''` so that the error page and profile can still be built.
+   */
+  get host(): string {
+    if (this.#host !== null) return this.#host;
+    if (this.#hostFailed) return '';
+    const raw = (this.header('host') ?? '').trim();
+    const host = raw.replace(/:\d+$/, '').toLowerCase();
+    if (host !== '' && host.replace(HOST_ALLOWED, '') !== '') {
+      this.#hostFailed = true;
+      throw new BadRequestHttpError(`Invalid Host "${host}".`, { code: 'LOUPE_ERR_HTTP_INVALID_HOST' });
+    }
+    return (this.#host = host === '' ? '127.0.0.1' : host);
+  }
+
+  /** The port the client addressed: from the Host header, else the one the server listens on. */
+  get port(): number {
+    const match = /:(\d+)$/.exec((this.header('host') ?? '').trim());
+    return match?.[1] !== undefined ? Number(match[1]) : this.data.serverPort;
+  }
+
+  /** `scheme://host[:port]`, the port left out when it is the scheme's default. */
+  get schemeAndHttpHost(): string {
+    const { scheme } = this.data;
+    const port = this.port;
+    const defaultPort = scheme === 'https' ? 443 : 80;
+    const host = this.host;
+    return `${scheme}://${host}${port === defaultPort ? '' : `:${port}`}`;
+  }
+
+  /** The absolute URL of `path` on this host, with no query string (Symfony's getUriForPath). */
+  uriForPath(path: string): string {
+    return this.schemeAndHttpHost + path;
+  }
+
+  /** The absolute URL of this request, query string included. */
+  get uri(): string {
+    return this.uriForPath(this.path) + (this.data.query === '' ? '' : `?${this.data.query}`);
+  }
+
+  /** A copy for a sub-request: same data, its own attributes and method. */
+  duplicate(method: string): Request {
+    const copy = new Request(this.data, this.defaultLocale, method);
+    copy.locale = this.locale;
+    return copy;
+  }
+}
