@@ -37,8 +37,10 @@ function dispatch(listeners: ListenerRegistry, exchange: Exchange, phase: Kernel
   const { trace } = exchange;
   trace.enter(phase);
   if (phase === KernelEvents.EXCEPTION) {
+    // The error replaces whatever response was being built; a listener here may set a new one.
     exchange.handlingError = exchange.error;
     exchange.error = null;
+    exchange.response = null;
   }
   const fallible = FALLIBLE_PHASES.has(phase);
   if (fallible && exchange.error !== null) return;

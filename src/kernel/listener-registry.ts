@@ -14,10 +14,12 @@ export class ListenerRegistry {
 
   constructor(listeners: readonly Listener[]) {
     for (const listener of listeners) {
-      for (const [phase, subscription] of Object.entries(listener.subscriptions) as [KernelPhase, Listener['subscriptions'][KernelPhase]][]) {
-        if (subscription === undefined) continue;
+      for (const [phase, subscribed] of Object.entries(listener.subscriptions) as [KernelPhase, Listener['subscriptions'][KernelPhase]][]) {
+        if (subscribed === undefined) continue;
         const list = this.#byPhase.get(phase) ?? [];
-        list.push({ name: listener.name, priority: subscription.priority, handle: subscription.handle });
+        for (const { priority, handle } of Array.isArray(subscribed) ? subscribed : [subscribed]) {
+          list.push({ name: listener.name, priority, handle });
+        }
         this.#byPhase.set(phase, list);
       }
     }

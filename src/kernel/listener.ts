@@ -8,8 +8,11 @@ export interface PhaseSubscription {
   readonly handle: (exchange: Exchange) => void;
 }
 
-/** A listener names itself and declares the phases it runs in, as Symfony's getSubscribedEvents. */
+/**
+ * A listener names itself and declares the phases it runs in, as Symfony's getSubscribedEvents;
+ * a phase may take several subscriptions at different priorities.
+ */
 export interface Listener {
   readonly name: string;
-  readonly subscriptions: Partial<Readonly<Record<KernelPhase, PhaseSubscription>>>;
+  readonly subscriptions: Partial<Readonly<Record<KernelPhase, PhaseSubscription | readonly PhaseSubscription[]>>>;
 }

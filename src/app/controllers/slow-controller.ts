@@ -1,0 +1,15 @@
+import { Response } from '../../http/response';
+import { type Controller } from '../../kernel/controller';
+
+const MAX_DELAY_MS = 5_000;
+
+/** `GET /slow?ms=N`: answers after N milliseconds (at most 5 s), to watch requests in flight. */
+export const slowController: Controller = {
+  name: 'App\\Controller\\SlowController::slow',
+  handle: async ({ request }) => {
+    const requested = Number(request.queryParams.get('ms') ?? '100');
+    const delay = Number.isFinite(requested) ? Math.min(Math.max(requested, 0), MAX_DELAY_MS) : 100;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    return new Response(`Answered after ${delay} ms.`, 200, { 'Content-Type': 'text/plain' });
+  },
+};

@@ -1,0 +1,26 @@
+import { type RouteDefinition } from '../routing/route';
+import { asyncBoomController, boomController } from './controllers/boom-controller';
+import { echoController } from './controllers/echo-controller';
+import { helloController } from './controllers/hello-controller';
+import { slowController } from './controllers/slow-controller';
+import { createWelcomeController } from './controllers/welcome-controller';
+
+/** The demo application's routes, in matching order. */
+export function appRoutes(locales: readonly string[]): RouteDefinition[] {
+  const routes: RouteDefinition[] = [
+    { name: 'home', path: '/', methods: ['GET'], controller: createWelcomeController(() => routes) },
+    { name: 'hello', path: '/hello/{name}', methods: ['GET'], controller: helloController },
+    {
+      name: 'hello_localized',
+      path: '/{_locale}/hello/{name}',
+      methods: ['GET'],
+      requirements: { _locale: locales.join('|') },
+      controller: helloController,
+    },
+    { name: 'api_echo', path: '/api/echo', methods: ['POST'], controller: echoController },
+    { name: 'boom', path: '/boom', methods: ['GET'], controller: boomController },
+    { name: 'boom_async', path: '/boom/async', methods: ['GET'], controller: asyncBoomController },
+    { name: 'slow', path: '/slow', methods: ['GET'], controller: slowController },
+  ];
+  return routes;
+}

@@ -1,0 +1,63 @@
+import type Redis from 'ioredis';
+import { type Config } from '../config/config';
+import { createErrorController } from '../errors/error-controller';
+import { Kernel } from '../kernel/kernel';
+import { createErrorListener } from '../listeners/error-listener';
+import { disallowRobotsIndexingListener } from '../listeners/disallow-robots-indexing-listener';
+import { createLocaleListener } from '../listeners/locale-listener';
+import { responseListener } from '../listeners/response-listener';
+import { createRouterListener } from '../listeners/router-listener';
+import { validateRequestListener } from '../listeners/validate-request-listener';
+import { viewListener } from '../listeners/view-listener';
+import { connectRedis } from '../redis/connect-redis';
+import { UrlMatcherRouter } from '../routing/url-matcher-router';
+import { UwsServer } from '../server/uws-server';
+import { appRoutes } from './routes';
+
+/** A started Loupe application: its URL, kernel and Redis client, and how to stop it. */
+export interface RunningApplication {
+  readonly url: string;
+  readonly port: number;
+  readonly kernel: Kernel;
+  readonly redis: Redis;
+  /** Stops accepting, finishes in-flight requests, closes Redis. */
+  close(): Promise<void>;
+}
+
+/** Connects Redis, assembles the kernel with the demo application and listens. */
+export async function startApplication(config: Config, log: (line: string) => void = () => undefined): Promise<RunningApplication> {
+  const redis = await connectRedis(config.redisUrl, 'loupe');
+  const router = new UrlMatcherRouter(appRoutes(config.locales));
+  const kernel = new Kernel({
+    defaultLocale: config.defaultLocale,
+    errorController: createErrorController({ debug: config.debug }),
+    listeners: [
+      validateRequestListener,
+      createLocaleListener({ enabledLocales: config.locales, defaultLocale: config.defaultLocale }),
+      createRouterListener(router),
+      viewListener,
+      responseListener,
+      disallowRobotsIndexingListener,
+      createErrorListener(),
+    ],
+    onCrash: (error) => log(`Request actor crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  });
+  const server = new UwsServer(kernel, { host: config.host, port: config.port, maxBodySize: config.maxBodySize });
+  let port: number;
+  try {
+    port = await server.listen();
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  return {
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    port,
+    kernel,
+    redis,
+    close: async () => {
+      await server.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import { PayloadTooLargeHttpError } from '../errors/http-error';
+import { LoupeError } from '../errors/loupe-error';
+import { type Connection } from '../http/connection';
+import { type RequestData } from '../http/request-data';
+import { statusLine } from '../http/status-text';
+import { type Kernel, type RunningRequest } from '../kernel/kernel';
+import { copyRequest, type CopiedRequest } from './copy-request';
+import { loadNativeUws, type Uws } from './load-uws';
+import { announcesBody, readBody } from './read-body';
+
+export interface UwsServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly maxBodySize: number;
+}
+
+/**
+ * The uWS adapter: copies each request out synchronously, attaches onAborted before anything
+ * async, hands the request to the kernel and writes the response once, corked.
+ */
+export class UwsServer {
+  readonly #uws: Uws;
+  readonly #app: TemplatedApp;
+  readonly #kernel: Kernel;
+  readonly #options: UwsServerOptions;
+  #listenSocket: us_listen_socket | null = null;
+  #port = 0;
+
+  constructor(kernel: Kernel, options: UwsServerOptions, uws: Uws = loadNativeUws()) {
+    this.#uws = uws;
+    this.#kernel = kernel;
+    this.#options = options;
+    // One catch-all for every method: uWS derives neither HEAD from GET nor a useful 404.
+    this.#app = uws.App().any('/*', (res, req) => this.#onRequest(res, copyRequest(res, req)));
+  }
+
+  /** The port actually listened on (useful with port 0). */
+  get port(): number {
+    return this.#port;
+  }
+
+  /** Starts listening; resolves with the bound port. */
+  listen(): Promise<number> {
+    const { host, port } = this.#options;
+    return new Promise((resolve, reject) => {
+      this.#app.listen(host, port, (socket) => {
+        if (socket === false) {
+          reject(new LoupeError('LOUPE_ERR_SERVER_LISTEN_FAILED', `Cannot listen on ${host}:${port}: the address is in use or not available.`));
+          return;
+        }
+        this.#listenSocket = socket;
+        this.#port = this.#uws.us_socket_local_port(socket);
+        resolve(this.#port);
+      });
+    });
+  }
+
+  /** Stops accepting connections, lets in-flight requests finish (up to `graceMs`), then closes every socket. */
+  async close(graceMs = 10_000): Promise<void> {
+    if (this.#listenSocket !== null) {
+      this.#uws.us_listen_socket_close(this.#listenSocket);
+      this.#listenSocket = null;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#kernel.whenIdle(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    // close() exists on the native App since v20.25 but is missing from the bundled typings.
+    (this.#app as TemplatedApp & { close(): void }).close();
+  }
+
+  #onRequest(res: HttpResponse, copied: CopiedRequest): void {
+    const state = { aborted: false, running: null as RunningRequest | null, unreadBody: false };
+    res.onAborted(() => {
+      state.aborted = true;
+      state.running?.abort();
+    });
+    const connection: Connection = {
+      write: (response, request) => {
+        if (state.aborted) return false;
+        const head = request.data.method === 'HEAD';
+        const body = response.body;
+        res.cork(() => {
+          res.writeStatus(statusLine(response.status));
+          for (const [name, value] of response.headers.lines()) {
+            // uWS computes Content-Length itself; a second one would corrupt the response.
+            if (name.toLowerCase() !== 'content-length') res.writeHeader(name, value);
+          }
+          if (head) res.endWithoutBody(Buffer.byteLength(body));
+          else res.end(body, state.unreadBody);
+        });
+        return true;
+      },
+    };
+    const start = (body: Buffer | null, bodyError: Error | null): void => {
+      if (state.aborted) return;
+      state.running = this.#kernel.handle(this.#requestData(copied, body, bodyError), connection);
+    };
+    if (!announcesBody(copied.headers)) return start(null, null);
+    readBody(res, copied.headers, this.#options.maxBodySize, ({ body, tooLarge }) => {
+      // The rest of a refused body is never read: close the connection after answering.
+      state.unreadBody = tooLarge;
+      start(body, tooLarge ? new PayloadTooLargeHttpError(this.#options.maxBodySize) : null);
+    });
+  }
+
+  #requestData(copied: CopiedRequest, body: Buffer | null, bodyError: Error | null): RequestData {
+    return { ...copied, scheme: 'http', serverPort: this.#port, body, bodyError };
+  }
+}
