@@ -91,6 +91,8 @@ export class Request {
   duplicate(method: string): Request {
     const copy = new Request(this.data, this.defaultLocale, method);
     copy.locale = this.locale;
+    // An invalid Host was already reported: the sub-request rendering that error must not fail on it again.
+    copy.#hostFailed = this.#hostFailed;
     return copy;
   }
 }

@@ -1,0 +1,86 @@
+import { LoupeError } from '../errors/loupe-error';
+import { CompiledRoute } from './compiled-route';
+import { generatePath } from './generate-path';
+import { MethodNotAllowedError } from './method-not-allowed-error';
+import { redirectController } from './redirect-controller';
+import { type RequestContext } from './request-context';
+import { ResourceNotFoundError } from './resource-not-found-error';
+import { type RouteDefinition } from './route';
+import { type RouteMatch, type Router } from './router';
+
+type Attempt = { readonly match: RouteMatch } | { readonly allowed: readonly string[] };
+
+/**
+ * A router over an ordered list of routes, with the semantics of Symfony's
+ * RedirectableCompiledUrlMatcher: the first route matching path and method wins; a path matched
+ * for other methods only is a 405; for GET and HEAD an unmatched path is retried with its
+ * trailing slash toggled and, when that matches, answered by a permanent redirect.
+ */
+export class UrlMatcherRouter implements Router {
+  readonly #routes: readonly CompiledRoute[];
+  readonly #byName: ReadonlyMap<string, CompiledRoute>;
+
+  /** Compiles every route once; throws LOUPE_ERR_ROUTING_INVALID_ROUTE for an invalid or duplicate one. */
+  constructor(definitions: readonly RouteDefinition[]) {
+    const byName = new Map<string, CompiledRoute>();
+    for (const definition of definitions) {
+      if (byName.has(definition.name)) {
+        throw new LoupeError('LOUPE_ERR_ROUTING_INVALID_ROUTE', `Route "${definition.name}" is invalid: the name is used twice.`);
+      }
+      byName.set(definition.name, new CompiledRoute(definition));
+    }
+    this.#byName = byName;
+    this.#routes = Object.freeze([...byName.values()]);
+  }
+
+  match(method: string, path: string): RouteMatch {
+    const upper = method.toUpperCase();
+    const first = this.#attempt(upper, path);
+    if ('match' in first) return first.match;
+    if (first.allowed.length > 0) throw new MethodNotAllowedError(first.allowed);
+    if (upper !== 'GET' && upper !== 'HEAD') throw new ResourceNotFoundError(path);
+    const trimmed = path.replace(/\/+$/, '') || '/';
+    if (trimmed === '/') throw new ResourceNotFoundError(path);
+    const toggled = trimmed === path ? `${path}/` : trimmed;
+    const second = this.#attempt(upper, toggled);
+    // A toggled path that exists only for other methods is still a 404, as in Symfony.
+    if (!('match' in second)) throw new ResourceNotFoundError(toggled);
+    return {
+      name: second.match.name,
+      params: Object.freeze({ path: toggled, permanent: 'true' }),
+      controller: redirectController,
+    };
+  }
+
+  generate(name: string, params: Readonly<Record<string, string>> = {}): string {
+    return generatePath(this.#route(name), params);
+  }
+
+  generateUrl(name: string, params: Readonly<Record<string, string>>, context: RequestContext): string {
+    const path = generatePath(this.#route(name), params, { _locale: context.locale });
+    const defaultPort = context.scheme === 'https' ? 443 : 80;
+    return `${context.scheme}://${context.host}${context.port === defaultPort ? '' : `:${context.port}`}${path}`;
+  }
+
+  #route(name: string): CompiledRoute {
+    const route = this.#byName.get(name);
+    if (route === undefined) {
+      throw new LoupeError('LOUPE_ERR_ROUTING_INVALID_ROUTE', `Unable to generate a URL for the named route "${name}" as such route does not exist.`);
+    }
+    return route;
+  }
+
+  /** The first route answering both; otherwise the methods of the routes answering the path. */
+  #attempt(method: string, path: string): Attempt {
+    const allowed: string[] = [];
+    for (const route of this.#routes) {
+      const params = route.matchPath(path);
+      if (params === null) continue;
+      if (route.allowsMethod(method)) {
+        return { match: { name: route.name, params: Object.freeze(params), controller: route.controller } };
+      }
+      allowed.push(...route.methods);
+    }
+    return { allowed };
+  }
+}

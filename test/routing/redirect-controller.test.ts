@@ -1,0 +1,42 @@
+import test from 'ava';
+import { Request } from '../../src/http/request';
+import { type RequestData } from '../../src/http/request-data';
+import { Response } from '../../src/http/response';
+import { Exchange } from '../../src/kernel/exchange';
+import { redirectController } from '../../src/routing/redirect-controller';
+
+function run(query: string, params: Record<string, string>): Response {
+  const data: RequestData = {
+    method: 'GET',
+    path: '/foo/',
+    query,
+    headers: { host: '127.0.0.1:8000' },
+    remoteAddress: '127.0.0.1',
+    scheme: 'http',
+    serverPort: 8000,
+    body: null,
+    bodyError: null,
+  };
+  const exchange = new Exchange(new Request(data, 'en'));
+  const result = redirectController.handle({ request: exchange.request, params, session: null, user: null, locale: 'en', error: null, exchange });
+  if (!(result instanceof Response)) throw new Error('the redirect controller must return a Response');
+  return result;
+}
+
+test('redirects permanently to the toggled path', (t) => {
+  const response = run('', { path: '/foo', permanent: 'true' });
+  t.is(response.status, 301);
+  t.is(response.headers.get('Location'), '/foo');
+});
+
+test('keeps the query string as it was sent', (t) => {
+  t.is(run('b=2&a=%20', { path: '/foo', permanent: 'true' }).headers.get('Location'), '/foo?b=2&a=%20');
+});
+
+test('a non-permanent redirect is a 302', (t) => {
+  t.is(run('', { path: '/foo' }).status, 302);
+});
+
+test('is named as Symfony names its redirect action', (t) => {
+  t.is(redirectController.name, 'Loupe\\Routing\\RedirectController::urlRedirectAction');
+});

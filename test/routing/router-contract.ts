@@ -1,0 +1,209 @@
+import test, { type ExecutionContext } from 'ava';
+import { LoupeError } from '../../src/errors/loupe-error';
+import { Response } from '../../src/http/response';
+import { type Controller } from '../../src/kernel/controller';
+import { MethodNotAllowedError } from '../../src/routing/method-not-allowed-error';
+import { redirectController } from '../../src/routing/redirect-controller';
+import { type RequestContext } from '../../src/routing/request-context';
+import { ResourceNotFoundError } from '../../src/routing/resource-not-found-error';
+import { type RouteDefinition } from '../../src/routing/route';
+import { type Router } from '../../src/routing/router';
+
+/** Builds the router under test from an ordered list of routes. */
+export type RouterFactory = (routes: readonly RouteDefinition[]) => Router;
+
+const controller = (name: string): Controller => ({ name, handle: () => new Response(name) });
+const route = (name: string, path: string, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({ name, path, controller: controller(name), ...extra });
+
+function notFound(t: ExecutionContext, router: Router, method: string, path: string): ResourceNotFoundError | undefined {
+  return t.throws(() => router.match(method, path), { instanceOf: ResourceNotFoundError, code: 'LOUPE_ERR_ROUTING_RESOURCE_NOT_FOUND' });
+}
+
+function notAllowed(t: ExecutionContext, router: Router, method: string, path: string): readonly string[] | undefined {
+  const error = t.throws(() => router.match(method, path), { instanceOf: MethodNotAllowedError, code: 'LOUPE_ERR_ROUTING_METHOD_NOT_ALLOWED', message: '' });
+  return error?.allowedMethods;
+}
+
+/**
+ * The behaviour every Router implementation must have: Symfony's RedirectableCompiledUrlMatcher
+ * and UrlGenerator semantics. Each implementation's test file calls this with its factory.
+ */
+export function routerContract(label: string, create: RouterFactory): void {
+  test(`${label}: a static route matches its exact path, with its controller`, (t) => {
+    const home = route('home', '/');
+    const router = create([home, route('about', '/about')]);
+    t.deepEqual(router.match('GET', '/'), { name: 'home', params: {}, controller: home.controller });
+    t.is(router.match('GET', '/about').name, 'about');
+    notFound(t, router, 'GET', '/about/us');
+  });
+
+  test(`${label}: placeholders become parameters, with defaults and extra defaults`, (t) => {
+    const router = create([route('post', '/blog/{year}/{slug}', { defaults: { year: '2024', _format: 'html' } })]);
+    t.deepEqual(router.match('GET', '/blog/2023/hello-world').params, { year: '2023', slug: 'hello-world', _format: 'html' });
+    // `year` is not trailing, so its default does not make it optional.
+    notFound(t, router, 'GET', '/blog/hello-world');
+  });
+
+  test(`${label}: requirements restrict placeholders; anchors in them are implied`, (t) => {
+    const router = create([
+      route('page', '/page/{n}', { requirements: { n: '\\d+' } }),
+      route('lang', '/{_locale}/home', { requirements: { _locale: '^(en|fr)$' } }),
+      route('slug', '/page/{slug}'),
+    ]);
+    t.deepEqual(router.match('GET', '/page/42'), { name: 'page', params: { n: '42' }, controller: router.match('GET', '/page/1').controller });
+    t.is(router.match('GET', '/page/abc').name, 'slug');
+    t.is(router.match('GET', '/fr/home').name, 'lang');
+    t.throws(() => router.match('GET', '/de/home'), { instanceOf: ResourceNotFoundError, message: 'No routes found for "/de/home/".' });
+    // The default requirement stops at the next separator and at `/`.
+    const formats = create([route('file', '/files/{name}.{_format}')]);
+    t.deepEqual(formats.match('GET', '/files/report.pdf').params, { name: 'report', _format: 'pdf' });
+    notFound(t, formats, 'GET', '/files/a/b.pdf');
+  });
+
+  test(`${label}: a trailing placeholder with a default is optional`, (t) => {
+    const router = create([
+      route('blog', '/blog/{page}', { defaults: { page: '1' }, requirements: { page: '\\d+' } }),
+      route('archive', '/archive/{year}/{month}', { defaults: { year: '2024', month: '01' } }),
+      route('list', '/{page}', { defaults: { page: 'index' } }),
+    ]);
+    t.deepEqual(router.match('GET', '/blog').params, { page: '1' });
+    t.deepEqual(router.match('GET', '/blog/7').params, { page: '7' });
+    t.deepEqual(router.match('GET', '/archive').params, { year: '2024', month: '01' });
+    t.deepEqual(router.match('GET', '/archive/2020').params, { year: '2020', month: '01' });
+    t.deepEqual(router.match('GET', '/archive/2020/12').params, { year: '2020', month: '12' });
+    // A lone optional placeholder keeps its slash: `/` is the route with its default.
+    t.deepEqual(router.match('GET', '/').params, { page: 'index' });
+    t.deepEqual(router.match('GET', '/other').params, { page: 'other' });
+  });
+
+  test(`${label}: the raw path is matched and parameters are percent-decoded afterwards`, (t) => {
+    const router = create([route('hello', '/hello/{name}')]);
+    t.deepEqual(router.match('GET', '/hello/J%C3%BCrgen').params, { name: 'Jürgen' });
+    // An encoded slash is inside the segment when matching, a slash in the value after decoding.
+    t.deepEqual(router.match('GET', '/hello/a%2Fb').params, { name: 'a/b' });
+    t.deepEqual(router.match('GET', '/hello/a+b%20c').params, { name: 'a+b c' });
+    // Invalid escapes stay as they were sent; valid ones around them are still decoded.
+    t.deepEqual(router.match('GET', '/hello/100%25%ZZ%E2%82%AC').params, { name: '100%%ZZ€' });
+    t.deepEqual(router.match('GET', '/hello/%C3').params, { name: '%C3' });
+  });
+
+  test(`${label}: the first route matching path and method wins`, (t) => {
+    const router = create([route('first', '/x/{id}'), route('second', '/x/{id}'), route('post', '/y', { methods: ['POST'] }), route('get', '/y', { methods: ['GET'] })]);
+    t.is(router.match('GET', '/x/1').name, 'first');
+    t.is(router.match('GET', '/y').name, 'get');
+    t.is(router.match('POST', '/y').name, 'post');
+  });
+
+  test(`${label}: HEAD is matched as GET; no methods accepts every method`, (t) => {
+    const router = create([
+      route('get', '/get', { methods: ['get'] }),
+      route('head', '/head', { methods: ['HEAD'] }),
+      route('any', '/any'),
+      route('post', '/post', { methods: ['POST'] }),
+    ]);
+    t.is(router.match('HEAD', '/get').name, 'get');
+    t.is(router.match('head', '/get').name, 'get');
+    t.is(router.match('HEAD', '/head').name, 'head');
+    t.deepEqual(notAllowed(t, router, 'GET', '/head'), ['HEAD']);
+    for (const method of ['GET', 'HEAD', 'POST', 'DELETE', 'PURGE']) t.is(router.match(method, '/any').name, 'any');
+    // HEAD is not added to the Allow list for a GET route, nor GET for HEAD.
+    t.deepEqual(notAllowed(t, router, 'HEAD', '/post'), ['POST']);
+    t.deepEqual(notAllowed(t, router, 'POST', '/get'), ['GET']);
+  });
+
+  test(`${label}: a path matched only for other methods lists them all, upper-cased, once, in route order`, (t) => {
+    const router = create([
+      route('a', '/x', { methods: ['post'] }),
+      route('b', '/x', { methods: ['PUT', 'POST'] }),
+      route('other', '/y', { methods: ['OPTIONS'] }),
+      route('c', '/{any}', { methods: ['PATCH', 'GET'] }),
+    ]);
+    t.deepEqual(notAllowed(t, router, 'DELETE', '/x'), ['POST', 'PUT', 'PATCH', 'GET']);
+    // GET is answered by `c` after `a` and `b` declined: a later full match beats the 405.
+    t.is(router.match('GET', '/x').name, 'c');
+    t.deepEqual(notAllowed(t, router, 'DELETE', '/y'), ['OPTIONS', 'PATCH', 'GET']);
+  });
+
+  test(`${label}: unmatched paths name the toggled path for GET and HEAD, the original otherwise`, (t) => {
+    const router = create([route('foo', '/foo', { methods: ['POST'] }), route('bar', '/bar/')]);
+    const message = (method: string, path: string): string | undefined => notFound(t, router, method, path)?.message;
+    t.is(message('GET', '/config.yaml'), 'No routes found for "/config.yaml/".');
+    t.is(message('HEAD', '/config.yaml'), 'No routes found for "/config.yaml/".');
+    t.is(message('GET', '/nothing/'), 'No routes found for "/nothing".');
+    t.is(message('GET', '/nothing//'), 'No routes found for "/nothing".');
+    t.is(message('POST', '/nothing'), 'No routes found for "/nothing".');
+    t.is(message('DELETE', '/nothing/'), 'No routes found for "/nothing/".');
+    t.is(message('POST', '/foo/'), 'No routes found for "/foo/".');
+    // The toggled path exists for POST only: still a 404, never a 405 nor a redirect.
+    t.is(message('GET', '/foo/'), 'No routes found for "/foo".');
+    t.is(message('GET', '/'), 'No routes found for "/".');
+  });
+
+  test(`${label}: GET and HEAD of a path matching with its trailing slash toggled redirect permanently`, (t) => {
+    const router = create([route('foo', '/foo'), route('bar', '/bar/', { methods: ['GET'] }), route('item', '/items/{id}')]);
+    t.deepEqual(router.match('GET', '/foo/'), { name: 'foo', params: { path: '/foo', permanent: 'true' }, controller: redirectController });
+    t.deepEqual(router.match('HEAD', '/bar'), { name: 'bar', params: { path: '/bar/', permanent: 'true' }, controller: redirectController });
+    t.deepEqual(router.match('GET', '/items/a%20b/').params, { path: '/items/a%20b', permanent: 'true' });
+    t.is(router.match('GET', '/foo').name, 'foo');
+    // The route accepts every method, but only GET and HEAD are redirected.
+    t.is(notFound(t, router, 'POST', '/foo/')?.message, 'No routes found for "/foo/".');
+  });
+
+  test(`${label}: invalid routes are refused when the router is built`, (t) => {
+    const invalid = (routes: RouteDefinition[]): LoupeError | undefined => t.throws(() => create(routes), { instanceOf: LoupeError, code: 'LOUPE_ERR_ROUTING_INVALID_ROUTE' });
+    t.regex(invalid([route('r', '/a/{id}', { requirements: { slug: '.+' } })])?.message ?? '', /"slug"/);
+    t.regex(invalid([route('r', '/a/{id}/{id}')])?.message ?? '', /more than once/);
+    t.regex(invalid([route('r', '/a'), route('r', '/b')])?.message ?? '', /used twice/);
+    invalid([route('r', '/a/{id}', { requirements: { id: '(' } })]);
+    invalid([route('r', '/a/{id}', { requirements: { id: '^$' } })]);
+    invalid([route('r', '/a/{id')]);
+    invalid([route('r', '/a/{1d}')]);
+    invalid([route('r', 'a')]);
+  });
+
+  test(`${label}: generate builds paths, leaving out an optional tail equal to its defaults`, (t) => {
+    const router = create([
+      route('home', '/'),
+      route('hello', '/hello/{name}'),
+      route('blog', '/blog/{page}', { defaults: { page: '1' }, requirements: { page: '\\d+' } }),
+      route('list', '/{page}', { defaults: { page: 'index' } }),
+    ]);
+    t.is(router.generate('home'), '/');
+    t.is(router.generate('hello', { name: 'world' }), '/hello/world');
+    t.is(router.generate('blog'), '/blog');
+    t.is(router.generate('blog', { page: '1' }), '/blog');
+    t.is(router.generate('blog', { page: '3' }), '/blog/3');
+    t.is(router.generate('list'), '/');
+    t.is(router.generate('hello', { name: 'x', q: 'a b', page: '2' }), '/hello/x?q=a%20b&page=2');
+  });
+
+  test(`${label}: generate encodes values so that matching gives them back`, (t) => {
+    const router = create([route('hello', '/hello/{name}', { requirements: { name: '.+' } })]);
+    for (const name of ['Jürgen', 'a b', '100%', 'a/b', 'x?y#z', '..']) {
+      const path = router.generate('hello', { name });
+      t.deepEqual(router.match('GET', path).params, { name }, path);
+    }
+    t.is(router.generate('hello', { name: 'a b/c@d' }), '/hello/a%20b/c@d');
+    t.is(router.generate('hello', { name: '..' }), '/hello/%2E%2E');
+  });
+
+  test(`${label}: generate refuses unknown routes, missing and invalid parameters`, (t) => {
+    const router = create([route('post', '/post/{id}/{slug}', { requirements: { id: '\\d+' } })]);
+    const failure = { instanceOf: LoupeError, code: 'LOUPE_ERR_ROUTING_INVALID_ROUTE' } as const;
+    t.is(t.throws(() => router.generate('nope'), failure)?.message, 'Unable to generate a URL for the named route "nope" as such route does not exist.');
+    t.is(t.throws(() => router.generate('post'), failure)?.message, 'Some mandatory parameters are missing ("id", "slug") to generate a URL for route "post".');
+    t.is(
+      t.throws(() => router.generate('post', { id: 'x', slug: 's' }), failure)?.message,
+      'Parameter "id" for route "post" must match "\\d+" ("x" given) to generate a corresponding URL.',
+    );
+  });
+
+  test(`${label}: generateUrl is absolute on the context's host, with the context's locale`, (t) => {
+    const router = create([route('hello', '/{_locale}/hello/{name}'), route('home', '/')]);
+    const context = (scheme: 'http' | 'https', port: number): RequestContext => ({ scheme, host: 'example.com', port, locale: 'fr' });
+    t.is(router.generateUrl('hello', { name: 'x' }, context('http', 8000)), 'http://example.com:8000/fr/hello/x');
+    t.is(router.generateUrl('hello', { name: 'x', _locale: 'de' }, context('http', 80)), 'http://example.com/de/hello/x');
+    t.is(router.generateUrl('home', {}, context('https', 443)), 'https://example.com/');
+    t.is(router.generateUrl('home', {}, context('https', 80)), 'https://example.com:80/');
+  });
+}

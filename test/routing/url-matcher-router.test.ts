@@ -1,0 +1,4 @@
+import { UrlMatcherRouter } from '../../src/routing/url-matcher-router';
+import { routerContract } from './router-contract';
+
+routerContract('UrlMatcherRouter', (routes) => new UrlMatcherRouter(routes));
