@@ -53,3 +53,10 @@ export class PayloadTooLargeHttpError extends HttpError {
     super('LOUPE_ERR_HTTP_PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes.`);
   }
 }
+
+/** 403: the user is authenticated but lacks a role the resource requires. */
+export class ForbiddenHttpError extends HttpError {
+  constructor(message = 'Access Denied.', options: { cause?: unknown } = {}) {
+    super('LOUPE_ERR_HTTP_FORBIDDEN', message, options);
+  }
+}

@@ -65,6 +65,8 @@ export class Exchange {
     const sub = new Exchange(this.request.duplicate('GET'), this, error);
     sub.request.attributes.set('_controller', errorController.name);
     sub.request.attributes.set('exception', error);
+    const format = this.request.attributes.get('_format');
+    if (format !== undefined) sub.request.attributes.set('_format', format);
     sub.controller = errorController;
     this.subRequest = sub;
     return sub;
