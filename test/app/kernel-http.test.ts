@@ -1,0 +1,161 @@
+import test from 'ava';
+import net from 'node:net';
+import { httpRequest, rawRequest } from '../helpers/http-client';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+
+let server: TestServer;
+let origin: string;
+
+test.before(async () => {
+  server = await startTestServer({ MAX_BODY_SIZE: '1024' });
+  origin = `http://127.0.0.1:${server.port}`;
+});
+
+test.after.always(async () => {
+  await server?.close();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => httpRequest(server.port, { path, headers });
+
+for (const path of ['/config.yaml', '/config.go']) {
+  test(`GET ${path} is a 404 with the exact message, in HTML`, async (t) => {
+    const res = await get(path);
+    t.is(res.status, 404);
+    t.regex(String(res.headers['content-type']), /^text\/html; charset=UTF-8/);
+    const message = `No route found for &quot;GET ${origin}${path}&quot;`;
+    t.true(res.body.startsWith(`<!-- ${message} (404 Not Found) -->`), res.body.slice(0, 200));
+    t.true(res.body.includes(`<title>${message} (404 Not Found)</title>`));
+    // The inner cause, with the trailing slash toggled, is on the debug page.
+    t.true(res.body.includes(`No routes found for &quot;${path}/&quot;.`));
+    t.is(res.headers['x-debug-exception'], encodeURIComponent(`No route found for "GET ${origin}${path}"`));
+  });
+
+  test(`GET ${path} is a 404 with the exact message, in JSON`, async (t) => {
+    const res = await get(path, { Accept: 'application/json' });
+    t.is(res.status, 404);
+    t.is(res.headers['content-type'], 'application/json');
+    const body = JSON.parse(res.body) as Record<string, unknown>;
+    t.is(body['type'], 'https://tools.ietf.org/html/rfc2616#section-10');
+    t.is(body['title'], 'An error occurred');
+    t.is(body['status'], 404);
+    t.is(body['detail'], `No route found for "GET ${origin}${path}"`);
+    t.is(body['class'], 'NotFoundHttpError');
+    t.true(Array.isArray(body['trace']));
+    const previous = body['previous'] as { class: string; message: string }[];
+    t.is(previous[0]?.message, `No routes found for "${path}/".`);
+  });
+}
+
+test('a Referer adds the (from "…") suffix to the 404 message', async (t) => {
+  const res = await get('/config.yaml', { Accept: 'application/json', Referer: 'http://example.com/start?x=1' });
+  t.is(JSON.parse(res.body).detail, `No route found for "GET ${origin}/config.yaml" (from "http://example.com/start?x=1")`);
+});
+
+test('the 404 message leaves out the query string and keeps the raw path', async (t) => {
+  const res = await get('/no%20route?secret=1', { Accept: 'application/json' });
+  t.is(JSON.parse(res.body).detail, `No route found for "GET ${origin}/no%20route"`);
+});
+
+test('POST /hello/anna is a 405 with Allow: GET and the exact message', async (t) => {
+  const res = await httpRequest(server.port, { method: 'POST', path: '/hello/anna', headers: { Accept: 'application/json', Referer: 'http://x/' } });
+  t.is(res.status, 405);
+  t.is(res.headers['allow'], 'GET');
+  t.is(JSON.parse(res.body).detail, `No route found for "POST ${origin}/hello/anna": Method Not Allowed (Allow: GET)`);
+});
+
+test('HEAD /config.yaml is a 404 with headers and no body', async (t) => {
+  const raw = await rawRequest(server.port, 'HEAD /config.yaml HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  t.regex(head, /^HTTP\/1\.1 404 Not Found/);
+  t.regex(head, /X-Robots-Tag: noindex/i);
+  t.regex(head, /Content-Length: [1-9]\d*/i);
+  t.is(body, '');
+});
+
+test('HEAD on a GET route answers like GET, without the body', async (t) => {
+  const res = await httpRequest(server.port, { method: 'HEAD', path: '/hello/anna' });
+  t.is(res.status, 200);
+  t.is(res.body, '');
+});
+
+test('GET /hello/anna/?q=1 redirects permanently to /hello/anna?q=1', async (t) => {
+  const res = await get('/hello/anna/?q=1');
+  t.is(res.status, 301);
+  t.is(res.headers['location'], '/hello/anna?q=1');
+});
+
+test('/hello/anna greets in English and /fr/hello/anna in French', async (t) => {
+  const en = await get('/hello/anna');
+  t.is(en.status, 200);
+  t.regex(en.body, /<h1>Hello anna!<\/h1>/);
+  const fr = await get('/fr/hello/anna');
+  t.regex(fr.body, /<h1>Bonjour anna!<\/h1>/);
+  t.is(fr.headers['content-language'], 'fr');
+  const de = await get('/hello/anna', { 'Accept-Language': 'de-DE,de;q=0.9,en;q=0.5' });
+  t.regex(de.body, /Hallo anna!/);
+  t.is((await get('/es/hello/anna')).status, 404);
+});
+
+test('every response carries X-Robots-Tag: noindex and the default cache directives', async (t) => {
+  for (const path of ['/', '/hello/anna', '/config.yaml', '/boom']) {
+    const res = await get(path);
+    t.is(res.headers['x-robots-tag'], 'noindex', path);
+    t.is(res.headers['cache-control'], 'no-cache, private', path);
+  }
+});
+
+test('GET / lists the routes', async (t) => {
+  const res = await get('/');
+  t.is(res.status, 200);
+  t.regex(res.body, /Welcome to Loupe/);
+  t.regex(res.body, /\/\{_locale\}\/hello\/\{name\}/);
+});
+
+test('a throwing or rejecting controller is a 500 and the server keeps serving', async (t) => {
+  for (const path of ['/boom', '/boom/async']) {
+    const res = await get(path, { Accept: 'application/json' });
+    t.is(res.status, 500, path);
+    const body = JSON.parse(res.body) as { detail: string; class: string };
+    t.regex(body.detail, /Boom!/);
+    t.is(body.class, 'Error');
+  }
+  t.is((await get('/hello/anna')).status, 200);
+});
+
+test('POST /api/echo echoes JSON; malformed JSON is a 400 with a clear message', async (t) => {
+  const ok = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { 'Content-Type': 'application/json' }, body: '{"a":[1,2]}' });
+  t.is(ok.status, 200);
+  t.deepEqual(JSON.parse(ok.body), { echo: { a: [1, 2] } });
+  const bad = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{"a":' });
+  t.is(bad.status, 400);
+  t.regex(JSON.parse(bad.body).detail, /^Could not decode request body: it is not valid JSON\./);
+});
+
+test('a body over the limit is a 413 and the server keeps serving', async (t) => {
+  const res = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { Accept: 'application/json' }, body: 'x'.repeat(4096) });
+  t.is(res.status, 413);
+  t.is(JSON.parse(res.body).detail, 'Request body exceeds the limit of 1024 bytes.');
+  t.is((await get('/hello/anna')).status, 200);
+});
+
+test('an invalid Host header is a 400 with Symfony\'s message', async (t) => {
+  const raw = await rawRequest(server.port, 'GET /hello/anna HTTP/1.1\r\nHost: exa mple.com\r\nAccept: application/json\r\nConnection: close\r\n\r\n');
+  t.regex(raw, /^HTTP\/1\.1 400 Bad Request/);
+  t.true(raw.includes('"detail":"Invalid Host \\"exa mple.com\\"."'), raw);
+});
+
+test('1,000 clients disconnecting mid-request leave the server answering and no actor alive', async (t) => {
+  const disconnectOne = (): Promise<void> =>
+    new Promise((resolve) => {
+      const socket = net.connect(server.port, '127.0.0.1', () => {
+        socket.write('GET /slow?ms=200 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+        setTimeout(() => socket.destroy(), 20);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', () => resolve());
+    });
+  for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 100 }, disconnectOne));
+  t.is((await get('/hello/anna')).status, 200);
+  await server.kernel.whenIdle();
+  t.is(server.kernel.activeRequests, 0);
+});
