@@ -85,7 +85,8 @@ export function readConfig(env: Env = process.env): Config {
     sessionLifetime: integer(env, 'SESSION_LIFETIME', 1440 * 60, 1, 365 * 86400),
     rememberMeLifetime: integer(env, 'REMEMBER_ME_LIFETIME', 7 * 86400, 1, 365 * 86400),
     profilerLifetime: integer(env, 'PROFILER_LIFETIME', 86400, 1, 365 * 86400),
-    profilerMaxProfiles: integer(env, 'PROFILER_MAX_PROFILES', 100000, 1, 100_000_000),
+    // Capped well below the 16.7 million tokens, so a token is reused only once its old profile is gone.
+    profilerMaxProfiles: integer(env, 'PROFILER_MAX_PROFILES', 50_000, 1, 10_000_000),
     profilerAllowedIps: Object.freeze([...list(env, 'PROFILER_ALLOWED_IPS', ['127.0.0.0/8', '::1/128'])]),
   });
 }

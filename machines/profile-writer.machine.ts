@@ -1,0 +1,80 @@
+import { fromPromise, setup } from 'xstate';
+
+/** Events the profile writer accepts. */
+export type ProfileWriterEvent =
+  | { type: 'profiles.queued' }
+  | { type: 'redis.ready' }
+  | { type: 'redis.lost' }
+  | { type: 'writer.stop' };
+
+const notProvided = (): never => {
+  throw new Error('The profile writer machine runs with its implementations: use ProfileWriter.');
+};
+
+/**
+ * The long-lived actor that stores finished profiles: it writes queued profiles in batches, one
+ * batch in flight at a time, and while Redis is unreachable drops what arrives (counting it)
+ * until Redis is back. The queue itself lives in src/profiler/profile-writer.ts.
+ *
+ *   idle --profiles.queued--> writing --done--> (more queued ? writing : idle)
+ *   writing --failed--> unavailable ;  idle --redis.lost--> unavailable
+ *   unavailable --redis.ready--> recovering (tombstones for dropped tokens) --> writing | idle
+ */
+export const profileWriterMachine = setup({
+  types: { events: {} as ProfileWriterEvent },
+  actions: {
+    dropQueued: notProvided,
+    dropFailedBatch: notProvided,
+  },
+  guards: {
+    hasQueued: notProvided,
+  },
+  actors: {
+    writeBatch: fromPromise<void>(async () => notProvided()),
+    writeTombstones: fromPromise<void>(async () => notProvided()),
+  },
+}).createMachine({
+  id: 'profileWriter',
+  description: 'Stores finished profiles in Redis in batches, off the request path.',
+  initial: 'idle',
+  on: { 'writer.stop': { target: '.stopped' } },
+  states: {
+    idle: {
+      description: 'Nothing queued; waiting for profiles.',
+      always: { guard: 'hasQueued', target: 'writing' },
+      on: {
+        'profiles.queued': { target: 'writing' },
+        'redis.lost': { target: 'unavailable' },
+      },
+    },
+    writing: {
+      description: 'One batch is being written to Redis.',
+      invoke: {
+        src: 'writeBatch',
+        onDone: [{ guard: 'hasQueued', target: 'writing', reenter: true }, { target: 'idle' }],
+        onError: { target: 'unavailable', actions: 'dropFailedBatch' },
+      },
+    },
+    unavailable: {
+      description: 'Redis cannot be written: queued and arriving profiles are dropped and counted.',
+      entry: 'dropQueued',
+      on: {
+        'profiles.queued': { actions: 'dropQueued' },
+        'redis.ready': { target: 'recovering' },
+      },
+    },
+    recovering: {
+      description: 'Redis is back: tokens handed out meanwhile are marked as dropped, then writing resumes.',
+      invoke: {
+        src: 'writeTombstones',
+        onDone: { target: 'idle' },
+        onError: { target: 'unavailable' },
+      },
+      on: { 'redis.lost': { target: 'unavailable' } },
+    },
+    stopped: {
+      description: 'The server is shutting down; nothing more is written.',
+      type: 'final',
+    },
+  },
+});

@@ -1,0 +1,46 @@
+import { type ProfileSummary } from './profile';
+
+/** A profile to store: its search row and its serialized JSON. */
+export interface StoredProfile {
+  readonly summary: ProfileSummary;
+  readonly json: string;
+}
+
+/** Search filters; every one optional. `url` is a substring, the others exact. */
+export interface ProfileCriteria {
+  readonly ip?: string;
+  readonly method?: string;
+  readonly url?: string;
+  readonly statusCode?: number;
+  /** Epoch milliseconds, inclusive. */
+  readonly start?: number;
+  /** Epoch milliseconds, inclusive. */
+  readonly end?: number;
+  readonly limit?: number;
+}
+
+/** What a read finds under a token. */
+export type ReadResult =
+  | { readonly kind: 'found'; readonly json: string }
+  | { readonly kind: 'dropped'; readonly reason: string }
+  | { readonly kind: 'missing' };
+
+/**
+ * Where profiles live. Every implementation passes the same contract suite
+ * (test/profiler/profile-storage-contract.ts).
+ */
+export interface ProfileStorage {
+  /** Stores a batch; answers how many replaced a profile still stored under the same token. */
+  write(profiles: readonly StoredProfile[]): Promise<{ stored: number; replaced: number }>;
+  /** Marks tokens that were handed out but whose profiles could not be stored. */
+  markDropped(tokens: readonly string[], reason: string): Promise<void>;
+  read(token: string): Promise<ReadResult>;
+  /** Matching summaries, newest first. */
+  find(criteria: ProfileCriteria): Promise<ProfileSummary[]>;
+  /** The newest main-request token, or `null`. */
+  latest(): Promise<string | null>;
+  /** Removes every profile; answers how many there were. */
+  purge(): Promise<number>;
+  /** How many profiles are indexed. */
+  count(): Promise<number>;
+}

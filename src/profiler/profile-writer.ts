@@ -1,0 +1,168 @@
+import type Redis from 'ioredis';
+import { createActor, fromPromise, type Actor } from 'xstate';
+import { profileWriterMachine } from '../../machines/profile-writer.machine';
+import { type Profile, type ProfileSummary } from './profile';
+import { type ProfileStorage, type StoredProfile } from './profile-storage';
+
+export interface ProfileWriterOptions {
+  readonly storage: ProfileStorage;
+  /** The writer's own client: its ready/close events drive the writer. */
+  readonly redis: Redis;
+  /** Profiles waiting at most; past it new ones are dropped. */
+  readonly maxQueue?: number;
+  readonly batchSize?: number;
+  /** Told about every drop, to log it. */
+  readonly onDrop?: (count: number, reason: string) => void;
+}
+
+/** The writer's counters, shown in the panel and the status API. */
+export interface WriterStats {
+  queued: number;
+  stored: number;
+  dropped: number;
+  replaced: number;
+  batches: number;
+  lastError: string | null;
+  state: string;
+}
+
+const TOMBSTONES_KEPT = 10_000;
+
+function summarize(profile: Profile): ProfileSummary {
+  const { token, parent, ip, method, url, time, statusCode } = profile;
+  return { token, parent, ip, method, url, time, statusCode };
+}
+
+/**
+ * Takes finished profiles from kernel.terminate and stores them through a long-lived actor
+ * (machines/profile-writer.machine.ts): a bounded queue, batched writes, drops counted.
+ * Serializing happens here, after the response was sent.
+ */
+export class ProfileWriter {
+  readonly stats: WriterStats = { queued: 0, stored: 0, dropped: 0, replaced: 0, batches: 0, lastError: null, state: 'idle' };
+  readonly #queue: Profile[] = [];
+  readonly #maxQueue: number;
+  readonly #batchSize: number;
+  readonly #storage: ProfileStorage;
+  readonly #onDrop: (count: number, reason: string) => void;
+  readonly #recentlyDropped = new Map<string, string>();
+  #pendingTombstones: string[] = [];
+  #inFlight: Profile[] = [];
+  #idleWaiters: (() => void)[] = [];
+  readonly #actor: Actor<typeof profileWriterMachine>;
+
+  constructor(options: ProfileWriterOptions) {
+    this.#storage = options.storage;
+    this.#maxQueue = options.maxQueue ?? 20_000;
+    this.#batchSize = options.batchSize ?? 256;
+    this.#onDrop = options.onDrop ?? (() => undefined);
+    const machine = profileWriterMachine.provide({
+      actions: {
+        dropQueued: () => this.#drop(this.#queue.splice(0), 'Redis was unavailable when the profile was to be stored.'),
+        dropFailedBatch: ({ event }) => {
+          this.stats.lastError = 'error' in event ? String(event.error) : 'unknown error';
+          this.#drop(this.#inFlight.splice(0), `Storing the profile failed: ${this.stats.lastError}`);
+        },
+      },
+      guards: { hasQueued: () => this.#queue.length > 0 },
+      actors: {
+        writeBatch: fromPromise(() => this.#writeBatch()),
+        writeTombstones: fromPromise(() => this.#writeTombstones()),
+      },
+    });
+    this.#actor = createActor(machine);
+    this.#actor.subscribe({
+      next: (snapshot) => {
+        this.stats.state = String(snapshot.value);
+        if (snapshot.value !== 'writing' && snapshot.value !== 'recovering' && this.#queue.length === 0) this.#notifyIdle();
+      },
+      error: (error) => {
+        this.stats.lastError = String(error);
+      },
+    });
+    this.#actor.start();
+    const { redis } = options;
+    if (redis.status !== 'ready') this.#actor.send({ type: 'redis.lost' });
+    redis.on('ready', () => this.#actor.send({ type: 'redis.ready' }));
+    redis.on('close', () => this.#actor.send({ type: 'redis.lost' }));
+  }
+
+  /** False while Redis is known to be unreachable: a profile collected now would be dropped. */
+  get isAvailable(): boolean {
+    return this.stats.state !== 'unavailable' && this.#queue.length < this.#maxQueue;
+  }
+
+  /** Queues a finished profile; O(1), never waits. */
+  enqueue(profile: Profile): void {
+    if (this.#queue.length >= this.#maxQueue) {
+      this.#drop([profile], 'The profile queue was full.');
+      return;
+    }
+    this.#queue.push(profile);
+    this.stats.queued = this.#queue.length;
+    if (this.#queue.length === 1) this.#actor.send({ type: 'profiles.queued' });
+  }
+
+  /** Why a token handed out by this process has no profile, if it was dropped recently. */
+  droppedReason(token: string): string | undefined {
+    return this.#recentlyDropped.get(token);
+  }
+
+  /** Resolves once nothing is queued or being written (or Redis is unavailable). */
+  whenIdle(): Promise<void> {
+    const state = this.stats.state;
+    if (this.#queue.length === 0 && state !== 'writing' && state !== 'recovering') return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Writes what is queued (bounded by `graceMs`), then stops the actor. */
+  async stop(graceMs = 5_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.whenIdle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    this.#actor.send({ type: 'writer.stop' });
+  }
+
+  async #writeBatch(): Promise<void> {
+    this.#inFlight = this.#queue.splice(0, this.#batchSize);
+    this.stats.queued = this.#queue.length;
+    const batch: StoredProfile[] = this.#inFlight.map((profile) => ({ summary: summarize(profile), json: JSON.stringify(profile) }));
+    const { stored, replaced } = await this.#storage.write(batch);
+    this.#inFlight = [];
+    this.stats.stored += stored;
+    this.stats.replaced += replaced;
+    this.stats.batches += 1;
+  }
+
+  async #writeTombstones(): Promise<void> {
+    const tokens = this.#pendingTombstones;
+    this.#pendingTombstones = [];
+    if (tokens.length === 0) return;
+    await this.#storage.markDropped(tokens, 'Dropped: Redis was unavailable when this profile was to be stored.');
+  }
+
+  #drop(profiles: readonly Profile[], reason: string): void {
+    if (profiles.length === 0) return;
+    this.stats.dropped += profiles.length;
+    this.stats.queued = this.#queue.length;
+    for (const { token } of profiles) {
+      this.#recentlyDropped.set(token, reason);
+      this.#pendingTombstones.push(token);
+    }
+    while (this.#recentlyDropped.size > TOMBSTONES_KEPT) {
+      const oldest = this.#recentlyDropped.keys().next().value;
+      if (oldest === undefined) break;
+      this.#recentlyDropped.delete(oldest);
+    }
+    if (this.#pendingTombstones.length > TOMBSTONES_KEPT) this.#pendingTombstones.splice(0, this.#pendingTombstones.length - TOMBSTONES_KEPT);
+    this.#onDrop(profiles.length, reason);
+    this.#notifyIdle();
+  }
+
+  #notifyIdle(): void {
+    if (this.#queue.length > 0 || this.stats.state === 'writing' || this.stats.state === 'recovering') return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

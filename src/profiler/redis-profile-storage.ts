@@ -1,0 +1,100 @@
+import type Redis from 'ioredis';
+import { type ProfileSummary } from './profile';
+import { type ProfileCriteria, type ProfileStorage, type ReadResult, type StoredProfile } from './profile-storage';
+import { FIND_SCRIPT, PURGE_SCRIPT, WRITE_SCRIPT } from './redis-scripts';
+
+export interface RedisProfileStorageOptions {
+  readonly redis: Redis;
+  /** Key prefix, e.g. `loupe:`. */
+  readonly prefix: string;
+  /** Seconds a profile lives. */
+  readonly lifetime: number;
+  /** Most profiles kept; the oldest are removed past it. */
+  readonly maxProfiles: number;
+}
+
+type ScriptRedis = Redis & {
+  loupeWriteProfiles(...args: (string | number)[]): Promise<[number, number]>;
+  loupeFindProfiles(...args: (string | number)[]): Promise<string[]>;
+  loupePurgeProfiles(...args: (string | number)[]): Promise<number>;
+};
+
+/**
+ * Profiles in Redis (layout in the README):
+ *   <prefix>profile:<token>          the profile JSON, with a TTL of `lifetime`
+ *   <prefix>profiler:index           sorted set token → start time (ms), newest last
+ *   <prefix>profiler:meta            hash token → summary JSON (what search filters on)
+ *   <prefix>profile-dropped:<token>  why a handed-out token has no profile
+ * Retention (lifetime and count) is enforced by the write script inside Redis.
+ */
+export class RedisProfileStorage implements ProfileStorage {
+  readonly #redis: ScriptRedis;
+  readonly #prefix: string;
+  readonly #lifetime: number;
+  readonly #maxProfiles: number;
+
+  constructor(options: RedisProfileStorageOptions) {
+    const redis = options.redis as ScriptRedis;
+    // defineCommand sends EVALSHA and falls back to EVAL once when the script is not cached.
+    if (typeof redis.loupeWriteProfiles !== 'function') {
+      redis.defineCommand('loupeWriteProfiles', { numberOfKeys: 0, lua: WRITE_SCRIPT });
+      redis.defineCommand('loupeFindProfiles', { numberOfKeys: 0, lua: FIND_SCRIPT });
+      redis.defineCommand('loupePurgeProfiles', { numberOfKeys: 0, lua: PURGE_SCRIPT });
+    }
+    this.#redis = redis;
+    this.#prefix = options.prefix;
+    this.#lifetime = options.lifetime;
+    this.#maxProfiles = options.maxProfiles;
+  }
+
+  async write(profiles: readonly StoredProfile[]): Promise<{ stored: number; replaced: number }> {
+    if (profiles.length === 0) return { stored: 0, replaced: 0 };
+    const args: (string | number)[] = [this.#prefix, this.#lifetime, this.#maxProfiles, Date.now()];
+    for (const { summary, json } of profiles) args.push(summary.token, summary.time, JSON.stringify(summary), json);
+    const [stored, replaced] = await this.#redis.loupeWriteProfiles(...args);
+    return { stored, replaced };
+  }
+
+  async markDropped(tokens: readonly string[], reason: string): Promise<void> {
+    if (tokens.length === 0) return;
+    const pipeline = this.#redis.pipeline();
+    for (const token of tokens) pipeline.set(`${this.#prefix}profile-dropped:${token}`, reason, 'EX', this.#lifetime);
+    await pipeline.exec();
+  }
+
+  async read(token: string): Promise<ReadResult> {
+    const [json, dropped] = await this.#redis.mget(`${this.#prefix}profile:${token}`, `${this.#prefix}profile-dropped:${token}`);
+    if (json !== null && json !== undefined) return { kind: 'found', json };
+    if (dropped !== null && dropped !== undefined) return { kind: 'dropped', reason: dropped };
+    return { kind: 'missing' };
+  }
+
+  async find(criteria: ProfileCriteria): Promise<ProfileSummary[]> {
+    const rows = await this.#redis.loupeFindProfiles(
+      this.#prefix,
+      criteria.ip ?? '',
+      criteria.method?.toUpperCase() ?? '',
+      criteria.url ?? '',
+      criteria.statusCode === undefined ? '' : String(criteria.statusCode),
+      criteria.start === undefined ? '-inf' : String(criteria.start),
+      criteria.end === undefined ? '+inf' : String(criteria.end),
+      Math.max(1, Math.min(criteria.limit ?? 50, 1000)),
+      0,
+    );
+    return rows.map((row) => JSON.parse(row) as ProfileSummary);
+  }
+
+  async latest(): Promise<string | null> {
+    const rows = await this.#redis.loupeFindProfiles(this.#prefix, '', '', '', '', '-inf', '+inf', 1, 1);
+    const first = rows[0];
+    return first === undefined ? null : (JSON.parse(first) as ProfileSummary).token;
+  }
+
+  purge(): Promise<number> {
+    return this.#redis.loupePurgeProfiles(this.#prefix);
+  }
+
+  count(): Promise<number> {
+    return this.#redis.zcard(`${this.#prefix}profiler:index`);
+  }
+}
