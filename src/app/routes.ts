@@ -1,12 +1,18 @@
 import { type RouteDefinition } from '../routing/route';
+import { type CredentialsVerifier } from '../security/credentials-verifier';
+import { DEMO_REALM } from '../security/demo-firewalls';
+import { createDemoSecurity } from '../security/demo-security';
+import { adminController } from './controllers/admin-controller';
 import { asyncBoomController, boomController } from './controllers/boom-controller';
 import { echoController } from './controllers/echo-controller';
 import { helloController } from './controllers/hello-controller';
+import { createLoginController } from './controllers/login-controller';
+import { sessionController } from './controllers/session-controller';
 import { slowController } from './controllers/slow-controller';
 import { createWelcomeController } from './controllers/welcome-controller';
 
 /** The demo application's routes, in matching order. */
-export function appRoutes(locales: readonly string[]): RouteDefinition[] {
+export function appRoutes(locales: readonly string[], verifier: CredentialsVerifier = createDemoSecurity().verifier): RouteDefinition[] {
   const routes: RouteDefinition[] = [
     { name: 'home', path: '/', methods: ['GET'], controller: createWelcomeController(() => routes) },
     { name: 'hello', path: '/hello/{name}', methods: ['GET'], controller: helloController },
@@ -21,6 +27,9 @@ export function appRoutes(locales: readonly string[]): RouteDefinition[] {
     { name: 'boom', path: '/boom', methods: ['GET'], controller: boomController },
     { name: 'boom_async', path: '/boom/async', methods: ['GET'], controller: asyncBoomController },
     { name: 'slow', path: '/slow', methods: ['GET'], controller: slowController },
+    { name: 'session', path: '/session', methods: ['GET'], controller: sessionController },
+    { name: 'admin', path: '/admin', methods: ['GET'], controller: adminController },
+    { name: 'login', path: '/login', methods: ['POST'], controller: createLoginController({ verifier, realm: DEMO_REALM }) },
   ];
   return routes;
 }

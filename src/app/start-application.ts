@@ -3,6 +3,9 @@ import { type Config } from '../config/config';
 import { createErrorController } from '../errors/error-controller';
 import { Kernel } from '../kernel/kernel';
 import { createErrorListener } from '../listeners/error-listener';
+import { createFirewallListener } from '../listeners/firewall-listener';
+import { createRememberMeListener } from '../listeners/remember-me-listener';
+import { createSessionListener } from '../listeners/session-listener';
 import { disallowRobotsIndexingListener } from '../listeners/disallow-robots-indexing-listener';
 import { createLocaleListener } from '../listeners/locale-listener';
 import { responseListener } from '../listeners/response-listener';
@@ -11,7 +14,9 @@ import { validateRequestListener } from '../listeners/validate-request-listener'
 import { viewListener } from '../listeners/view-listener';
 import { connectRedis } from '../redis/connect-redis';
 import { UrlMatcherRouter } from '../routing/url-matcher-router';
+import { createDemoSecurity } from '../security/demo-security';
 import { UwsServer } from '../server/uws-server';
+import { RedisSessionStorage } from '../session/redis-session-storage';
 import { appRoutes } from './routes';
 
 /** A started Loupe application: its URL, kernel and Redis client, and how to stop it. */
@@ -27,7 +32,8 @@ export interface RunningApplication {
 /** Connects Redis, assembles the kernel with the demo application and listens. */
 export async function startApplication(config: Config, log: (line: string) => void = () => undefined): Promise<RunningApplication> {
   const redis = await connectRedis(config.redisUrl, 'loupe');
-  const router = new UrlMatcherRouter(appRoutes(config.locales));
+  const security = createDemoSecurity();
+  const router = new UrlMatcherRouter(appRoutes(config.locales, security.verifier));
   const kernel = new Kernel({
     defaultLocale: config.defaultLocale,
     errorController: createErrorController({ debug: config.debug }),
@@ -39,6 +45,21 @@ export async function startApplication(config: Config, log: (line: string) => vo
       responseListener,
       disallowRobotsIndexingListener,
       createErrorListener(),
+      createSessionListener({
+        storage: new RedisSessionStorage(redis, { prefix: config.redisPrefix, lifetime: config.sessionLifetime }),
+        cookieName: 'LOUPESESSID',
+        // A browser-session cookie: Redis expires idle sessions (see SessionListenerOptions.lifetime).
+        lifetime: 0,
+        onError: (error) => log(`Session not saved: ${error instanceof Error ? error.message : String(error)}`),
+      }),
+      createRememberMeListener({
+        secret: config.secret,
+        lifetime: config.rememberMeLifetime,
+        cookieName: 'LOUPE_REMEMBERME',
+        users: security.users,
+        firewalls: security.firewalls,
+      }),
+      createFirewallListener({ firewalls: security.firewalls, verifier: security.verifier }),
     ],
     onCrash: (error) => log(`Request actor crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });

@@ -1,0 +1,18 @@
+import { UnauthorizedHttpError } from '../../errors/http-error';
+import { type Controller } from '../../kernel/controller';
+import { DEMO_REALM } from '../../security/demo-firewalls';
+
+/** `GET /admin`: names the authenticated user; the firewall only lets ROLE_ADMIN in. */
+export const adminController: Controller = {
+  name: 'App\\Controller\\AdminController::index',
+  handle: ({ user }) => {
+    // The firewall guards this path; this only matters if the access rule is ever removed.
+    if (user === null) throw new UnauthorizedHttpError('Full authentication is required to access this resource.', `Basic realm="${DEMO_REALM}"`);
+    return {
+      message: `Welcome to the admin area, ${user.identifier}.`,
+      user: user.identifier,
+      roles: user.roles,
+      via: user.via,
+    };
+  },
+};

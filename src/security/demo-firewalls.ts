@@ -1,0 +1,22 @@
+import { FirewallMap } from './firewall-map';
+
+/** The realm of the demo's HTTP Basic challenge: `WWW-Authenticate: Basic realm="Loupe"`. */
+export const DEMO_REALM = 'Loupe';
+
+/**
+ * The demo application's firewalls: the profiler and toolbar are not secured (`dev`); everything
+ * else (`main`) accepts HTTP Basic and remember-me cookies, and `/admin` requires ROLE_ADMIN.
+ */
+export function createDemoFirewallMap(): FirewallMap {
+  return new FirewallMap([
+    { name: 'dev', pattern: /^\/(_profiler|_wdt)/, security: false },
+    {
+      name: 'main',
+      pattern: /^\//,
+      security: true,
+      httpBasicRealm: DEMO_REALM,
+      rememberMe: true,
+      accessControl: [{ path: /^\/admin/, roles: ['ROLE_ADMIN'] }],
+    },
+  ]);
+}

@@ -1,0 +1,40 @@
+import { LoupeError } from '../errors/loupe-error';
+import { parsePasswordHash } from './password-hasher';
+
+/** A user as configured: the identifier, the scrypt hash of the password and the roles. */
+export interface SecurityUser {
+  readonly identifier: string;
+  /** `scrypt$N$r$p$salt$hash`, see password-hasher.ts. */
+  readonly passwordHash: string;
+  readonly roles: readonly string[];
+}
+
+/** Loads users by identifier (Symfony's UserProviderInterface). */
+export interface UserProvider {
+  /** The user, or `null` when there is none by that identifier. */
+  loadUser(identifier: string): SecurityUser | null;
+}
+
+/**
+ * Users from configuration, kept in memory (Symfony's InMemoryUserProvider). Hashes are checked
+ * once here so that a typo in configuration fails at start, not at the first login.
+ */
+export class InMemoryUserProvider implements UserProvider {
+  readonly #users = new Map<string, SecurityUser>();
+
+  constructor(users: readonly SecurityUser[]) {
+    for (const user of users) {
+      if (parsePasswordHash(user.passwordHash) === null) {
+        throw new LoupeError('LOUPE_ERR_CONFIG_INVALID', `Invalid password hash for user "${user.identifier}": expected scrypt$N$r$p$salt$hash.`);
+      }
+      if (this.#users.has(user.identifier)) {
+        throw new LoupeError('LOUPE_ERR_CONFIG_INVALID', `User "${user.identifier}" is configured twice.`);
+      }
+      this.#users.set(user.identifier, Object.freeze({ ...user, roles: Object.freeze([...user.roles]) }));
+    }
+  }
+
+  loadUser(identifier: string): SecurityUser | null {
+    return this.#users.get(identifier) ?? null;
+  }
+}

@@ -1,0 +1,75 @@
+import type Redis from 'ioredis';
+import { LoupeError } from '../errors/loupe-error';
+import { type SessionData, type SessionStorage } from './session-storage';
+
+export interface RedisSessionStorageOptions {
+  /** Prefix of every key (the application's `redisPrefix`); keys read `<prefix>session:<id>`. */
+  readonly prefix: string;
+  /** Seconds a session lives without being written or touched. */
+  readonly lifetime: number;
+}
+
+function storageError(action: string, id: string, cause: unknown): LoupeError {
+  const reason = cause instanceof Error ? `: ${cause.message}` : '';
+  return new LoupeError('LOUPE_ERR_SESSION_STORAGE', `Could not ${action} session "${id.slice(0, 8)}…" in Redis${reason}`, { cause });
+}
+
+/**
+ * Sessions as JSON strings under `<prefix>session:<id>` with a TTL (`SET … EX`), so Redis
+ * expires idle sessions itself and no garbage collector is needed. The client is the caller's.
+ */
+export class RedisSessionStorage implements SessionStorage {
+  readonly #redis: Redis;
+  readonly #options: RedisSessionStorageOptions;
+
+  constructor(redis: Redis, options: RedisSessionStorageOptions) {
+    this.#redis = redis;
+    this.#options = options;
+  }
+
+  /** The Redis key of session `id`. */
+  key(id: string): string {
+    return `${this.#options.prefix}session:${id}`;
+  }
+
+  async read(id: string): Promise<SessionData | null> {
+    let raw: string | null;
+    try {
+      raw = await this.#redis.get(this.key(id));
+    } catch (error) {
+      throw storageError('read', id, error);
+    }
+    if (raw === null) return null;
+    try {
+      const data: unknown = JSON.parse(raw);
+      // A value that is not an object was not written by us: treat the session as unknown.
+      return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as SessionData) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async write(id: string, data: Readonly<SessionData>): Promise<void> {
+    try {
+      await this.#redis.set(this.key(id), JSON.stringify(data), 'EX', this.#options.lifetime);
+    } catch (error) {
+      throw storageError('write', id, error);
+    }
+  }
+
+  async touch(id: string): Promise<void> {
+    try {
+      await this.#redis.expire(this.key(id), this.#options.lifetime);
+    } catch (error) {
+      throw storageError('touch', id, error);
+    }
+  }
+
+  async destroy(id: string): Promise<void> {
+    try {
+      await this.#redis.del(this.key(id));
+    } catch (error) {
+      throw storageError('destroy', id, error);
+    }
+  }
+}

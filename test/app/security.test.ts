@@ -1,0 +1,106 @@
+import test from 'ava';
+import { httpRequest, type HttpResult } from '../helpers/http-client';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+
+let server: TestServer;
+
+test.before(async () => {
+  server = await startTestServer();
+});
+
+test.after.always(async () => {
+  await server?.close();
+});
+
+const basic = (identifier: string, password: string): string => `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`;
+const JSON_ACCEPT = { accept: 'application/json' };
+
+function setCookies(result: HttpResult): string[] {
+  return result.headers['set-cookie'] ?? [];
+}
+
+function login(body: string, contentType: string): Promise<HttpResult> {
+  return httpRequest(server.port, { method: 'POST', path: '/login', headers: { 'content-type': contentType, ...JSON_ACCEPT }, body });
+}
+
+test('GET /admin without credentials: 401 with the Basic challenge, through the error page', async (t) => {
+  const result = await httpRequest(server.port, { path: '/admin', headers: JSON_ACCEPT });
+  t.is(result.status, 401);
+  t.is(result.headers['www-authenticate'], 'Basic realm="Loupe"');
+  t.like(JSON.parse(result.body), { status: 401, detail: 'Full authentication is required to access this resource.' });
+});
+
+test('GET /admin with admin:loupe over HTTP Basic: 200 naming the user', async (t) => {
+  for (let i = 0; i < 2; i++) {
+    const result = await httpRequest(server.port, { path: '/admin', headers: { authorization: basic('admin', 'loupe') } });
+    t.is(result.status, 200);
+    t.like(JSON.parse(result.body), { user: 'admin', via: 'http_basic', roles: ['ROLE_ADMIN', 'ROLE_USER'] });
+  }
+});
+
+test('GET /admin with wrong credentials: 401 "Invalid credentials."', async (t) => {
+  for (const authorization of [basic('admin', 'wrong'), basic('nobody', 'loupe'), 'Basic not-base64!']) {
+    const result = await httpRequest(server.port, { path: '/admin', headers: { authorization, ...JSON_ACCEPT } });
+    t.is(result.status, 401, authorization);
+    t.is(result.headers['www-authenticate'], 'Basic realm="Loupe"');
+    t.like(JSON.parse(result.body), { detail: 'Invalid credentials.' });
+  }
+});
+
+test('open pages need no credentials; the profiler is outside the secured firewall', async (t) => {
+  const hello = await httpRequest(server.port, { path: '/hello/anna' });
+  t.is(hello.status, 200);
+  // Wrong credentials are not even read on the dev firewall: whatever answers, it is no 401.
+  const profiler = await httpRequest(server.port, { path: '/_profiler/latest', headers: { authorization: basic('admin', 'wrong') } });
+  t.not(profiler.status, 401);
+});
+
+test('POST /login with remember_me sets a signed LOUPE_REMEMBERME cookie that later authenticates /admin', async (t) => {
+  const result = await login(JSON.stringify({ username: 'admin', password: 'loupe', remember_me: true }), 'application/json');
+  t.is(result.status, 200);
+  t.deepEqual(JSON.parse(result.body), { user: 'admin', roles: ['ROLE_ADMIN', 'ROLE_USER'], remember_me: true });
+  const cookie = setCookies(result).find((line) => line.startsWith('LOUPE_REMEMBERME='));
+  if (cookie === undefined) return t.fail('no LOUPE_REMEMBERME cookie');
+  t.regex(cookie, new RegExp(`; Max-Age=${server.config.rememberMeLifetime}; .*; Path=/; HttpOnly; SameSite=Lax$`));
+
+  const pair = cookie.split(';')[0] ?? '';
+  const admin = await httpRequest(server.port, { path: '/admin', headers: { cookie: `other=x; ${pair}` } });
+  t.is(admin.status, 200);
+  t.like(JSON.parse(admin.body), { user: 'admin', via: 'remember_me' });
+  t.deepEqual(setCookies(admin), []);
+});
+
+test('a tampered remember-me cookie is refused (401) and cleared', async (t) => {
+  const result = await login(JSON.stringify({ username: 'admin', password: 'loupe', remember_me: true }), 'application/json');
+  const pair = setCookies(result).find((line) => line.startsWith('LOUPE_REMEMBERME='))?.split(';')[0] ?? '';
+  const [encoded = '', signature = ''] = pair.slice('LOUPE_REMEMBERME='.length).split('.');
+  const payload = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { u: string; e: number };
+  const forged = Buffer.from(JSON.stringify({ ...payload, e: payload.e + 86400 })).toString('base64url');
+  const flipped = `${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
+  for (const value of [`${forged}.${signature}`, `${encoded}.${flipped}`, 'garbage']) {
+    const admin = await httpRequest(server.port, { path: '/admin', headers: { cookie: `LOUPE_REMEMBERME=${value}`, ...JSON_ACCEPT } });
+    t.is(admin.status, 401, value);
+    t.is(admin.headers['www-authenticate'], 'Basic realm="Loupe"');
+    t.true(setCookies(admin).some((line) => line.startsWith('LOUPE_REMEMBERME=; Max-Age=0')), 'the cookie is cleared');
+  }
+});
+
+test('POST /login without remember_me sets no cookie; form fields work too', async (t) => {
+  const json = await login(JSON.stringify({ username: 'admin', password: 'loupe' }), 'application/json');
+  t.is(json.status, 200);
+  t.deepEqual(setCookies(json), []);
+  const form = await login('_username=admin&_password=loupe&_remember_me=on', 'application/x-www-form-urlencoded');
+  t.is(form.status, 200);
+  t.like(JSON.parse(form.body), { user: 'admin', remember_me: true });
+  t.true(setCookies(form).some((line) => line.startsWith('LOUPE_REMEMBERME=')));
+});
+
+test('POST /login with a wrong password: 401; malformed bodies: 400', async (t) => {
+  const wrong = await login(JSON.stringify({ username: 'admin', password: 'nope', remember_me: true }), 'application/json');
+  t.is(wrong.status, 401);
+  t.like(JSON.parse(wrong.body), { detail: 'Invalid credentials.' });
+  t.deepEqual(setCookies(wrong).filter((line) => line.startsWith('LOUPE_REMEMBERME=')), []);
+  t.is((await login('{', 'application/json')).status, 400);
+  t.is((await login(JSON.stringify({ username: 'admin' }), 'application/json')).status, 400);
+  t.is((await login('admin:loupe', 'text/plain')).status, 400);
+});
