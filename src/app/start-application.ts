@@ -17,7 +17,11 @@ import { UrlMatcherRouter } from '../routing/url-matcher-router';
 import { createDemoSecurity } from '../security/demo-security';
 import { UwsServer } from '../server/uws-server';
 import { RedisSessionStorage } from '../session/redis-session-storage';
+import { createProfiler, type Profiler } from '../profiler/profiler';
 import { appRoutes } from './routes';
+
+/** Cookies whose values a profile never records. */
+const SECRET_COOKIES: ReadonlySet<string> = new Set(['LOUPESESSID', 'LOUPE_REMEMBERME']);
 
 /** A started Loupe application: its URL, kernel and Redis client, and how to stop it. */
 export interface RunningApplication {
@@ -25,6 +29,8 @@ export interface RunningApplication {
   readonly port: number;
   readonly kernel: Kernel;
   readonly redis: Redis;
+  /** The profiler, on only with debug. */
+  readonly profiler: Profiler | null;
   /** Stops accepting, finishes in-flight requests, closes Redis. */
   close(): Promise<void>;
 }
@@ -32,6 +38,7 @@ export interface RunningApplication {
 /** Connects Redis, assembles the kernel with the demo application and listens. */
 export async function startApplication(config: Config, log: (line: string) => void = () => undefined): Promise<RunningApplication> {
   const redis = await connectRedis(config.redisUrl, 'loupe');
+  const profiler = config.debug ? await createProfiler(config, redis, SECRET_COOKIES, log) : null;
   const security = createDemoSecurity();
   const router = new UrlMatcherRouter(appRoutes(config.locales, security.verifier));
   const kernel = new Kernel({
@@ -43,7 +50,8 @@ export async function startApplication(config: Config, log: (line: string) => vo
       createRouterListener(router),
       viewListener,
       responseListener,
-      disallowRobotsIndexingListener,
+      ...(config.debug ? [disallowRobotsIndexingListener] : []),
+      ...(profiler?.listeners ?? []),
       createErrorListener(),
       createSessionListener({
         storage: new RedisSessionStorage(redis, { prefix: config.redisPrefix, lifetime: config.sessionLifetime }),
@@ -68,6 +76,7 @@ export async function startApplication(config: Config, log: (line: string) => vo
   try {
     port = await server.listen();
   } catch (error) {
+    await profiler?.close();
     redis.disconnect();
     throw error;
   }
@@ -76,8 +85,10 @@ export async function startApplication(config: Config, log: (line: string) => vo
     port,
     kernel,
     redis,
+    profiler,
     close: async () => {
       await server.close();
+      await profiler?.close();
       await redis.quit().catch(() => redis.disconnect());
     },
   };
