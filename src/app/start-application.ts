@@ -15,6 +15,7 @@ import { viewListener } from '../listeners/view-listener';
 import { connectRedis } from '../redis/connect-redis';
 import { UrlMatcherRouter } from '../routing/url-matcher-router';
 import { createDemoSecurity } from '../security/demo-security';
+import { loadNativeUws } from '../server/load-uws';
 import { UwsServer } from '../server/uws-server';
 import { RedisSessionStorage } from '../session/redis-session-storage';
 import { createProfiler, type Profiler } from '../profiler/profiler';
@@ -37,6 +38,8 @@ export interface RunningApplication {
 
 /** Connects Redis, assembles the kernel with the demo application and listens. */
 export async function startApplication(config: Config, log: (line: string) => void = () => undefined): Promise<RunningApplication> {
+  // Refuse the pure-JS fallback before connecting anything.
+  const uws = loadNativeUws();
   const redis = await connectRedis(config.redisUrl, 'loupe');
   const profiler = config.debug ? await createProfiler(config, redis, SECRET_COOKIES, log) : null;
   const security = createDemoSecurity();
@@ -71,7 +74,7 @@ export async function startApplication(config: Config, log: (line: string) => vo
     ],
     onCrash: (error) => log(`Request actor crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
-  const server = new UwsServer(kernel, { host: config.host, port: config.port, maxBodySize: config.maxBodySize });
+  const server = new UwsServer(kernel, { host: config.host, port: config.port, maxBodySize: config.maxBodySize }, uws);
   let port: number;
   try {
     port = await server.listen();

@@ -1,0 +1,46 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+export interface SpawnedServer {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly port: number;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `src/main.ts` in its own process on a free port, as `make run` would (through ts-node). */
+export function spawnServer(env: Readonly<Record<string, string>> = {}): Promise<SpawnedServer> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', APP_ENV: 'test', ...env },
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /Loupe listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match?.[1] !== undefined) resolve({ child, port: Number(match[1]), output: () => output, exited });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`The server exited (${String(code)}) before listening:\n${output}`)));
+  });
+}
+
+/** Runs `src/main.ts` to its end and returns its exit code and output. */
+export async function runServerToExit(env: Readonly<Record<string, string>>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', APP_ENV: 'test', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, output };
+}
