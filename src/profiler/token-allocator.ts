@@ -1,11 +1,30 @@
 import type Redis from 'ioredis';
 import { formatToken, permuteToken, TOKEN_SPACE } from './token-permutation';
 
+/**
+ * Reserves a block and reads the permutation key in one step, creating the key when missing (a
+ * fresh or restarted Redis): every process then uses the key that goes with its block.
+ * KEYS: sequence, permutation key. ARGV: block size, candidate key. Returns { end, key }.
+ */
+const RESERVE_SCRIPT = `
+redis.call('SET', KEYS[2], ARGV[2], 'NX')
+return { redis.call('INCRBY', KEYS[1], ARGV[1]), redis.call('GET', KEYS[2]) }
+`;
+
+type ReservingRedis = Redis & { loupeReserveTokens(sequenceKey: string, permutationKey: string, size: number, candidate: string): Promise<[number, string]> };
+
 export interface TokenAllocatorOptions {
   readonly redis: Redis;
   readonly prefix: string;
   /** Sequence numbers reserved per Redis round trip. */
   readonly blockSize?: number;
+}
+
+interface Block {
+  readonly start: number;
+  readonly end: number;
+  /** The permutation key in force when the block was reserved. */
+  readonly key: number;
 }
 
 /**
@@ -16,31 +35,31 @@ export interface TokenAllocatorOptions {
  * allocations, by which time retention (capped below that) has removed its old profile.
  */
 export class TokenAllocator {
-  readonly #redis: Redis;
+  readonly #redis: ReservingRedis;
   readonly #sequenceKey: string;
   readonly #permutationKey: string;
   readonly #blockSize: number;
   #key = 0;
   #next = 0;
   #end = 0;
-  #reserved: { start: number; end: number } | null = null;
+  #reserved: Block | null = null;
+  #generation = 0;
   #reserving = false;
 
   constructor(options: TokenAllocatorOptions) {
-    this.#redis = options.redis;
+    const redis = options.redis as ReservingRedis;
+    if (typeof redis.loupeReserveTokens !== 'function') redis.defineCommand('loupeReserveTokens', { numberOfKeys: 2, lua: RESERVE_SCRIPT });
+    this.#redis = redis;
+    // After a reconnect Redis may have restarted empty, with a new key and sequence: start a new block.
+    redis.on('ready', () => this.#discardBlocks());
     this.#sequenceKey = `${options.prefix}profiler:token-sequence`;
     this.#permutationKey = `${options.prefix}profiler:token-key`;
     this.#blockSize = options.blockSize ?? 1024;
   }
 
-  /** Loads the permutation key (shared by every process on this Redis) and the first block. */
+  /** Reserves the first block; until then allocate() answers null. */
   async start(): Promise<void> {
-    const candidate = String(Math.floor(Math.random() * 0xffffffff));
-    await this.#redis.set(this.#permutationKey, candidate, 'NX');
-    this.#key = Number(await this.#redis.get(this.#permutationKey)) >>> 0;
-    const block = await this.#reserveBlock();
-    this.#next = block.start;
-    this.#end = block.end;
+    this.#use(await this.#reserveBlock());
   }
 
   /** A fresh token, or `null` when no reserved number is left (Redis unreachable for a while). */
@@ -50,8 +69,7 @@ export class TokenAllocator {
         this.#prefetch();
         return null;
       }
-      this.#next = this.#reserved.start;
-      this.#end = this.#reserved.end;
+      this.#use(this.#reserved);
       this.#reserved = null;
     }
     const sequence = this.#next++;
@@ -59,13 +77,29 @@ export class TokenAllocator {
     return formatToken(permuteToken(sequence % TOKEN_SPACE, this.#key));
   }
 
+  #use(block: Block): void {
+    this.#next = block.start;
+    this.#end = block.end;
+    this.#key = block.key;
+  }
+
+  #discardBlocks(): void {
+    this.#generation += 1;
+    this.#next = this.#end;
+    this.#reserved = null;
+    this.#prefetch();
+  }
+
   #prefetch(): void {
     if (this.#reserving) return;
     this.#reserving = true;
+    const generation = this.#generation;
     this.#reserveBlock().then(
       (block) => {
         this.#reserving = false;
-        this.#reserved = block;
+        // A block reserved before a reconnect may belong to a Redis that has since restarted.
+        if (generation === this.#generation) this.#reserved = block;
+        else this.#prefetch();
       },
       () => {
         // Redis is down: allocate() answers null until a later prefetch succeeds.
@@ -74,8 +108,9 @@ export class TokenAllocator {
     );
   }
 
-  async #reserveBlock(): Promise<{ start: number; end: number }> {
-    const end = await this.#redis.incrby(this.#sequenceKey, this.#blockSize);
-    return { start: end - this.#blockSize, end };
+  async #reserveBlock(): Promise<Block> {
+    const candidate = String(Math.floor(Math.random() * 0xffffffff));
+    const [end, key] = await this.#redis.loupeReserveTokens(this.#sequenceKey, this.#permutationKey, this.#blockSize, candidate);
+    return { start: end - this.#blockSize, end, key: Number(key) >>> 0 };
   }
 }

@@ -1,0 +1,44 @@
+import test from 'ava';
+import { randomBytes } from 'node:crypto';
+import { connectRedis } from '../../src/redis/connect-redis';
+import { TokenAllocator } from '../../src/profiler/token-allocator';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+test('allocators sharing one Redis never hand out the same token, and need no round trip per token', async (t) => {
+  const prefix = `loupe-test:${randomBytes(4).toString('hex')}:`;
+  const a = await connectRedis(REDIS_URL, 'loupe-test-a');
+  const b = await connectRedis(REDIS_URL, 'loupe-test-b');
+  try {
+    const first = new TokenAllocator({ redis: a, prefix, blockSize: 256 });
+    const second = new TokenAllocator({ redis: b, prefix, blockSize: 256 });
+    await Promise.all([first.start(), second.start()]);
+    const seen = new Set<string>();
+    let handedOut = 0;
+    let unavailable = 0;
+    for (let round = 0; round < 100; round++) {
+      // 150 tokens each without yielding: only what is already reserved can be used.
+      for (let i = 0; i < 150; i++) {
+        for (const allocator of [first, second]) {
+          const token = allocator.allocate();
+          if (token === null) {
+            unavailable++;
+            continue;
+          }
+          t.regex(token, /^[0-9a-f]{6}$/);
+          seen.add(token);
+          handedOut++;
+        }
+      }
+      // Let the prefetches land, as the event loop would between requests.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    t.is(seen.size, handedOut, 'every token handed out is unique');
+    t.true(handedOut >= 29_000, `only ${handedOut} tokens were handed out (${unavailable} refused)`);
+  } finally {
+    const keys = await a.keys(`${prefix}*`);
+    if (keys.length > 0) await a.del(...keys);
+    a.disconnect();
+    b.disconnect();
+  }
+});
