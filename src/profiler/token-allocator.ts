@@ -30,7 +30,7 @@ interface Block {
 /**
  * Hands out profiler tokens that are unique across every process sharing one Redis, without a
  * Redis round trip per request: each process reserves blocks of sequence numbers with INCRBY
- * (reserving the next block while half of the current one is left) and maps each number to a
+ * (always holding the next block in reserve) and maps each number to a
  * token with a keyed permutation of the 24-bit space. A token comes back only after 16.7 million
  * allocations, by which time retention (capped below that) has removed its old profile.
  */
@@ -54,7 +54,7 @@ export class TokenAllocator {
     redis.on('ready', () => this.#discardBlocks());
     this.#sequenceKey = `${options.prefix}profiler:token-sequence`;
     this.#permutationKey = `${options.prefix}profiler:token-key`;
-    this.#blockSize = options.blockSize ?? 1024;
+    this.#blockSize = options.blockSize ?? 4096;
   }
 
   /** Reserves the first block; until then allocate() answers null. */
@@ -73,7 +73,8 @@ export class TokenAllocator {
       this.#reserved = null;
     }
     const sequence = this.#next++;
-    if (this.#reserved === null && this.#end - this.#next < this.#blockSize / 2) this.#prefetch();
+    // Keep a whole block in reserve: a busy event loop or Redis may take a while to answer.
+    if (this.#reserved === null) this.#prefetch();
     return formatToken(permuteToken(sequence % TOKEN_SPACE, this.#key));
   }
 
