@@ -41,15 +41,19 @@ dev: install redis ## Serve from the TypeScript sources with ts-node (no build)
 	$(NPM) run dev
 
 .PHONY: test
-test: install redis ## Run the whole test suite against a real Redis
+test: install redis test-tools ## Run the whole test suite against a real Redis
 	$(NPM) test
+
+.PHONY: test-tools
+test-tools: ## Install what the tests drive (wrk, Chromium, redis-server) when missing
+	@bash scripts/ensure-test-tools.sh
 
 .PHONY: typecheck
 typecheck: install ## Type-check everything (src, machines, test) without emitting
 	$(NPM) run typecheck
 
 .PHONY: bench
-bench: bench-script install redis ## Run the benchmarks (npm run bench)
+bench: bench-script build redis ## Benchmark Loupe against raw uWS and Fastify (npm run bench; BENCH_SOAK_SECONDS=300 adds the memory soak)
 	$(NPM) run bench
 
 # Fails early, before installing anything, when there is no bench script to run.

@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+
+/** A server under test, in its own process. */
+export interface BenchServer {
+  readonly name: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+}
+
+/** Starts `node args…` with `env` and waits until it answers HTTP on `port`. */
+export async function startServer(name: string, port: number, args: readonly string[], env: Readonly<Record<string, string>>): Promise<BenchServer> {
+  const child = spawn(process.execPath, [...args], { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output}`);
+    const up = await new Promise<boolean>((resolve) => {
+      http.get({ host: '127.0.0.1', port, path: '/' }, (res) => (res.resume(), resolve(true))).on('error', () => resolve(false));
+    });
+    if (up) return { name, port, child };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${name} did not answer on port ${port}:\n${output}`);
+}
+
+/** Resident memory of a process, in MiB: current (VmRSS) and peak (VmHWM), from /proc. */
+export function memoryOf(pid: number | undefined): { rss: number; peak: number } {
+  if (pid === undefined) return { rss: NaN, peak: NaN };
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  } catch {
+    return { rss: NaN, peak: NaN };
+  }
+}
+
+/** Stops a server and waits for it to exit. */
+export async function stopServer(server: BenchServer): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.on('exit', resolve));
+  server.child.kill('SIGTERM');
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** GETs a JSON document from a server. */
+export function getJson(port: number, path: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, headers: { Accept: 'application/json' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(body));
+          } catch (error) {
+            reject(new Error(`${path} answered ${res.statusCode ?? 0} with no JSON: ${body.slice(0, 200)} (${String(error)})`));
+          }
+        });
+      })
+      .on('error', reject);
+  });
+}

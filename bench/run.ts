@@ -1,0 +1,139 @@
+/**
+ * `make bench`: raw uWebSockets.js, Fastify 5, Loupe prod and Loupe debug (profiler storing every
+ * trace in Redis), started side by side on this machine, warmed up, then measured interleaved
+ * (A B C D, A B C D, …) on an unrouted and a routed path. Prints a table and writes it as JSON.
+ *
+ * Settings (environment): BENCH_SECONDS per measurement (5), BENCH_ROUNDS (3),
+ * BENCH_CONNECTIONS (64), BENCH_SOAK_SECONDS (0: off; 300 for the memory check), REDIS_URL.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadTool, measure, type LoadResult } from './lib/load';
+import { getJson, memoryOf, startServer, stopServer, type BenchServer } from './lib/processes';
+import { printReport, type Report, type Row } from './lib/report';
+import { soak } from './lib/soak';
+
+const ROOT = path.resolve(__dirname, '..');
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 64);
+const SOAK_SECONDS = Number(process.env['BENCH_SOAK_SECONDS'] ?? 0);
+const PATHS = { unrouted: '/config.yaml', routed: '/hello/anna' } as const;
+/** Profiles stored per request: a 404 is rendered by a sub-request with its own profile. */
+const PROFILES_PER_REQUEST = { unrouted: 2, routed: 1 } as const;
+
+interface ProfilerStatus {
+  readonly writer: { readonly stored: number; readonly dropped: number; readonly queued: number; readonly state: string };
+  readonly notProfiled: number;
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+};
+
+async function profilerStatus(server: BenchServer): Promise<ProfilerStatus> {
+  return (await getJson(server.port, '/_profiler/status')) as ProfilerStatus;
+}
+
+/** Waits until the debug server's writer has stored everything queued. */
+async function settledStatus(server: BenchServer): Promise<ProfilerStatus> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const status = await profilerStatus(server);
+    if (status.writer.queued === 0 && status.writer.state === 'idle') return status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return profilerStatus(server);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(ROOT, 'dist', 'src', 'main.js'))) throw new Error('No build: run `make bench` (it builds first) or `npm run build`.');
+  const tool = loadTool();
+  const redisPrefix = `loupe-bench:${process.pid}:`;
+  const loupe = [path.join(ROOT, 'dist', 'src', 'main.js')];
+  const servers: BenchServer[] = [];
+  try {
+    servers.push(await startServer('raw uWS', 8601, [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], {}));
+    servers.push(await startServer('Fastify', 8602, [path.join(ROOT, 'bench', 'servers', 'fastify.js')], {}));
+    servers.push(await startServer('Loupe prod', 8603, loupe, { APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'bench-secret', REDIS_PREFIX: redisPrefix }));
+    servers.push(
+      await startServer('Loupe debug', 8604, loupe, { APP_ENV: 'dev', APP_DEBUG: '1', REDIS_PREFIX: redisPrefix, PROFILER_MAX_PROFILES: '200000' }),
+    );
+    const debug = servers[3];
+    if (debug === undefined) throw new Error('the debug server did not start');
+    console.log(`Load tool: ${tool}, ${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds.`);
+    for (const server of servers) {
+      for (const route of Object.values(PATHS)) await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: 2, connections: CONNECTIONS });
+    }
+    const samples = new Map<string, LoadResult[]>();
+    const expectedProfiles = { value: 0 };
+    const before = await settledStatus(debug);
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [kind, route] of Object.entries(PATHS) as [keyof typeof PATHS, string][]) {
+        for (const server of servers) {
+          const result = await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: SECONDS, connections: CONNECTIONS });
+          samples.set(`${server.name}|${kind}`, [...(samples.get(`${server.name}|${kind}`) ?? []), result]);
+          if (server === debug) expectedProfiles.value += result.requests * PROFILES_PER_REQUEST[kind];
+          process.stdout.write(`  round ${round} ${kind.padEnd(8)} ${server.name.padEnd(12)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s\n`);
+        }
+      }
+    }
+    const after = await settledStatus(debug);
+    const rows: Row[] = [];
+    for (const server of servers) {
+      for (const kind of Object.keys(PATHS) as (keyof typeof PATHS)[]) {
+        const results = samples.get(`${server.name}|${kind}`) ?? [];
+        rows.push({
+          server: server.name,
+          path: kind,
+          requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+          p50Ms: median(results.map((r) => r.p50Ms)),
+          p99Ms: median(results.map((r) => r.p99Ms)),
+          peakRssMiB: memoryOf(server.child.pid).peak,
+          errors: results.reduce((sum, r) => sum + r.errors, 0),
+        });
+      }
+    }
+    const stored = after.writer.stored - before.writer.stored;
+    const report: Report = {
+      date: new Date().toISOString(),
+      machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}`,
+      tool,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      rows,
+      profiles: {
+        expectedAtLeast: expectedProfiles.value,
+        stored,
+        dropped: after.writer.dropped - before.writer.dropped,
+        notProfiled: after.notProfiled - before.notProfiled,
+        complete: stored >= expectedProfiles.value && after.writer.dropped === before.writer.dropped && after.notProfiled === before.notProfiled,
+      },
+      soak: SOAK_SECONDS > 0 ? await soak(debug, SOAK_SECONDS, CONNECTIONS) : null,
+    };
+    printReport(report);
+    const out = path.join(ROOT, '.bench');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\nWritten to .bench/latest.json`);
+    if (!report.profiles.complete) process.exitCode = 1;
+  } finally {
+    await Promise.all(servers.map((server) => stopServer(server)));
+    const { connectRedis } = await import('../src/redis/connect-redis');
+    const redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-bench');
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 10_000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+    redis.disconnect();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+import test from 'ava';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { connectRedis } from '../../src/redis/connect-redis';
+import { httpRequest } from '../helpers/http-client';
+import { spawnServer, type SpawnedServer } from '../helpers/spawn-server';
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+function tokenOf(port: number, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+        res.resume();
+        const token = res.headers['x-debug-token'];
+        res.on('end', () => (typeof token === 'string' ? resolve(token) : reject(new Error(`no token on ${path}`))));
+      })
+      .on('error', reject);
+  });
+}
+
+test('two server processes sharing one Redis: tokens never collide and each reads the other\'s traces', async (t) => {
+  const prefix = `loupe-test:${randomBytes(4).toString('hex')}:`;
+  const servers: SpawnedServer[] = await Promise.all([spawnServer({ REDIS_PREFIX: prefix }), spawnServer({ REDIS_PREFIX: prefix })]);
+  try {
+    const [one, two] = servers;
+    if (one === undefined || two === undefined) return t.fail('two servers');
+    const tokens: { port: number; token: string }[] = [];
+    // Both processes under load at once, 16 requests in flight.
+    for (let round = 0; round < 250; round++) {
+      const batch = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => {
+          const port = i % 2 === 0 ? one.port : two.port;
+          return tokenOf(port, `/hello/p${port}-${round}-${i}`).then((token) => ({ port, token }));
+        }),
+      );
+      tokens.push(...batch);
+    }
+    t.is(tokens.length, 4_000);
+    t.is(new Set(tokens.map(({ token }) => token)).size, tokens.length, 'no token was handed out twice');
+
+    // A trace recorded by one process, read through the other one's JSON API.
+    const fromOne = tokens.filter(({ port }) => port === one.port).slice(-3);
+    const fromTwo = tokens.filter(({ port }) => port === two.port).slice(-3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const [{ token }, readerPort] of [...fromOne.map((x) => [x, two.port] as const), ...fromTwo.map((x) => [x, one.port] as const)]) {
+      const res = await httpRequest(readerPort, { path: `/_profiler/${token}`, headers: { Accept: 'application/json' } });
+      t.is(res.status, 200, `${token} through port ${readerPort}`);
+      const profile = JSON.parse(res.body) as { token: string; url: string };
+      t.is(profile.token, token);
+      t.regex(profile.url, /\/hello\/p\d+-/);
+    }
+  } finally {
+    agent.destroy();
+    for (const server of servers) server.child.kill('SIGTERM');
+    await Promise.all(servers.map((server) => server.exited));
+    const redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test');
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  }
+});
