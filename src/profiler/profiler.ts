@@ -42,6 +42,17 @@ export async function createProfiler(
     retryStrategy: (times) => Math.min(times * 100, 1_000),
   });
   writerRedis.on('error', () => undefined);
+  // Profiles are only collected once the writer can store them: wait for its connection.
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The profile writer could not connect to ${config.redisUrl}.`)), 5_000);
+    writerRedis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  }).catch((error: unknown) => {
+    writerRedis.disconnect();
+    throw error;
+  });
   const storage = new RedisProfileStorage({
     redis: writerRedis,
     prefix: config.redisPrefix,

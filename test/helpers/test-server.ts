@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startApplication, type RunningApplication } from '../../src/app/start-application';
 import { readConfig, type Config } from '../../src/config/config';
+import { connectRedis } from '../../src/redis/connect-redis';
 
 export interface TestServer extends RunningApplication {
   readonly config: Config;
@@ -21,9 +22,20 @@ export async function startTestServer(env: Readonly<Record<string, string>> = {}
     ...env,
   });
   const app = await startApplication(config);
-  return { ...app, config, close: async () => {
-    const keys = await app.redis.keys(`${config.redisPrefix}*`);
-    if (keys.length > 0) await app.redis.del(...keys);
-    await app.close();
-  } };
+  return {
+    ...app,
+    config,
+    close: async () => {
+      await app.close();
+      // Deleted after closing: the writer and the token allocator may still write while stopping.
+      const redis = await connectRedis(config.redisUrl, 'loupe-test-cleanup');
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.redisPrefix}*`, 'COUNT', 10_000);
+        cursor = next;
+        if (keys.length > 0) await redis.unlink(...keys);
+      } while (cursor !== '0');
+      redis.disconnect();
+    },
+  };
 }

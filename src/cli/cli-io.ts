@@ -1,0 +1,13 @@
+/** Everything a command touches outside Redis, so that commands never reach for `process`. */
+export interface CliIo {
+  /** The environment `readConfig` reads REDIS_URL and REDIS_PREFIX from. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Writes to standard output; the text carries its own newlines. */
+  out(text: string): void;
+  /** Writes to standard error. */
+  err(text: string): void;
+  /** Whether a person can answer a question: standard input is a terminal. */
+  readonly interactive: boolean;
+  /** Asks a yes/no question on the terminal; only `y` or `yes` is a yes. */
+  confirm(question: string): Promise<boolean>;
+}

@@ -1,0 +1,55 @@
+import { CliError } from '../cli-error';
+import { type CliCommand } from '../command';
+import { formatProfile } from '../format/format-profile';
+import { parseCommandArgs } from '../parse-command-args';
+import { parseProfile } from '../parse-profile';
+import { withProfileStorage } from '../with-profile-storage';
+import { CONNECTION_HELP } from './connection-help';
+
+const HELP = `Usage: loupe profiler:show TOKEN [--json]
+
+Shows one profile: summary, phases on a timeline, listeners per phase, routing, errors with
+their chain, logs, and the request and response headers. TOKEN is the X-Debug-Token of a
+response, or "latest" for the newest main request.
+
+  --json             print the stored profile JSON as is (pretty-printed)
+${CONNECTION_HELP}
+`;
+
+const OPTIONS = { json: { type: 'boolean' } } as const;
+
+/** Pretty-prints the stored JSON; a value that is not JSON is printed as stored. */
+function prettyJson(json: string): string {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
+}
+
+/** `loupe profiler:show TOKEN`: one stored profile, readable or as its JSON. */
+export const profilerShowCommand: CliCommand = {
+  name: 'profiler:show',
+  summary: 'show one profile (TOKEN or "latest")',
+  help: HELP,
+  async run(argv, io) {
+    const args = parseCommandArgs(argv, OPTIONS);
+    if (args.help) {
+      io.out(HELP);
+      return 0;
+    }
+    const [requested, ...extra] = args.positionals;
+    if (requested === undefined) throw CliError.usage('profiler:show needs a TOKEN (or "latest").');
+    if (extra.length > 0) throw CliError.usage(`profiler:show takes one TOKEN, got also "${extra.join(' ')}".`);
+    const { token, json } = await withProfileStorage(io.env, args.connection, async ({ storage, prefix }) => {
+      const resolved = requested === 'latest' ? await storage.latest() : requested;
+      if (resolved === null) throw new CliError(1, `No profile is stored under the prefix "${prefix}" yet.`);
+      const found = await storage.read(resolved);
+      if (found.kind === 'missing') throw new CliError(1, `Token "${resolved}" not found.`);
+      if (found.kind === 'dropped') throw new CliError(1, `Token "${resolved}" was dropped: its profile could not be stored (${found.reason}).`);
+      return { token: resolved, json: found.json };
+    });
+    io.out(args.flag('json') ? `${prettyJson(json)}\n` : formatProfile(parseProfile(token, json)));
+    return 0;
+  },
+};

@@ -1,0 +1,119 @@
+import { STATUS_TEXT } from '../../http/status-text';
+import { type ListenerRecord, type LogRecord } from '../../kernel/trace';
+import { type Profile } from '../../profiler/profile';
+import { formatDuration } from './format-duration';
+import { formatErrors } from './format-errors';
+import { formatTimeline } from './format-timeline';
+
+type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
+
+function section(title: string, lines: readonly string[]): string {
+  return [title, ...(lines.length === 0 ? ['(none)'] : lines).map((line) => (line === '' ? '' : `  ${line}`))].join('\n');
+}
+
+function fields(rows: readonly (readonly [string, string])[]): string[] {
+  const width = Math.max(0, ...rows.map(([name]) => name.length));
+  return rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`);
+}
+
+function headerValue(headers: HeaderValues, name: string): string | undefined {
+  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+  const value = key === undefined ? undefined : headers[key];
+  return typeof value === 'string' ? value : value?.join(', ');
+}
+
+function statusText(profile: Profile): string {
+  if (profile.statusCode === 0) return profile.aborted ? '0 (aborted: the client went away before the response)' : '0 (no response)';
+  const text = STATUS_TEXT[profile.statusCode];
+  return text === undefined ? String(profile.statusCode) : `${profile.statusCode} ${text}`;
+}
+
+function summary(profile: Profile): string[] {
+  const link = headerValue(profile.response.headers, 'X-Debug-Token-Link');
+  return fields([
+    ['Method', profile.method],
+    ['URL', profile.url],
+    ['Status', statusText(profile)],
+    ['Time', new Date(profile.time).toISOString()],
+    ['Duration', formatDuration(profile.duration)],
+    ['IP', profile.ip],
+    ['Parent', profile.parent ?? '-'],
+    ['Children', profile.children.length === 0 ? '-' : profile.children.join(', ')],
+    ...(link === undefined ? [] : [['Panel', link] as const]),
+  ]);
+}
+
+function listenerLines(listeners: readonly ListenerRecord[]): string[] {
+  const byPhase = new Map<string, ListenerRecord[]>();
+  for (const listener of listeners) byPhase.set(listener.phase, [...(byPhase.get(listener.phase) ?? []), listener]);
+  const priorityWidth = Math.max(0, ...listeners.map((listener) => String(listener.priority).length));
+  const nameWidth = Math.max(0, ...listeners.map((listener) => listener.name.length));
+  const lines: string[] = [];
+  for (const [phase, records] of byPhase) {
+    lines.push(phase);
+    for (const record of records) {
+      lines.push(`  ${String(record.priority).padStart(priorityWidth)}  ${record.name.padEnd(nameWidth)}  ${formatDuration(record.duration)}`);
+    }
+  }
+  return lines;
+}
+
+function contextValue(value: unknown): string {
+  // A flattened error in a log context is long; its class says enough next to the Errors section.
+  if (typeof value === 'object' && value !== null && typeof (value as { class?: unknown }).class === 'string') {
+    return `<${String((value as { class: string }).class)}>`;
+  }
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+}
+
+function logLines(logs: readonly LogRecord[]): string[] {
+  const levelWidth = Math.max(0, ...logs.map((log) => log.level.length));
+  return logs.map((log) => {
+    const context = Object.entries(log.context).map(([key, value]) => `${key}=${contextValue(value)}`);
+    const tail = context.length === 0 ? '' : `  ${context.join(' ')}`;
+    return `+${formatDuration(log.at)}  ${log.level.toUpperCase().padEnd(levelWidth)}  ${log.message}${tail}`;
+  });
+}
+
+function headerLines(headers: HeaderValues): string[] {
+  return Object.entries(headers).flatMap(([name, value]) => (typeof value === 'string' ? [value] : value).map((item) => `${name}: ${item}`));
+}
+
+function requestLines(profile: Profile): string[] {
+  const { request } = profile;
+  const rows: [string, string][] = [['Locale', request.locale]];
+  if (request.user !== null) rows.push(['User', `${request.user.identifier} (${request.user.roles.join(', ')}; via ${request.user.via})`]);
+  if (Object.keys(request.query).length > 0) rows.push(['Query', JSON.stringify(request.query)]);
+  if (Object.keys(request.cookies).length > 0) rows.push(['Cookies', JSON.stringify(request.cookies)]);
+  if (request.body !== null && request.body !== undefined) rows.push(['Body', contextValue(request.body)]);
+  if (request.session !== null) rows.push(['Session', contextValue(request.session)]);
+  return fields(rows);
+}
+
+/**
+ * A stored profile for a terminal: summary, phases on a timeline, listeners per phase, routing,
+ * errors with their chain and first frames, logs, then the request and the headers both ways.
+ */
+export function formatProfile(profile: Profile): string {
+  const { routing } = profile;
+  const params = Object.entries(routing.params).map(([name, value]) => `${name}=${value}`);
+  const sections = [
+    `Profile ${profile.token} (${profile.type === 'sub' ? 'sub-request' : 'main request'})`,
+    section('Summary', summary(profile)),
+    section('Phases', formatTimeline(profile.phases, profile.duration)),
+    section('Listeners', listenerLines(profile.listeners)),
+    section('Routing', fields([
+      ['Route', routing.route ?? '-'],
+      ['Controller', routing.controller ?? '-'],
+      ['Params', params.length === 0 ? '-' : params.join(', ')],
+      ...(routing.failure === null ? [] : [['Failure', routing.failure] as const]),
+    ])),
+    section('Errors', formatErrors(profile.errors)),
+    section('Logs', logLines(profile.logs)),
+    section('Request', requestLines(profile)),
+    section('Request headers', headerLines(profile.request.headers)),
+    section('Response headers', headerLines(profile.response.headers)),
+  ];
+  return `${sections.join('\n\n')}\n`;
+}

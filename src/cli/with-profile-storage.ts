@@ -1,0 +1,55 @@
+import { readConfig } from '../config/config';
+import { type ProfileStorage } from '../profiler/profile-storage';
+import { RedisProfileStorage } from '../profiler/redis-profile-storage';
+import { connectRedis } from '../redis/connect-redis';
+import { type ConnectionFlags } from './parse-command-args';
+
+/** The profile storage the server writes to, and where it is. */
+export interface OpenedStorage {
+  readonly storage: ProfileStorage;
+  /** For messages: the Redis URL with its password hidden. */
+  readonly redisUrl: string;
+  readonly prefix: string;
+}
+
+function hidePassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Runs `use` with the profile storage of the Redis the server uses: REDIS_URL and REDIS_PREFIX
+ * as `readConfig` reads them from the environment, overridden by `--redis-url` and `--prefix`;
+ * then quits the connection, so that the process can exit. Throws the LoupeError of `connectRedis`, which says how to start a
+ * Redis, when none answers.
+ */
+export async function withProfileStorage<T>(
+  env: Readonly<Record<string, string | undefined>>,
+  flags: ConnectionFlags,
+  use: (opened: OpenedStorage) => Promise<T>,
+): Promise<T> {
+  // Through readConfig, so that a flag is validated exactly as the variable it overrides.
+  const config = readConfig({
+    ...env,
+    ...(flags.redisUrl === undefined ? {} : { REDIS_URL: flags.redisUrl }),
+    ...(flags.prefix === undefined ? {} : { REDIS_PREFIX: flags.prefix }),
+  });
+  const redis = await connectRedis(config.redisUrl, 'loupe-cli');
+  const storage = new RedisProfileStorage({
+    redis,
+    prefix: config.redisPrefix,
+    lifetime: config.profilerLifetime,
+    maxProfiles: config.profilerMaxProfiles,
+  });
+  try {
+    return await use({ storage, redisUrl: hidePassword(config.redisUrl), prefix: config.redisPrefix });
+  } finally {
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}

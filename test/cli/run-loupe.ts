@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'bin', 'loupe.js');
+
+/** Child processes at once per test file: each compiles the CLI with ts-node, and CI has few cores. */
+const MAX_RUNNING = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function slot(): Promise<() => void> {
+  if (running >= MAX_RUNNING) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  return () => {
+    running--;
+    waiting.shift()?.();
+  };
+}
+
+export interface LoupeRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `node bin/loupe.js …` as a child process, from the TypeScript sources (never a stale
+ * dist/), with standard input not a terminal, as in CI.
+ */
+export async function runLoupe(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<LoupeRun> {
+  const release = await slot();
+  try {
+    return await spawnLoupe(args, env);
+  } finally {
+    release();
+  }
+}
+
+function spawnLoupe(args: readonly string[], env: Readonly<Record<string, string>>): Promise<LoupeRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOUPE_CLI_FROM_SOURCE: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    // A CLI that does not quit Redis never exits: fail with what it printed instead of hanging.
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`loupe ${args.join(' ')} did not exit within 30 s.\n${Buffer.concat(stderr).toString('utf8')}`));
+    }, 30_000);
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+    });
+  });
+}
+
+/** The rows of a `profiler:list` table: the cells of each line under the header and the rule. */
+export function tableRows(stdout: string): { token: string; status: string; method: string; url: string; ip: string; time: string; parent: string }[] {
+  return stdout
+    .trimEnd()
+    .split('\n')
+    .slice(2)
+    .map((line) => {
+      const [token = '', status = '', method = '', url = '', ip = '', time = '', parent = ''] = line.split(/\s{2,}/);
+      return { token, status, method, url, ip, time, parent };
+    });
+}
