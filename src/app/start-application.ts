@@ -19,6 +19,8 @@ import { loadNativeUws } from '../server/load-uws';
 import { UwsServer } from '../server/uws-server';
 import { RedisSessionStorage } from '../session/redis-session-storage';
 import { createProfiler, type Profiler } from '../profiler/profiler';
+import { createProfilerAccessListener } from '../listeners/profiler-access-listener';
+import { createProfilerRoutes } from '../panel/profiler-routes';
 import { appRoutes } from './routes';
 
 /** Cookies whose values a profile never records. */
@@ -40,10 +42,15 @@ export interface RunningApplication {
 export async function startApplication(config: Config, log: (line: string) => void = () => undefined): Promise<RunningApplication> {
   // Refuse the pure-JS fallback before connecting anything.
   const uws = loadNativeUws();
+  // Built first: an invalid PROFILER_ALLOWED_IPS fails the start before anything is opened.
+  const profilerAccessListener = config.debug ? createProfilerAccessListener(config.profilerAllowedIps) : null;
   const redis = await connectRedis(config.redisUrl, 'loupe');
   const profiler = config.debug ? await createProfiler(config, redis, SECRET_COOKIES, log) : null;
   const security = createDemoSecurity();
-  const router = new UrlMatcherRouter(appRoutes(config.locales, security.verifier));
+  // The profiler's pages exist only with debug: without it /_profiler/... is a plain 404.
+  const profilerRoutes =
+    profiler === null ? [] : createProfilerRoutes({ storage: profiler.storage, stats: () => profiler.stats(), droppedReason: (token) => profiler.writer.droppedReason(token) });
+  const router = new UrlMatcherRouter([...profilerRoutes, ...appRoutes(config.locales, security.verifier)]);
   const kernel = new Kernel({
     defaultLocale: config.defaultLocale,
     errorController: createErrorController({ debug: config.debug }),
@@ -51,6 +58,7 @@ export async function startApplication(config: Config, log: (line: string) => vo
       validateRequestListener,
       createLocaleListener({ enabledLocales: config.locales, defaultLocale: config.defaultLocale }),
       createRouterListener(router),
+      ...(profilerAccessListener === null ? [] : [profilerAccessListener]),
       viewListener,
       responseListener,
       ...(config.debug ? [disallowRobotsIndexingListener] : []),

@@ -17,9 +17,11 @@ export interface ProfilerListenerOptions {
 const TOKEN = 'profiler.token';
 const COST = 'profiler.cost';
 
-/** The profiler's own pages are not profiled. */
+/** The profiler's own pages are not profiled, nor the error sub-requests that render their errors. */
 function isProfilerRoute(exchange: Exchange): boolean {
-  const route = exchange.request.attributes.get('_route');
+  let main = exchange;
+  while (main.parent !== null) main = main.parent;
+  const route = main.request.attributes.get('_route');
   return typeof route === 'string' && (route.startsWith('_profiler') || route.startsWith('_wdt'));
 }
 

@@ -1,0 +1,29 @@
+const VALUE_MAX = 10_000;
+
+/** Milliseconds for people: `0.42 ms`, `12.3 ms`, `1.25 s`. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '–';
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  return `${ms < 10 ? ms.toFixed(2) : ms.toFixed(1)} ms`;
+}
+
+/** An epoch-milliseconds time as ISO 8601 (UTC) and as the HTTP/RFC 2822 style date. */
+export function formatTime(epochMs: number): { iso: string; rfc: string } {
+  const date = new Date(epochMs);
+  if (Number.isNaN(date.getTime())) return { iso: String(epochMs), rfc: String(epochMs) };
+  return { iso: date.toISOString(), rfc: date.toUTCString() };
+}
+
+/** Any stored value as text: strings as they are, the rest as indented JSON, bounded. */
+export function formatValue(value: unknown): string {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else {
+    try {
+      text = JSON.stringify(value, null, 2) ?? String(value);
+    } catch {
+      text = '[unserializable]';
+    }
+  }
+  return text.length > VALUE_MAX ? `${text.slice(0, VALUE_MAX)}… (${text.length} characters)` : text;
+}

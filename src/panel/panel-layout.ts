@@ -1,0 +1,38 @@
+import { html, trustedHtml, type SafeHtml } from './html';
+import { PANEL_STYLE } from './panel-style';
+
+export interface PanelLayoutOptions {
+  /** The main column. */
+  readonly content: SafeHtml;
+  /** Extra sidebar sections (the panel menu, the writer counters), below the navigation. */
+  readonly sidebar?: SafeHtml;
+}
+
+/**
+ * The page shell of every profiler page: title `Loupe Profiler`, the inline stylesheet and the
+ * navigation (search, latest, status). No script: everything can be read without one.
+ */
+export function renderPanelLayout(options: PanelLayoutOptions): string {
+  return html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8" />
+<meta name="robots" content="noindex,nofollow" />
+<meta name="viewport" content="width=device-width,initial-scale=1" />
+<title>Loupe Profiler</title>
+<style>${trustedHtml(PANEL_STYLE)}</style>
+</head>
+<body>
+<header class="header"><h1>Loupe Profiler</h1>
+<nav><a href="/_profiler/">Search profiles</a> · <a href="/_profiler/latest">Latest</a> · <a href="/_profiler/status">Status</a></nav>
+</header>
+<div class="layout">
+<aside class="sidebar">${options.sidebar}</aside>
+<main class="content">
+${options.content}
+</main>
+</div>
+</body>
+</html>
+`.toString();
+}

@@ -1,0 +1,64 @@
+/**
+ * The profiler's stylesheet, inline: a panel page loads nothing from elsewhere, works offline
+ * and with a Content-Security-Policy that allows no script and no external resource.
+ */
+export const PANEL_STYLE = `
+* { box-sizing: border-box; }
+body { margin: 0; background: #f3f4f6; color: #222; font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; }
+a { color: #1c5fa8; }
+code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
+pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
+.header { background: #222; color: #eee; padding: 10px 24px; display: flex; gap: 24px; align-items: baseline; }
+.header h1 { margin: 0; font-size: 16px; font-weight: 600; }
+.header a { color: #ddd; }
+.layout { display: flex; align-items: flex-start; }
+.sidebar { width: 220px; flex: none; padding: 16px; }
+.sidebar h2 { font-size: 12px; text-transform: uppercase; color: #777; margin: 16px 0 6px; }
+.menu { list-style: none; margin: 0; padding: 0; }
+.menu a { display: flex; justify-content: space-between; padding: 6px 10px; border-radius: 4px; text-decoration: none; color: #222; }
+.menu a:hover { background: #e5e7eb; }
+.menu a[aria-current="page"] { background: #222; color: #fff; }
+.badge { display: inline-block; min-width: 20px; padding: 0 6px; border-radius: 10px; background: #ddd; color: #222; font-size: 12px; text-align: center; }
+.badge.error { background: #b0413e; color: #fff; }
+.counters { font-size: 12px; color: #555; }
+.counters dt { float: left; clear: left; width: 90px; }
+.counters dd { margin: 0 0 2px 90px; }
+.content { flex: 1; min-width: 0; padding: 16px 24px 48px 8px; }
+.summary { background: #fff; border: 1px solid #e2e2e2; border-left: 6px solid #4f805d; border-radius: 4px; padding: 12px 16px; margin-bottom: 16px; }
+.summary.status-error { border-left-color: #b0413e; }
+.summary h2 { margin: 0 0 6px; font-size: 20px; }
+.summary .status-error-text { color: #b0413e; }
+.summary dl { display: flex; flex-wrap: wrap; gap: 4px 24px; margin: 0; }
+.summary dt { color: #777; font-size: 12px; }
+.summary dd { margin: 0; word-break: break-all; }
+.summary .item { min-width: 0; }
+.notice { background: #fff8e1; border: 1px solid #f0d78c; padding: 8px 12px; border-radius: 4px; margin-bottom: 12px; }
+.panel h2 { font-size: 20px; margin: 8px 0 12px; }
+.panel h3 { font-size: 16px; margin: 20px 0 8px; }
+table { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid #e2e2e2; margin-bottom: 12px; }
+th, td { padding: 6px 10px; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; word-break: break-word; }
+th { background: #fafafa; font-weight: 600; }
+th.key { width: 30%; }
+tr.sub td:first-child { padding-left: 28px; }
+.empty { color: #888; }
+.level-error, .level-critical { color: #b0413e; font-weight: 600; }
+.level-warning { color: #a46a1f; font-weight: 600; }
+.error-block { background: #fff; border: 1px solid #e2e2e2; border-radius: 4px; margin-bottom: 16px; }
+.error-head { padding: 10px 14px; background: #fafafa; border-bottom: 1px solid #eee; }
+.error-class { font-weight: 600; }
+.error-message { margin: 0; padding: 8px 14px; font-size: 16px; word-break: break-word; }
+.frames { margin: 0; padding: 0 14px 10px 40px; }
+.frames li { padding: 2px 0; border-top: 1px solid #f3f3f3; }
+.frames li.vendor { color: #999; }
+.timeline { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; margin-bottom: 12px; }
+.timeline .row { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
+.timeline .label { width: 220px; flex: none; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+.timeline .track { position: relative; flex: 1; height: 14px; background: #f3f4f6; }
+.timeline .bar { position: absolute; top: 0; height: 14px; min-width: 2px; background: #4f7fb8; }
+.timeline .bar.machine { background: #9a8cb8; }
+.timeline .time { width: 90px; flex: none; text-align: right; font-size: 12px; color: #555; }
+form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin-bottom: 16px; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-end; }
+form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
+form.search input { font: inherit; padding: 4px 6px; width: 160px; }
+form.search button { font: inherit; padding: 5px 14px; }
+`;

@@ -1,0 +1,105 @@
+import test from 'ava';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { httpRequest } from '../helpers/http-client';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+
+/** Debian's Chromium; Playwright never downloads a browser of its own here. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+
+let server: TestServer;
+let origin: string;
+let browser: Browser | undefined;
+let launchError: string | undefined;
+
+test.before(async () => {
+  server = await startTestServer();
+  origin = `http://127.0.0.1:${server.port}`;
+  if (!existsSync(CHROMIUM)) {
+    launchError = `Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\`.`;
+    return;
+  }
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  } catch (error) {
+    launchError = `Chromium at ${CHROMIUM} did not start (reinstall it with \`apt-get install -y chromium\`): ${error instanceof Error ? error.message : String(error)}`;
+  }
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A page that records dialogs and every URL it requested. */
+async function openPage(): Promise<{ page: Page; dialogs: string[]; requested: string[] }> {
+  if (browser === undefined) throw new Error(launchError ?? 'Chromium did not start.');
+  const page = await browser.newPage();
+  const dialogs: string[] = [];
+  const requested: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('request', (request) => requested.push(request.url()));
+  return { page, dialogs, requested };
+}
+
+/** Sends a request from Node (raw path and headers, as an attacker would) and waits for its profile. */
+async function profiledRequest(path: string, headers: Record<string, string> = {}): Promise<{ link: string; previous: string }> {
+  const res = await httpRequest(server.port, { path, headers });
+  await server.profiler?.writer.whenIdle();
+  return { link: String(res.headers['x-debug-token-link']), previous: String(res.headers['x-previous-debug-token']) };
+}
+
+test('a person opening the panel of a 404 sees the error, the menu, and can move between panels', async (t) => {
+  const { page, requested } = await openPage();
+  const { link, previous } = await profiledRequest('/config.yaml');
+  const response = await page.goto(link);
+  t.is(response?.status(), 200);
+  t.is(await page.title(), 'Loupe Profiler');
+  t.is((await page.locator('.summary h2').innerText()).trim(), 'Error 404 Not Found');
+  const messages = await page.locator('.error-message').allInnerTexts();
+  t.true(messages.includes(`No route found for "GET ${origin}/config.yaml"`), messages.join(' | '));
+  t.true(messages.includes('No routes found for "/config.yaml/".'));
+  t.deepEqual(await page.locator('.menu a > span:first-child').allInnerTexts(), ['Request / Response', 'Exception', 'Logs', 'Events', 'Routing', 'State machine']);
+  t.is(await page.locator('.menu a[aria-current="page"]').getAttribute('data-panel'), 'exception');
+
+  await page.getByRole('link', { name: 'Events' }).click();
+  await page.waitForURL(/panel=events/);
+  t.is(await page.locator('.panel h2').innerText(), 'Events');
+  t.deepEqual(await page.locator('.timeline .row .label').allInnerTexts(), ['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
+  t.true(await page.getByRole('cell', { name: 'RouterListener' }).first().isVisible());
+
+  await page.getByRole('link', { name: 'Routing' }).click();
+  await page.waitForURL(/panel=router/);
+  t.regex(await page.locator('.routing-failure').innerText(), /^No route found for "GET /);
+
+  await page.locator('.children a').first().click();
+  await page.waitForURL(new RegExp(`/_profiler/${previous}$`));
+  t.regex(await page.locator('.parent').innerText(), /^Sub-request of [0-9a-f]{6}/);
+  t.true(requested.every((url) => url.startsWith(`${origin}/`)), `only the server was asked: ${requested.join(', ')}`);
+  await page.close();
+});
+
+test('script in the URL path and markup in the Referer are shown as text and never run', async (t) => {
+  const path = '/<script>window.__xss=1</script>';
+  const referer = '"><img src=x onerror="window.__xss=2">';
+  const { link } = await profiledRequest(path, { Referer: referer });
+  const { page, dialogs, requested } = await openPage();
+  const token = new URL(link).pathname.split('/').pop() ?? '';
+  for (const url of [link, `${link}?panel=request`, `${link}?panel=router`, `${link}?panel=logs`, `${origin}/_profiler/search?url=script`]) {
+    await page.goto(url);
+    const text = await page.locator('body').innerText();
+    t.true(text.includes(`${origin}${path}`), `${url}: the URL is shown literally`);
+    if (!url.includes('/search')) t.true(text.includes(referer), `${url}: the Referer is shown literally`);
+    // Expressions as strings: the test code is compiled without the DOM library.
+    t.is(await page.evaluate<string>('typeof window.__xss'), 'undefined', url);
+    t.is(await page.evaluate<number>('document.scripts.length + document.images.length'), 0, `${url}: no element was injected`);
+  }
+  t.true((await page.locator('.results').innerText()).includes(token));
+  t.deepEqual(dialogs, []);
+  t.true(requested.every((url) => url.startsWith(`${origin}/`)), `nothing but the server was requested (an injected <img> would have been): ${requested.join(', ')}`);
+  await page.close();
+});
