@@ -23,9 +23,13 @@ const PATHS = { unrouted: '/config.yaml', routed: '/hello/anna' } as const;
 /** Profiles stored per request: a 404 is rendered by a sub-request with its own profile. */
 const PROFILES_PER_REQUEST = { unrouted: 2, routed: 1 } as const;
 
+/** The counters of `GET /_profiler/status` (JSON). */
 interface ProfilerStatus {
-  readonly writer: { readonly stored: number; readonly dropped: number; readonly queued: number; readonly state: string };
+  readonly stored: number;
+  readonly dropped: number;
   readonly notProfiled: number;
+  readonly queued: number;
+  readonly writerState: string;
 }
 
 const median = (values: readonly number[]): number => {
@@ -34,14 +38,15 @@ const median = (values: readonly number[]): number => {
 };
 
 async function profilerStatus(server: BenchServer): Promise<ProfilerStatus> {
-  return (await getJson(server.port, '/_profiler/status')) as ProfilerStatus;
+  const body = (await getJson(server.port, '/_profiler/status')) as { counters?: ProfilerStatus } & ProfilerStatus;
+  return body.counters ?? body;
 }
 
 /** Waits until the debug server's writer has stored everything queued. */
 async function settledStatus(server: BenchServer): Promise<ProfilerStatus> {
   for (let attempt = 0; attempt < 300; attempt++) {
     const status = await profilerStatus(server);
-    if (status.writer.queued === 0 && status.writer.state === 'idle') return status;
+    if (status.queued === 0 && status.writerState === 'idle') return status;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return profilerStatus(server);
@@ -95,7 +100,7 @@ async function main(): Promise<void> {
         });
       }
     }
-    const stored = after.writer.stored - before.writer.stored;
+    const stored = after.stored - before.stored;
     const report: Report = {
       date: new Date().toISOString(),
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}`,
@@ -107,9 +112,9 @@ async function main(): Promise<void> {
       profiles: {
         expectedAtLeast: expectedProfiles.value,
         stored,
-        dropped: after.writer.dropped - before.writer.dropped,
+        dropped: after.dropped - before.dropped,
         notProfiled: after.notProfiled - before.notProfiled,
-        complete: stored >= expectedProfiles.value && after.writer.dropped === before.writer.dropped && after.notProfiled === before.notProfiled,
+        complete: stored >= expectedProfiles.value && after.dropped === before.dropped && after.notProfiled === before.notProfiled,
       },
       soak: SOAK_SECONDS > 0 ? await soak(debug, SOAK_SECONDS, CONNECTIONS) : null,
     };
