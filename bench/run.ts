@@ -1,7 +1,8 @@
 /**
- * `make bench`: raw uWebSockets.js, Fastify 5, Loupe prod and Loupe debug (profiler storing every
- * trace in Redis), started side by side on this machine, warmed up, then measured interleaved
- * (A B C D, A B C D, …) on an unrouted and a routed path. Prints a table and writes it as JSON.
+ * `make bench`: raw uWebSockets.js, uWS running the bare request machine (the limit Loupe works
+ * within), Fastify 5, Loupe prod and Loupe debug (profiler storing every trace in Redis), started
+ * side by side on this machine, warmed up, then measured interleaved (A B C D E, A B C D E, …) on
+ * an unrouted and a routed path. Prints a table and writes it as JSON.
  *
  * Settings (environment): BENCH_SECONDS per measurement (5), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (64), BENCH_SOAK_SECONDS (0: off; 300 for the memory check), REDIS_URL.
@@ -60,12 +61,13 @@ async function main(): Promise<void> {
   const servers: BenchServer[] = [];
   try {
     servers.push(await startServer('raw uWS', 8601, [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], {}));
+    servers.push(await startServer('uWS + XState', 8605, [path.join(ROOT, 'bench', 'servers', 'uws-xstate.js')], {}));
     servers.push(await startServer('Fastify', 8602, [path.join(ROOT, 'bench', 'servers', 'fastify.js')], {}));
     servers.push(await startServer('Loupe prod', 8603, loupe, { APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'bench-secret', REDIS_PREFIX: redisPrefix }));
     servers.push(
       await startServer('Loupe debug', 8604, loupe, { APP_ENV: 'dev', APP_DEBUG: '1', REDIS_PREFIX: redisPrefix, PROFILER_MAX_PROFILES: '200000' }),
     );
-    const debug = servers[3];
+    const debug = servers.find((server) => server.name === 'Loupe debug');
     if (debug === undefined) throw new Error('the debug server did not start');
     console.log(`Load tool: ${tool}, ${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds.`);
     for (const server of servers) {

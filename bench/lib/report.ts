@@ -43,11 +43,13 @@ export function ratios(rows: readonly Row[]): { label: string; value: number; ta
   for (const path of ['routed', 'unrouted'] as const) {
     const fastify = find(rows, 'Fastify', path)?.requestsPerSecond ?? NaN;
     const raw = find(rows, 'raw uWS', path)?.requestsPerSecond ?? NaN;
+    const limit = find(rows, 'uWS + XState', path)?.requestsPerSecond ?? NaN;
     for (const server of ['Loupe prod', 'Loupe debug']) {
       const rps = find(rows, server, path)?.requestsPerSecond ?? NaN;
       const target = server === 'Loupe prod' && path === 'routed' ? 1.0 : server === 'Loupe debug' && path === 'unrouted' ? 0.5 : null;
       out.push({ label: `${server} / Fastify, ${path}`, value: rps / fastify, target });
       out.push({ label: `${server} / raw uWS, ${path}`, value: rps / raw, target: null });
+      out.push({ label: `${server} / uWS + XState, ${path}`, value: rps / limit, target: null });
     }
   }
   return out;
@@ -56,10 +58,10 @@ export function ratios(rows: readonly Row[]): { label: string; value: number; ta
 /** Prints the table, the ratios and the profile check. */
 export function printReport(report: Report): void {
   console.log(`\n${report.machine}; ${report.tool}, ${report.connections} connections, median of ${report.rounds} × ${report.seconds} s\n`);
-  console.log('server        path       req/s     p50 ms   p99 ms   peak RSS MiB  errors');
+  console.log('server         path       req/s     p50 ms   p99 ms   peak RSS MiB  errors');
   for (const row of report.rows) {
     console.log(
-      `${row.server.padEnd(13)} ${row.path.padEnd(9)} ${row.requestsPerSecond.toFixed(0).padStart(7)}  ${row.p50Ms.toFixed(2).padStart(7)}  ${row.p99Ms
+      `${row.server.padEnd(14)} ${row.path.padEnd(9)} ${row.requestsPerSecond.toFixed(0).padStart(7)}  ${row.p50Ms.toFixed(2).padStart(7)}  ${row.p99Ms
         .toFixed(2)
         .padStart(7)}  ${row.peakRssMiB.toFixed(0).padStart(12)}  ${String(row.errors).padStart(6)}`,
     );
@@ -67,7 +69,7 @@ export function printReport(report: Report): void {
   console.log('');
   for (const { label, value, target } of ratios(report.rows)) {
     const verdict = target === null ? '' : value >= target ? `  (target ≥ ${target.toFixed(1)}: met)` : `  (target ≥ ${target.toFixed(1)}: NOT met)`;
-    console.log(`${label.padEnd(34)} ${value.toFixed(2)}×${verdict}`);
+    console.log(`${label.padEnd(40)} ${value.toFixed(2)}×${verdict}`);
   }
   const p = report.profiles;
   console.log(

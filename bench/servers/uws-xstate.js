@@ -1,0 +1,56 @@
+'use strict';
+// The limit Loupe works within: uWebSockets.js running Loupe's own request machine for every
+// request, with implementations that do nothing but answer 404. No listeners, routing or errors.
+const uws = require('uWebSockets.js');
+const { createActor } = require('xstate');
+const { requestMachine } = require('../../dist/machines/request.machine');
+
+const noop = () => undefined;
+const machine = requestMachine.provide({
+  actions: {
+    dispatch: noop,
+    recordState: noop,
+    resolveController: noop,
+    resolveArguments: noop,
+    callController: ({ context }) => {
+      context.exchange.response = 'Not Found';
+    },
+    storeControllerResult: noop,
+    storeControllerError: noop,
+    requireViewResponse: noop,
+    prepareErrorSubRequest: noop,
+    useErrorSubResponse: noop,
+    renderMinimalError: noop,
+    sendResponse: ({ context: { exchange } }) => {
+      if (exchange.aborted) return;
+      exchange.res.cork(() => exchange.res.writeStatus('404 Not Found').writeHeader('Content-Type', 'text/plain; charset=utf-8').end(exchange.response));
+    },
+    markAborted: noop,
+    finishTrace: noop,
+  },
+  guards: {
+    hasError: () => false,
+    hasResponse: ({ context }) => context.exchange.response !== null,
+    isControllerPending: () => false,
+    isSubRequest: () => false,
+    isErrorAlreadyRendered: () => false,
+    hasSubRequestFailed: () => false,
+  },
+});
+
+const port = Number(process.env.PORT || 8605);
+uws
+  .App()
+  .any('/*', (res, req) => {
+    const exchange = { res, url: req.getUrl(), response: null, aborted: false };
+    res.onAborted(() => {
+      exchange.aborted = true;
+    });
+    const actor = createActor(machine, { input: exchange });
+    actor.subscribe({ error: noop });
+    actor.start();
+  })
+  .listen('127.0.0.1', port, (socket) => {
+    if (!socket) process.exit(1);
+    console.log(`uWS + XState listening on http://127.0.0.1:${port}`);
+  });
