@@ -63,7 +63,7 @@ export async function startApplication(config: Config, log: (line: string) => vo
       responseListener,
       ...(config.debug ? [disallowRobotsIndexingListener] : []),
       ...(profiler?.listeners ?? []),
-      createErrorListener(),
+      createErrorListener({ debug: config.debug }),
       createSessionListener({
         storage: new RedisSessionStorage(redis, { prefix: config.redisPrefix, lifetime: config.sessionLifetime }),
         cookieName: 'LOUPESESSID',

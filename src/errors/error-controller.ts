@@ -25,7 +25,7 @@ export function createErrorController(options: ErrorControllerOptions): Controll
   return {
     name: 'error_controller',
     handle: ({ error, request, exchange }) => {
-      const flat = flattenError(error);
+      const flat = flattenError(error, { trace: debug });
       const headers: Record<string, string> = {};
       let body: string;
       // Every format but JSON falls back to HTML, as the SerializerErrorRenderer does for formats it cannot encode.

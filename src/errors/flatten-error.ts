@@ -82,7 +82,7 @@ function headersOf(error: unknown): Readonly<Record<string, string>> {
   }
 }
 
-function flattenOne(error: unknown): FlatErrorEntry {
+function flattenOne(error: unknown, withTrace: boolean): FlatErrorEntry {
   const statusCode = statusOf(error);
   const statusText = STATUS_TEXT[statusCode] ?? UNKNOWN_STATUS_TEXT;
   if (!isError(error)) {
@@ -99,7 +99,8 @@ function flattenOne(error: unknown): FlatErrorEntry {
   }
   const message = read(error, 'message');
   const code = read(error, 'code');
-  const stack = read(error, 'stack');
+  // Formatting and parsing a stack is the costly part: skipped when nobody will see it.
+  const stack = withTrace ? read(error, 'stack') : undefined;
   let isLoupe = false;
   try {
     isLoupe = error instanceof LoupeError;
@@ -117,22 +118,37 @@ function flattenOne(error: unknown): FlatErrorEntry {
   };
 }
 
+/** Flattened errors by error object: the listener, the error page and the profiles share one. */
+const flattened = { withTrace: new WeakMap<object, FlatError>(), withoutTrace: new WeakMap<object, FlatError>() };
+
 /**
  * Turns anything thrown into plain data, with its `cause` chain (cycles cut, at most ten
  * causes). As Symfony's FlattenException: an HttpError gives its status and headers, a
- * LoupeError its status, anything else 500. Never throws, whatever it is given.
+ * LoupeError its status, anything else 500. Never throws, whatever it is given. Without
+ * `trace`, stacks are left out (and never formatted). The result is cached per error object.
  */
-export function flattenError(error: unknown): FlatError {
+export function flattenError(error: unknown, options: { trace?: boolean } = {}): FlatError {
+  const withTrace = options.trace ?? true;
+  const cache = withTrace ? flattened.withTrace : flattened.withoutTrace;
+  const cacheable = typeof error === 'object' && error !== null;
+  const cached = cacheable ? cache.get(error) : undefined;
+  if (cached !== undefined) return cached;
+  const flat = flattenUncached(error, withTrace);
+  if (cacheable) cache.set(error, flat);
+  return flat;
+}
+
+function flattenUncached(error: unknown, withTrace: boolean): FlatError {
   try {
     const seen = new Set<unknown>([error]);
     const previous: FlatErrorEntry[] = [];
     let cause = isError(error) ? read(error, 'cause') : undefined;
     while (cause !== undefined && cause !== null && previous.length < MAX_PREVIOUS && !seen.has(cause)) {
       seen.add(cause);
-      previous.push(flattenOne(cause));
+      previous.push(flattenOne(cause, withTrace));
       cause = isError(cause) ? read(cause, 'cause') : undefined;
     }
-    return { ...flattenOne(error), previous };
+    return { ...flattenOne(error, withTrace), previous };
   } catch {
     // Only reachable through something as odd as a Proxy that breaks Set or spread; stay useful.
     return { class: 'NonError', message: '', code: null, statusCode: 500, statusText: STATUS_TEXT[500] ?? UNKNOWN_STATUS_TEXT, headers: {}, trace: [], previous: [] };

@@ -19,6 +19,7 @@ export class Request {
   defaultLocale: string;
   #host: string | null = null;
   #hostFailed = false;
+  #port: number | null = null;
   #cookies: Readonly<Record<string, string>> | null = null;
   #queryParams: URLSearchParams | null = null;
 
@@ -64,8 +65,9 @@ export class Request {
 
   /** The port the client addressed: from the Host header, else the one the server listens on. */
   get port(): number {
+    if (this.#port !== null) return this.#port;
     const match = /:(\d+)$/.exec((this.header('host') ?? '').trim());
-    return match?.[1] !== undefined ? Number(match[1]) : this.data.serverPort;
+    return (this.#port = match?.[1] !== undefined ? Number(match[1]) : this.data.serverPort);
   }
 
   /** `scheme://host[:port]`, the port left out when it is the scheme's default. */

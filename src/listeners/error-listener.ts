@@ -12,25 +12,29 @@ function basename(file: string): string {
  * `Uncaught Exception <Class>: "<message>" at <file> line <line>`, as `error` for a client
  * error (HttpError below 500), else `critical`.
  */
-function logKernelException(exchange: Exchange): void {
+function logKernelException(exchange: Exchange, withTrace: boolean): void {
   const error = exchange.handlingError;
   if (error === null) return;
-  const flat = flattenError(error);
+  const flat = flattenError(error, { trace: withTrace });
   const origin = flat.trace[0];
+  const file = basename(origin?.file ?? '');
+  const line = origin?.line ?? 0;
   const isClientError = error instanceof HttpError && flat.statusCode < 500;
-  exchange.trace.log(
-    isClientError ? 'error' : 'critical',
-    `Uncaught Exception ${flat.class}: "${flat.message}" at ${basename(origin?.file ?? '')} line ${origin?.line ?? 0}`,
-    { exception: flat },
-  );
+  // The context names the error; its chain and trace are in the profile's errors once, not here again.
+  exchange.trace.log(isClientError ? 'error' : 'critical', `Uncaught Exception ${flat.class}: "${flat.message}" at ${file} line ${line}`, {
+    exception: { class: flat.class, message: flat.message, code: flat.code, statusCode: flat.statusCode, file: origin?.file ?? null, line },
+  });
 }
 
-/** The kernel.exception listener that logs each error before it is rendered (priority 0). */
-export function createErrorListener(): Listener {
+/**
+ * The kernel.exception listener that logs each error before it is rendered (priority 0).
+ * Without debug nobody sees where an error came from, so its stack is not formatted.
+ */
+export function createErrorListener(options: { debug: boolean } = { debug: true }): Listener {
   return {
     name: 'ErrorListener',
     subscriptions: {
-      'kernel.exception': { priority: 0, handle: logKernelException },
+      'kernel.exception': { priority: 0, handle: (exchange) => logKernelException(exchange, options.debug) },
     },
   };
 }
