@@ -1,16 +1,11 @@
 import { type HttpRequest, type HttpResponse } from 'uWebSockets.js';
+import { type RequestData } from '../http/request-data';
 
-/** What can be read of a request synchronously, before uWS reclaims its stack-allocated object. */
-export interface CopiedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly remoteAddress: string;
-}
-
-/** Copies method, path, query, headers and peer address out of uWS; call before anything async. */
-export function copyRequest(res: HttpResponse, req: HttpRequest): CopiedRequest {
+/**
+ * Copies method, path, query, headers and peer address out of uWS; call before anything async.
+ * The body, if any, is read afterwards and set on a copy.
+ */
+export function copyRequest(res: HttpResponse, req: HttpRequest, serverPort: number): RequestData {
   const headers: Record<string, string> = {};
   req.forEach((name, value) => {
     const previous = headers[name];
@@ -22,5 +17,9 @@ export function copyRequest(res: HttpResponse, req: HttpRequest): CopiedRequest 
     query: req.getQuery() ?? '',
     headers,
     remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    scheme: 'http',
+    serverPort,
+    body: null,
+    bodyError: null,
   };
 }

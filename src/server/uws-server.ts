@@ -5,7 +5,7 @@ import { type Connection } from '../http/connection';
 import { type RequestData } from '../http/request-data';
 import { statusLine } from '../http/status-text';
 import { type Kernel, type RunningRequest } from '../kernel/kernel';
-import { copyRequest, type CopiedRequest } from './copy-request';
+import { copyRequest } from './copy-request';
 import { loadNativeUws, type Uws } from './load-uws';
 import { announcesBody, readBody } from './read-body';
 
@@ -32,7 +32,7 @@ export class UwsServer {
     this.#kernel = kernel;
     this.#options = options;
     // One catch-all for every method: uWS derives neither HEAD from GET nor a useful 404.
-    this.#app = uws.App().any('/*', (res, req) => this.#onRequest(res, copyRequest(res, req)));
+    this.#app = uws.App().any('/*', (res, req) => this.#onRequest(res, copyRequest(res, req, this.#port)));
   }
 
   /** The port actually listened on (useful with port 0). */
@@ -74,7 +74,7 @@ export class UwsServer {
     (this.#app as TemplatedApp & { close(): void }).close();
   }
 
-  #onRequest(res: HttpResponse, copied: CopiedRequest): void {
+  #onRequest(res: HttpResponse, copied: RequestData): void {
     const state = { aborted: false, running: null as RunningRequest | null, unreadBody: false };
     res.onAborted(() => {
       state.aborted = true;
@@ -97,19 +97,15 @@ export class UwsServer {
         return true;
       },
     };
-    const start = (body: Buffer | null, bodyError: Error | null): void => {
+    const start = (data: RequestData): void => {
       if (state.aborted) return;
-      state.running = this.#kernel.handle(this.#requestData(copied, body, bodyError), connection);
+      state.running = this.#kernel.handle(data, connection);
     };
-    if (!announcesBody(copied.headers)) return start(null, null);
+    if (!announcesBody(copied.headers)) return start(copied);
     readBody(res, copied.headers, this.#options.maxBodySize, ({ body, tooLarge }) => {
       // The rest of a refused body is never read: close the connection after answering.
       state.unreadBody = tooLarge;
-      start(body, tooLarge ? new PayloadTooLargeHttpError(this.#options.maxBodySize) : null);
+      start({ ...copied, body, bodyError: tooLarge ? new PayloadTooLargeHttpError(this.#options.maxBodySize) : null });
     });
-  }
-
-  #requestData(copied: CopiedRequest, body: Buffer | null, bodyError: Error | null): RequestData {
-    return { ...copied, scheme: 'http', serverPort: this.#port, body, bodyError };
   }
 }
