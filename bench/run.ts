@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadTool, measure, type LoadResult } from './lib/load';
-import { getJson, memoryOf, startServer, stopServer, type BenchServer } from './lib/processes';
+import { freePort, getJson, memoryOf, startServer, stopServer, type BenchServer } from './lib/processes';
 import { printReport, type Report, type Row } from './lib/report';
 import { soak } from './lib/soak';
 
@@ -60,12 +60,13 @@ async function main(): Promise<void> {
   const loupe = [path.join(ROOT, 'dist', 'src', 'main.js')];
   const servers: BenchServer[] = [];
   try {
-    servers.push(await startServer('raw uWS', 8601, [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], {}));
-    servers.push(await startServer('uWS + XState', 8605, [path.join(ROOT, 'bench', 'servers', 'uws-xstate.js')], {}));
-    servers.push(await startServer('Fastify', 8602, [path.join(ROOT, 'bench', 'servers', 'fastify.js')], {}));
-    servers.push(await startServer('Loupe prod', 8603, loupe, { APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'bench-secret', REDIS_PREFIX: redisPrefix }));
+    servers.push(await startServer('raw uWS', await freePort(), [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], {}));
+    servers.push(await startServer('uWS + XState', await freePort(), [path.join(ROOT, 'bench', 'servers', 'uws-xstate.js')], {}));
+    servers.push(await startServer('Fastify', await freePort(), [path.join(ROOT, 'bench', 'servers', 'fastify.js')], {}));
+    servers.push(await startServer('Loupe prod', await freePort(), loupe, { APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'bench-secret', REDIS_PREFIX: redisPrefix }));
     servers.push(
-      await startServer('Loupe debug', 8604, loupe, { APP_ENV: 'dev', APP_DEBUG: '1', REDIS_PREFIX: redisPrefix, PROFILER_MAX_PROFILES: '200000' }),
+      await startServer('Loupe debug',
+        await freePort(), loupe, { APP_ENV: 'dev', APP_DEBUG: '1', REDIS_PREFIX: redisPrefix, PROFILER_MAX_PROFILES: '200000' }),
     );
     const debug = servers.find((server) => server.name === 'Loupe debug');
     if (debug === undefined) throw new Error('the debug server did not start');

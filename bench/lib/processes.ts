@@ -1,6 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
+
+/** A TCP port nothing listens on right now, on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no free port'))));
+    });
+  });
+}
 
 /** A server under test, in its own process. */
 export interface BenchServer {
@@ -20,7 +32,8 @@ export async function startServer(name: string, port: number, args: readonly str
     const up = await new Promise<boolean>((resolve) => {
       http.get({ host: '127.0.0.1', port, path: '/' }, (res) => (res.resume(), resolve(true))).on('error', () => resolve(false));
     });
-    if (up) return { name, port, child };
+    // Answered by this child, not by something left on the port: it must still be running.
+    if (up && child.exitCode === null) return { name, port, child };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
