@@ -12,6 +12,9 @@ export interface CollectOptions {
 }
 
 const KERNEL_PHASE = /^kernel\./;
+
+/** Milliseconds to the microsecond: the stored profile stays small (timings are the bulk of it). */
+const ms = (value: number): number => Math.round(value * 1000) / 1000;
 const MAX_BODY_BYTES = 64 * 1024;
 
 function routingOf(exchange: Exchange): ProfileRouting {
@@ -61,7 +64,8 @@ export function collectProfile(exchange: Exchange, options: CollectOptions): Pro
   const { request, response, trace } = exchange;
   const errors = exchange.parent === null ? exchange.errors : [exchange.renderedError, ...exchange.errors];
   const session = exchange.session?.isStarted === true ? (redactData(exchange.session.all()) as Record<string, unknown>) : null;
-  const end = trace.states.at(-1);
+  const states = trace.states.map((state) => ({ name: state.name, start: ms(state.start), duration: ms(state.duration) }));
+  const end = states.at(-1);
   return {
     token: options.token,
     parent: options.parent,
@@ -73,13 +77,13 @@ export function collectProfile(exchange: Exchange, options: CollectOptions): Pro
     time: trace.startedAt,
     statusCode: exchange.sent || exchange.parent !== null ? (response?.status ?? 0) : 0,
     aborted: exchange.aborted,
-    duration: end === undefined ? 0 : end.start + end.duration,
-    phases: trace.states.filter((state) => KERNEL_PHASE.test(state.name)),
-    states: trace.states,
-    listeners: trace.listeners,
+    duration: end === undefined ? 0 : ms(end.start + end.duration),
+    phases: states.filter((state) => KERNEL_PHASE.test(state.name)),
+    states,
+    listeners: trace.listeners.map((listener) => ({ ...listener, start: ms(listener.start), duration: ms(listener.duration) })),
     routing: routingOf(exchange),
     errors: errors.filter((error) => error !== null).map((error) => flattenError(error)),
-    logs: trace.logs.map((log) => ({ ...log, context: redactData(log.context) as Record<string, unknown> })),
+    logs: trace.logs.map((log) => ({ ...log, at: ms(log.at), context: redactData(log.context) as Record<string, unknown> })),
     request: {
       headers: redactHeaders(request.data.headers) as Record<string, string>,
       query: queryOf(exchange),
