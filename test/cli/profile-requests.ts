@@ -45,3 +45,17 @@ export async function profileRequests(server: TestServer, requests: readonly Htt
   });
   return tokens;
 }
+
+/**
+ * The requests the `profiler:list` and `profiler:show` tests read back, profiled in this order:
+ * a 404 (`GET /config.yaml`, with an error sub-request), a 200 (`GET /hello/anna`) and a 405
+ * (`POST /hello/anna`, with an error sub-request). Answers their tokens.
+ */
+export async function profileSampleRequests(server: TestServer): Promise<{ config: string; hello: string; post: string }> {
+  const [config = '', hello = '', post = ''] = await profileRequests(server, [
+    { path: '/config.yaml' },
+    { path: '/hello/anna' },
+    { method: 'POST', path: '/hello/anna' },
+  ]);
+  return { config, hello, post };
+}

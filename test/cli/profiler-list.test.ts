@@ -1,6 +1,6 @@
 import test from 'ava';
 import { startTestServer, type TestServer } from '../helpers/test-server';
-import { profileRequests } from './profile-requests';
+import { profileSampleRequests } from './profile-requests';
 import { runLoupe, tableRows } from './run-loupe';
 
 let server: TestServer;
@@ -10,12 +10,7 @@ let token = { config: '', hello: '', post: '' };
 test.before(async () => {
   server = await startTestServer();
   env = { REDIS_PREFIX: server.config.redisPrefix };
-  const [config = '', hello = '', post = ''] = await profileRequests(server, [
-    { path: '/config.yaml' },
-    { path: '/hello/anna' },
-    { method: 'POST', path: '/hello/anna' },
-  ]);
-  token = { config, hello, post };
+  token = await profileSampleRequests(server);
 });
 
 test.after.always(async () => {

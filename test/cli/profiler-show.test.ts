@@ -1,6 +1,6 @@
 import test from 'ava';
 import { startTestServer, type TestServer } from '../helpers/test-server';
-import { profileRequests } from './profile-requests';
+import { profileSampleRequests } from './profile-requests';
 import { runLoupe } from './run-loupe';
 
 let server: TestServer;
@@ -27,12 +27,7 @@ test.before(async () => {
   server = await startTestServer();
   env = { REDIS_PREFIX: server.config.redisPrefix };
   origin = `http://127.0.0.1:${server.port}`;
-  const [config = '', hello = '', post = ''] = await profileRequests(server, [
-    { path: '/config.yaml' },
-    { path: '/hello/anna' },
-    { method: 'POST', path: '/hello/anna' },
-  ]);
-  token = { config, hello, post };
+  token = await profileSampleRequests(server);
 });
 
 test.after.always(async () => {

@@ -1,29 +1,13 @@
 import test from 'ava';
 import { createErrorController } from '../../src/errors/error-controller';
 import { MethodNotAllowedHttpError, NotFoundHttpError, UnauthorizedHttpError } from '../../src/errors/http-error';
-import { Request } from '../../src/http/request';
-import { type RequestData } from '../../src/http/request-data';
 import { Response } from '../../src/http/response';
-import { Exchange } from '../../src/kernel/exchange';
-
-function requestData(headers: Record<string, string> = {}): RequestData {
-  return {
-    method: 'POST',
-    path: '/config.yaml',
-    query: '',
-    headers: { host: '127.0.0.1:8000', ...headers },
-    remoteAddress: '127.0.0.1',
-    scheme: 'http',
-    serverPort: 8000,
-    body: null,
-    bodyError: null,
-  };
-}
+import { exchangeFor } from '../helpers/request-data';
 
 /** Runs the error controller the way the kernel does: in the error sub-request of a failed main request. */
 function render(error: unknown, debug: boolean, headers: Record<string, string> = {}): Response {
   const controller = createErrorController({ debug });
-  const main = new Exchange(new Request(requestData(headers), 'en'));
+  const main = exchangeFor({ method: 'POST', path: '/config.yaml', headers });
   main.trace.log('critical', 'Uncaught Exception logged <before>', {});
   const sub = main.createErrorSubRequest(error, controller);
   const result = controller.handle({ request: sub.request, params: {}, session: null, user: null, locale: 'en', error, exchange: sub });

@@ -1,21 +1,10 @@
 import test from 'ava';
 import { formatOfMediaType, preferredFormat } from '../../src/errors/negotiate-format';
 import { Request } from '../../src/http/request';
-import { type RequestData } from '../../src/http/request-data';
+import { requestData } from '../helpers/request-data';
 
 function request(headers: Record<string, string>): Request {
-  const data: RequestData = {
-    method: 'GET',
-    path: '/x',
-    query: '',
-    headers: { host: '127.0.0.1:8000', ...headers },
-    remoteAddress: '127.0.0.1',
-    scheme: 'http',
-    serverPort: 8000,
-    body: null,
-    bodyError: null,
-  };
-  return new Request(data, 'en');
+  return new Request(requestData({ path: '/x', headers }), 'en');
 }
 
 test('no Accept header, or only */*, means html', (t) => {

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { startApplication, type RunningApplication } from '../../src/app/start-application';
 import { readConfig, type Config } from '../../src/config/config';
 import { connectRedis } from '../../src/redis/connect-redis';
+import { testKeyPrefix } from './test-redis';
 
 export interface TestServer extends RunningApplication {
   readonly config: Config;
@@ -18,7 +18,7 @@ export async function startTestServer(env: Readonly<Record<string, string>> = {}
     APP_DEBUG: '1',
     HOST: '127.0.0.1',
     PORT: '0',
-    REDIS_PREFIX: `loupe-test:${randomBytes(4).toString('hex')}:`,
+    REDIS_PREFIX: testKeyPrefix(),
     ...env,
   });
   const app = await startApplication(config);

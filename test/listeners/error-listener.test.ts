@@ -2,23 +2,10 @@ import test from 'ava';
 import { type FlatError } from '../../src/errors/flatten-error';
 import { BadRequestHttpError, HttpError, NotFoundHttpError } from '../../src/errors/http-error';
 import { LoupeError } from '../../src/errors/loupe-error';
-import { Request } from '../../src/http/request';
-import { type RequestData } from '../../src/http/request-data';
-import { Exchange } from '../../src/kernel/exchange';
+import { type Exchange } from '../../src/kernel/exchange';
 import { type PhaseSubscription } from '../../src/kernel/listener';
 import { createErrorListener } from '../../src/listeners/error-listener';
-
-const data: RequestData = {
-  method: 'GET',
-  path: '/config.yaml',
-  query: '',
-  headers: { host: '127.0.0.1:8000' },
-  remoteAddress: '127.0.0.1',
-  scheme: 'http',
-  serverPort: 8000,
-  body: null,
-  bodyError: null,
-};
+import { exchangeFor } from '../helpers/request-data';
 
 function subscription(): PhaseSubscription {
   const subscribed = createErrorListener().subscriptions['kernel.exception'];
@@ -27,7 +14,7 @@ function subscription(): PhaseSubscription {
 }
 
 function handle(error: unknown): Exchange {
-  const exchange = new Exchange(new Request(data, 'en'));
+  const exchange = exchangeFor({ path: '/config.yaml' });
   exchange.handlingError = error;
   subscription().handle(exchange);
   return exchange;

@@ -1,7 +1,6 @@
 import test from 'ava';
-import { Request } from '../../src/http/request';
 import { Response } from '../../src/http/response';
-import { Exchange } from '../../src/kernel/exchange';
+import { type Exchange } from '../../src/kernel/exchange';
 import { type KernelPhase } from '../../src/kernel/kernel-events';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { createRememberMeListener } from '../../src/listeners/remember-me-listener';
@@ -10,6 +9,7 @@ import { hashPasswordSync } from '../../src/security/password-hasher';
 import { RememberMeSigner } from '../../src/security/remember-me-signer';
 import { SecurityBagKeys } from '../../src/security/security-bag-keys';
 import { InMemoryUserProvider } from '../../src/security/user-provider';
+import { exchangeFor } from '../helpers/request-data';
 
 const SECRET = 'test-secret';
 const NOW_MS = 1_800_000_000_000;
@@ -20,14 +20,8 @@ const registry = new ListenerRegistry([
   createRememberMeListener({ secret: SECRET, lifetime: 3600, cookieName: 'LOUPE_REMEMBERME', users, firewalls: createDemoFirewallMap(), now: () => clock }),
 ]);
 
-function exchangeFor(path: string, headers: Record<string, string> = {}): Exchange {
-  return new Exchange(
-    new Request(
-      { method: 'GET', path, query: '', headers: { host: '127.0.0.1', ...headers }, remoteAddress: '127.0.0.1', scheme: 'http', serverPort: 8000, body: null, bodyError: null },
-      'en',
-    ),
-  );
-}
+/** An exchange for a GET of `path` whose Host header carries no port, with `headers` added. */
+const get = (path: string, headers: Record<string, string> = {}): Exchange => exchangeFor({ path, headers: { host: '127.0.0.1', ...headers } });
 
 function run(phase: KernelPhase, exchange: Exchange): void {
   for (const listener of registry.for(phase)) listener.handle(exchange);
@@ -43,7 +37,7 @@ test('runs at kernel.request 9 (before the firewall) and kernel.response -900 (b
 
 test('a valid cookie authenticates the user via remember_me', (t) => {
   clock = NOW_MS;
-  const exchange = exchangeFor('/admin', { cookie: validCookie() });
+  const exchange = get('/admin', { cookie: validCookie() });
   run('kernel.request', exchange);
   t.deepEqual(exchange.user, { identifier: 'admin', roles: ['ROLE_ADMIN'], via: 'remember_me' });
   exchange.response = new Response('ok');
@@ -54,7 +48,7 @@ test('a valid cookie authenticates the user via remember_me', (t) => {
 test('a tampered cookie is ignored and cleared on the response', (t) => {
   clock = NOW_MS;
   const cookie = validCookie().replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`);
-  const exchange = exchangeFor('/admin', { cookie });
+  const exchange = get('/admin', { cookie });
   run('kernel.request', exchange);
   t.is(exchange.user, null);
   t.true(exchange.bag.get(SecurityBagKeys.REMEMBER_ME_CLEAR));
@@ -66,7 +60,7 @@ test('a tampered cookie is ignored and cleared on the response', (t) => {
 test('an expired cookie is ignored and cleared', (t) => {
   const cookie = validCookie(NOW_MS / 1000 + 60);
   clock = NOW_MS + 61_000;
-  const exchange = exchangeFor('/admin', { cookie });
+  const exchange = get('/admin', { cookie });
   run('kernel.request', exchange);
   t.is(exchange.user, null);
   t.true(exchange.bag.get(SecurityBagKeys.REMEMBER_ME_CLEAR));
@@ -74,10 +68,10 @@ test('an expired cookie is ignored and cleared', (t) => {
 
 test('the cookie is not read with an Authorization header, nor on the unsecured dev firewall', (t) => {
   clock = NOW_MS;
-  const withBasic = exchangeFor('/admin', { cookie: validCookie(), authorization: 'Basic eDp5' });
+  const withBasic = get('/admin', { cookie: validCookie(), authorization: 'Basic eDp5' });
   run('kernel.request', withBasic);
   t.is(withBasic.user, null);
-  const profiler = exchangeFor('/_profiler/abc123', { cookie: validCookie() });
+  const profiler = get('/_profiler/abc123', { cookie: validCookie() });
   run('kernel.request', profiler);
   t.is(profiler.user, null);
   t.false(profiler.bag.has(SecurityBagKeys.REMEMBER_ME_CLEAR));
@@ -85,7 +79,7 @@ test('the cookie is not read with an Authorization header, nor on the unsecured 
 
 test('a login that asked to be remembered gets a signed cookie for the lifetime', (t) => {
   clock = NOW_MS;
-  const exchange = exchangeFor('/login');
+  const exchange = get('/login');
   exchange.bag.set(SecurityBagKeys.REMEMBER_ME_REQUESTED, 'admin');
   exchange.response = new Response('{}');
   run('kernel.response', exchange);
@@ -98,7 +92,7 @@ test('a login that asked to be remembered gets a signed cookie for the lifetime'
 
 test('sub-requests neither read nor write the cookie', (t) => {
   clock = NOW_MS;
-  const main = exchangeFor('/admin', { cookie: validCookie() });
+  const main = get('/admin', { cookie: validCookie() });
   const sub = main.createErrorSubRequest(new Error('x'), { name: 'error', handle: () => null });
   run('kernel.request', sub);
   t.is(sub.user, null);

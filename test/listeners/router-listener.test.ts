@@ -1,10 +1,8 @@
 import test from 'ava';
 import { BadRequestHttpError, MethodNotAllowedHttpError, NotFoundHttpError } from '../../src/errors/http-error';
-import { Request } from '../../src/http/request';
-import { type RequestData } from '../../src/http/request-data';
 import { Response } from '../../src/http/response';
 import { type Controller } from '../../src/kernel/controller';
-import { Exchange } from '../../src/kernel/exchange';
+import { type Exchange } from '../../src/kernel/exchange';
 import { Kernel } from '../../src/kernel/kernel';
 import { type KernelPhase } from '../../src/kernel/kernel-events';
 import { type PhaseSubscription } from '../../src/kernel/listener';
@@ -15,6 +13,7 @@ import { requestContextOf, setRequestContext } from '../../src/routing/request-c
 import { ResourceNotFoundError } from '../../src/routing/resource-not-found-error';
 import { type Router } from '../../src/routing/router';
 import { UrlMatcherRouter } from '../../src/routing/url-matcher-router';
+import { exchangeFor, requestData } from '../helpers/request-data';
 
 const helloController: Controller = { name: 'App\\Controller\\HelloController::hello', handle: () => new Response('hello') };
 const errorController: Controller = { name: 'error_controller', handle: () => new Response('error page') };
@@ -24,20 +23,6 @@ const router = new UrlMatcherRouter([
   { name: 'only_get', path: '/only-get', methods: ['GET', 'PUT'], controller: helloController },
   { name: 'foo', path: '/foo', methods: ['GET'], controller: helloController },
 ]);
-
-function requestData(method: string, path: string, headers: Record<string, string> = {}, query = ''): RequestData {
-  return {
-    method,
-    path,
-    query,
-    headers: { host: '127.0.0.1:8000', ...headers },
-    remoteAddress: '127.0.0.1',
-    scheme: 'http',
-    serverPort: 8000,
-    body: null,
-    bodyError: null,
-  };
-}
 
 function subscription(phase: KernelPhase, on: Router = router): PhaseSubscription {
   const subscribed = createRouterListener(on).subscriptions[phase];
@@ -49,9 +34,6 @@ function route(exchange: Exchange, on: Router = router): Exchange {
   subscription('kernel.request', on).handle(exchange);
   return exchange;
 }
-
-const exchangeFor = (method: string, path: string, headers: Record<string, string> = {}, query = ''): Exchange =>
-  new Exchange(new Request(requestData(method, path, headers, query), 'en'));
 
 /** A router that fails the test when asked anything. */
 const untouchable: Router = {
@@ -71,7 +53,7 @@ test('it is the RouterListener on kernel.request (32) and kernel.finish_request 
 });
 
 test('a matched route sets the attributes, the controller and logs the match', (t) => {
-  const exchange = route(exchangeFor('GET', '/hello/J%C3%BCrgen', {}, 'x=1'));
+  const exchange = route(exchangeFor({ path: '/hello/J%C3%BCrgen', query: 'x=1' }));
   const { attributes } = exchange.request;
   t.is(attributes.get('_route'), 'hello');
   t.is(attributes.get('_controller'), 'App\\Controller\\HelloController::hello');
@@ -94,7 +76,7 @@ test('a matched route sets the attributes, the controller and logs the match', (
 });
 
 test('an unrouted request is a 404 naming the absolute URI, with the inner error as cause', (t) => {
-  const exchange = exchangeFor('GET', '/config.yaml', {}, 'a=b');
+  const exchange = exchangeFor({ path: '/config.yaml', query: 'a=b' });
   const error = t.throws(() => route(exchange), { instanceOf: NotFoundHttpError, message: 'No route found for "GET http://127.0.0.1:8000/config.yaml"' });
   t.is(error?.statusCode, 404);
   t.true(error?.cause instanceof ResourceNotFoundError);
@@ -108,20 +90,20 @@ test('an unrouted request is a 404 naming the absolute URI, with the inner error
 });
 
 test('the 404 URI keeps the raw path, lower-cases the host and leaves out a default port', (t) => {
-  const exchange = exchangeFor('POST', '/caf%C3%A9/', { host: 'Example.COM:80' });
+  const exchange = exchangeFor({ method: 'POST', path: '/caf%C3%A9/', headers: { host: 'Example.COM:80' } });
   const error = t.throws(() => route(exchange), { instanceOf: NotFoundHttpError });
   t.is(error?.message, 'No route found for "POST http://example.com/caf%C3%A9/"');
   t.is((error?.cause as Error).message, 'No routes found for "/caf%C3%A9/".');
 });
 
 test('the 404 names the referer when one is sent, and only a non-empty one', (t) => {
-  const withReferer = exchangeFor('GET', '/missing', { referer: 'http://127.0.0.1:8000/hello/x' });
+  const withReferer = exchangeFor({ path: '/missing', headers: { referer: 'http://127.0.0.1:8000/hello/x' } });
   t.throws(() => route(withReferer), { message: 'No route found for "GET http://127.0.0.1:8000/missing" (from "http://127.0.0.1:8000/hello/x")' });
-  t.throws(() => route(exchangeFor('GET', '/missing', { referer: '' })), { message: 'No route found for "GET http://127.0.0.1:8000/missing"' });
+  t.throws(() => route(exchangeFor({ path: '/missing', headers: { referer: '' } })), { message: 'No route found for "GET http://127.0.0.1:8000/missing"' });
 });
 
 test('a wrong method is a 405 with Allow, never naming the referer', (t) => {
-  const exchange = exchangeFor('POST', '/only-get', { referer: 'http://elsewhere/' });
+  const exchange = exchangeFor({ method: 'POST', path: '/only-get', headers: { referer: 'http://elsewhere/' } });
   const error = t.throws(() => route(exchange), {
     instanceOf: MethodNotAllowedHttpError,
     message: 'No route found for "POST http://127.0.0.1:8000/only-get": Method Not Allowed (Allow: GET, PUT)',
@@ -135,7 +117,7 @@ test('a wrong method is a 405 with Allow, never naming the referer', (t) => {
 });
 
 test('an invalid Host header is a 400 before the router is consulted', (t) => {
-  const exchange = exchangeFor('GET', '/hello/x', { host: 'bad host' });
+  const exchange = exchangeFor({ path: '/hello/x', headers: { host: 'bad host' } });
   const error = t.throws(() => route(exchange, untouchable), { instanceOf: BadRequestHttpError, message: 'Invalid Host "bad host".' });
   t.is(error?.statusCode, 400);
   t.is(error?.code, 'LOUPE_ERR_HTTP_INVALID_HOST');
@@ -143,7 +125,7 @@ test('an invalid Host header is a 400 before the router is consulted', (t) => {
 });
 
 test('a request whose controller is set (the error sub-request) is not routed', (t) => {
-  const main = exchangeFor('GET', '/hello/x', { host: 'bad host' });
+  const main = exchangeFor({ path: '/hello/x', headers: { host: 'bad host' } });
   const sub = main.createErrorSubRequest(new Error('boom'), errorController);
   t.notThrows(() => route(sub, untouchable));
   t.is(sub.controller, errorController);
@@ -152,7 +134,7 @@ test('a request whose controller is set (the error sub-request) is not routed', 
 });
 
 test('a path matching with its slash toggled is answered by the redirect controller', (t) => {
-  const exchange = route(exchangeFor('GET', '/foo/', {}, 'q=1'));
+  const exchange = route(exchangeFor({ path: '/foo/', query: 'q=1' }));
   t.is(exchange.controller, redirectController);
   t.is(exchange.request.attributes.get('_route'), 'foo');
   t.is(exchange.request.attributes.get('_controller'), redirectController.name);
@@ -161,7 +143,7 @@ test('a path matching with its slash toggled is answered by the redirect control
 });
 
 test('routing records the request context; a finished sub-request gives its parent back', (t) => {
-  const main = route(exchangeFor('GET', '/hello/x', { host: 'Example.com:8443' }));
+  const main = route(exchangeFor({ path: '/hello/x', headers: { host: 'Example.com:8443' } }));
   main.request.locale = 'fr';
   t.deepEqual({ ...requestContextOf(main) }, { scheme: 'http', host: 'example.com', port: 8443, locale: 'fr' });
   t.is(router.generateUrl('hello', { name: 'y' }, requestContextOf(main)), 'http://example.com:8443/hello/y');
@@ -178,15 +160,15 @@ test('routing records the request context; a finished sub-request gives its pare
 });
 
 test('without routing the context is Symfony\'s default http://localhost', (t) => {
-  t.deepEqual({ ...requestContextOf(exchangeFor('GET', '/')) }, { scheme: 'http', host: 'localhost', port: 80, locale: 'en' });
+  t.deepEqual({ ...requestContextOf(exchangeFor()) }, { scheme: 'http', host: 'localhost', port: 80, locale: 'en' });
 });
 
 test('through the kernel, the 405 response carries Allow and the redirect is a 301 with the query kept', async (t) => {
   const written: Response[] = [];
   const kernel = new Kernel({ defaultLocale: 'en', errorController, listeners: [createRouterListener(router)] });
   const connection = { write: (response: Response) => written.push(response) > 0 };
-  kernel.handle(requestData('DELETE', '/only-get'), connection);
-  kernel.handle(requestData('GET', '/foo/', {}, 'a=1&b=2'), connection);
+  kernel.handle(requestData({ method: 'DELETE', path: '/only-get' }), connection);
+  kernel.handle(requestData({ path: '/foo/', query: 'a=1&b=2' }), connection);
   await kernel.whenIdle();
   t.is(written[0]?.status, 405);
   t.is(written[0]?.headers.get('Allow'), 'GET, PUT');

@@ -1,50 +1,32 @@
-import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import type Redis from 'ioredis';
-import { Request } from '../../src/http/request';
-import { type RequestData } from '../../src/http/request-data';
 import { Response } from '../../src/http/response';
-import { Exchange } from '../../src/kernel/exchange';
+import { type Exchange } from '../../src/kernel/exchange';
 import { type KernelPhase } from '../../src/kernel/kernel-events';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { createSessionListener, NO_AUTO_CACHE_CONTROL_HEADER } from '../../src/listeners/session-listener';
-import { connectRedis } from '../../src/redis/connect-redis';
 import { RedisSessionStorage } from '../../src/session/redis-session-storage';
 import { createSessionId } from '../../src/session/session-id';
+import { exchangeFor } from '../helpers/request-data';
+import { cleanUpTestRedis, connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
 
-const prefix = `loupe-test:${randomBytes(4).toString('hex')}:`;
+const prefix = testKeyPrefix();
 let redis: Redis;
 let registry: ListenerRegistry;
 let storage: RedisSessionStorage;
 const errors: unknown[] = [];
 
 test.before(async () => {
-  redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test');
+  redis = await connectTestRedis();
   storage = new RedisSessionStorage(redis, { prefix, lifetime: 120 });
   registry = new ListenerRegistry([createSessionListener({ storage, cookieName: 'LOUPESESSID', lifetime: 0, onError: (e) => errors.push(e) })]);
 });
 
-test.after.always(async () => {
-  if (redis === undefined) return;
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-});
+test.after.always(() => cleanUpTestRedis(redis, prefix));
 
-function exchangeFor(cookie?: string): Exchange {
-  const data: RequestData = {
-    method: 'GET',
-    path: '/session',
-    query: '',
-    headers: cookie === undefined ? { host: '127.0.0.1' } : { host: '127.0.0.1', cookie },
-    remoteAddress: '127.0.0.1',
-    scheme: 'http',
-    serverPort: 8000,
-    body: null,
-    bodyError: null,
-  };
-  return new Exchange(new Request(data, 'en'));
-}
+/** An exchange for GET /session whose Host header carries no port, sending `cookie` when given. */
+const sessionExchange = (cookie?: string): Exchange =>
+  exchangeFor({ path: '/session', headers: cookie === undefined ? { host: '127.0.0.1' } : { host: '127.0.0.1', cookie } });
 
 function run(phase: KernelPhase, exchange: Exchange): void {
   for (const listener of registry.for(phase)) listener.handle(exchange);
@@ -57,7 +39,7 @@ test('subscribes where Symfony does: request 128, response -1000, finish_request
 });
 
 test('a request that never touches its session gets no cookie and keeps its cache directives', (t) => {
-  const exchange = exchangeFor();
+  const exchange = sessionExchange();
   run('kernel.request', exchange);
   t.truthy(exchange.session);
   t.false(exchange.session?.isStarted);
@@ -69,7 +51,7 @@ test('a request that never touches its session gets no cookie and keeps its cach
 });
 
 test('a session started but never read or written counts as unused: no cookie, cache directives kept', async (t) => {
-  const exchange = exchangeFor();
+  const exchange = sessionExchange();
   run('kernel.request', exchange);
   await exchange.session?.start();
   t.true(exchange.session?.isStarted);
@@ -80,7 +62,7 @@ test('a session started but never read or written counts as unused: no cookie, c
 });
 
 test('a new session that was written is saved, gets a cookie and makes the response private', async (t) => {
-  const exchange = exchangeFor();
+  const exchange = sessionExchange();
   run('kernel.request', exchange);
   const session = exchange.session;
   if (session === null) return t.fail('no session');
@@ -99,7 +81,7 @@ test('a new session that was written is saved, gets a cookie and makes the respo
 test('an existing session keeps its cookie: no Set-Cookie, but still private', async (t) => {
   const id = createSessionId();
   await storage.write(id, { count: 4 });
-  const exchange = exchangeFor(`other=1; LOUPESESSID=${id}`);
+  const exchange = sessionExchange(`other=1; LOUPESESSID=${id}`);
   run('kernel.request', exchange);
   await exchange.session?.start();
   t.is(exchange.session?.get('count'), 4);
@@ -110,7 +92,7 @@ test('an existing session keeps its cookie: no Set-Cookie, but still private', a
 });
 
 test('the internal no-auto-cache-control header is never sent and keeps the directives', async (t) => {
-  const exchange = exchangeFor();
+  const exchange = sessionExchange();
   run('kernel.request', exchange);
   await exchange.session?.start();
   exchange.session?.set('a', 1);
@@ -119,7 +101,7 @@ test('the internal no-auto-cache-control header is never sent and keeps the dire
   t.false(exchange.response.headers.has(NO_AUTO_CACHE_CONTROL_HEADER));
   t.is(exchange.response.headers.get('Cache-Control'), 'public, max-age=60');
 
-  const untouched = exchangeFor();
+  const untouched = sessionExchange();
   run('kernel.request', untouched);
   untouched.response = new Response('ok', 200, { [NO_AUTO_CACHE_CONTROL_HEADER]: '1' });
   run('kernel.response', untouched);
@@ -129,7 +111,7 @@ test('the internal no-auto-cache-control header is never sent and keeps the dire
 test('a session emptied by the request is deleted and its cookie cleared', async (t) => {
   const id = createSessionId();
   await storage.write(id, { a: 1 });
-  const exchange = exchangeFor(`LOUPESESSID=${id}`);
+  const exchange = sessionExchange(`LOUPESESSID=${id}`);
   run('kernel.request', exchange);
   await exchange.session?.start();
   exchange.session?.remove('a');
@@ -140,7 +122,7 @@ test('a session emptied by the request is deleted and its cookie cleared', async
 });
 
 test('sub-requests get no session, and lose any at finish_request', (t) => {
-  const main = exchangeFor();
+  const main = sessionExchange();
   run('kernel.request', main);
   const sub = main.createErrorSubRequest(new Error('x'), { name: 'error', handle: () => null });
   run('kernel.request', sub);
@@ -156,11 +138,11 @@ test('sub-requests get no session, and lose any at finish_request', (t) => {
 });
 
 test('a failed save is reported to onError, not thrown into the request', async (t) => {
-  const closed = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test-closed');
+  const closed = await connectTestRedis('loupe-test-closed');
   const broken = new RedisSessionStorage(closed, { prefix, lifetime: 120 });
   const reported: unknown[] = [];
   const listeners = new ListenerRegistry([createSessionListener({ storage: broken, cookieName: 'S', lifetime: 0, onError: (e) => reported.push(e) })]);
-  const exchange = exchangeFor();
+  const exchange = sessionExchange();
   for (const l of listeners.for('kernel.request')) l.handle(exchange);
   await exchange.session?.start();
   exchange.session?.set('a', 1);

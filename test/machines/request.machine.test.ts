@@ -1,13 +1,13 @@
 import test from 'ava';
 import { NotFoundHttpError } from '../../src/errors/http-error';
 import { type Connection } from '../../src/http/connection';
-import { type RequestData } from '../../src/http/request-data';
 import { Response } from '../../src/http/response';
 import { type Controller } from '../../src/kernel/controller';
 import { type Exchange } from '../../src/kernel/exchange';
 import { Kernel } from '../../src/kernel/kernel';
 import { type KernelPhase } from '../../src/kernel/kernel-events';
 import { type Listener } from '../../src/kernel/listener';
+import { requestData } from '../helpers/request-data';
 
 const PHASES: readonly KernelPhase[] = [
   'kernel.request',
@@ -19,20 +19,6 @@ const PHASES: readonly KernelPhase[] = [
   'kernel.exception',
   'kernel.terminate',
 ];
-
-function requestData(path: string, method = 'GET'): RequestData {
-  return {
-    method,
-    path,
-    query: '',
-    headers: { host: '127.0.0.1:8000' },
-    remoteAddress: '127.0.0.1',
-    scheme: 'http',
-    serverPort: 8000,
-    body: null,
-    bodyError: null,
-  };
-}
 
 const okController: Controller = { name: 'ok', handle: () => new Response('ok') };
 const dataController: Controller = { name: 'data', handle: () => ({ hello: 'world' }) };
@@ -116,7 +102,7 @@ const phasesOf = (exchange: Exchange | undefined): string[] => (exchange?.trace.
 
 test('a routed request goes through every phase in order, once', (t) => {
   const run = createKernel({ '/': okController });
-  run.kernel.handle(requestData('/'), connection(run));
+  run.kernel.handle(requestData({ path: '/' }), connection(run));
   t.deepEqual(phasesOf(run.terminated[0]), [
     'received',
     'kernel.request',
@@ -133,14 +119,14 @@ test('a routed request goes through every phase in order, once', (t) => {
 
 test('a controller returning data passes through kernel.view', (t) => {
   const run = createKernel({ '/data': dataController });
-  run.kernel.handle(requestData('/data'), connection(run));
+  run.kernel.handle(requestData({ path: '/data' }), connection(run));
   t.true(phasesOf(run.terminated[0]).includes('kernel.view'));
   t.is(run.written[0]?.body, '{"hello":"world"}');
 });
 
 test('a controller returning nothing fails at kernel.view with a clear message', (t) => {
   const run = createKernel({ '/nothing': nothingController });
-  run.kernel.handle(requestData('/nothing'), connection(run));
+  run.kernel.handle(requestData({ path: '/nothing' }), connection(run));
   const main = run.terminated.find((exchange) => exchange.isMainRequest);
   t.is(run.written[0]?.status, 500);
   t.regex(run.written[0]?.body.toString() ?? '', /must return a "Response" object but it returned undefined\. Did you forget to add a return statement/);
@@ -156,7 +142,7 @@ test('a controller returning nothing fails at kernel.view with a clear message',
 
 test('an unrouted request is rendered by an error sub-request running the same phases', (t) => {
   const run = createKernel({});
-  run.kernel.handle(requestData('/config.yaml'), connection(run));
+  run.kernel.handle(requestData({ path: '/config.yaml' }), connection(run));
   const [main] = run.terminated;
   const sub = main?.subRequest ?? undefined;
   t.is(run.terminated.length, 1, 'a sub-request is terminated with its main request, not on its own');
@@ -191,7 +177,7 @@ for (const [name, controller] of [
 ] as const) {
   test(`a controller that ${name} leads to kernel.exception and a 500`, async (t) => {
     const run = createKernel({ '/fail': controller });
-    run.kernel.handle(requestData('/fail'), connection(run));
+    run.kernel.handle(requestData({ path: '/fail' }), connection(run));
     await run.kernel.whenIdle();
     const main = run.terminated.find((exchange) => exchange.isMainRequest);
     t.is(run.written[0]?.status, 500);
@@ -203,7 +189,7 @@ for (const [name, controller] of [
 
 test('an async controller waits in controller_pending, then goes on', async (t) => {
   const run = createKernel({ '/async': asyncController });
-  run.kernel.handle(requestData('/async'), connection(run));
+  run.kernel.handle(requestData({ path: '/async' }), connection(run));
   t.is(run.kernel.activeRequests, 1);
   await run.kernel.whenIdle();
   t.deepEqual(phasesOf(run.terminated[0]).slice(3, 6), ['kernel.controller_arguments', 'controller_pending', 'controller_settled']);
@@ -218,7 +204,7 @@ test('an error inside the error sub-request yields a minimal 500, never a hang',
     },
   };
   const run = createKernel({ '/fail': throwingController }, [], failingErrorController);
-  run.kernel.handle(requestData('/fail'), connection(run));
+  run.kernel.handle(requestData({ path: '/fail' }), connection(run));
   await run.kernel.whenIdle();
   const main = run.terminated.find((exchange) => exchange.isMainRequest);
   t.is(run.written.length, 1);
@@ -243,7 +229,7 @@ test('a failing kernel.response listener after an error page ends with the minim
     },
   };
   const run = createKernel({ '/': okController }, [breaksResponses]);
-  run.kernel.handle(requestData('/'), connection(run));
+  run.kernel.handle(requestData({ path: '/' }), connection(run));
   const main = run.terminated.find((exchange) => exchange.isMainRequest);
   t.is(run.written[0]?.status, 500);
   t.is(phasesOf(main).filter((state) => state === 'kernel.exception').length, 2);
@@ -256,7 +242,7 @@ test('a response set at kernel.request skips the controller', (t) => {
     subscriptions: { 'kernel.request': { priority: 64, handle: (exchange) => void (exchange.response = new Response('early', 200)) } },
   };
   const run = createKernel({ '/': okController }, [shortCircuit]);
-  run.kernel.handle(requestData('/'), connection(run));
+  run.kernel.handle(requestData({ path: '/' }), connection(run));
   t.is(run.written[0]?.body, 'early');
   t.false(phasesOf(run.terminated[0]).includes('kernel.controller'));
   // The router (priority 32) never ran: propagation stopped with the response.
@@ -265,7 +251,7 @@ test('a response set at kernel.request skips the controller', (t) => {
 
 test('an abort while the controller runs writes nothing and still terminates', async (t) => {
   const run = createKernel({ '/pending': pendingForever });
-  const running = run.kernel.handle(requestData('/pending'), connection(run));
+  const running = run.kernel.handle(requestData({ path: '/pending' }), connection(run));
   t.is(run.kernel.activeRequests, 1);
   running.abort();
   await run.kernel.whenIdle();
@@ -278,7 +264,7 @@ test('an async controller settling after an abort is ignored', async (t) => {
   let settle: (value: Response) => void = () => undefined;
   const late: Controller = { name: 'late', handle: () => new Promise<Response>((resolve) => (settle = resolve)) };
   const run = createKernel({ '/late': late });
-  run.kernel.handle(requestData('/late'), connection(run)).abort();
+  run.kernel.handle(requestData({ path: '/late' }), connection(run)).abort();
   settle(new Response('too late'));
   await new Promise((resolve) => setImmediate(resolve));
   t.is(run.written.length, 0);
@@ -292,7 +278,7 @@ test('listeners are timed per phase, highest priority first', (t) => {
     subscriptions: { 'kernel.response': { priority, handle: () => void order.push(name) } },
   });
   const run = createKernel({ '/': okController }, [make('low', -10), make('high', 10), make('mid', 0)]);
-  run.kernel.handle(requestData('/'), connection(run));
+  run.kernel.handle(requestData({ path: '/' }), connection(run));
   t.deepEqual(order, ['high', 'mid', 'low']);
   const recorded = run.terminated[0]?.trace.listeners.filter((listener) => listener.phase === 'kernel.response') ?? [];
   t.deepEqual(
@@ -313,7 +299,7 @@ test('a bug in a provided action crashes only its request: a 500 is written and 
     onCrash: (error) => crashes.push(error),
   });
   // A connection that throws while writing makes the sendResponse action throw.
-  kernel.handle(requestData('/'), {
+  kernel.handle(requestData({ path: '/' }), {
     write: (response) => {
       if (response.status !== 500) throw new Error('socket exploded');
       run.written.push(response);

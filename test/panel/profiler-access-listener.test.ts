@@ -1,21 +1,18 @@
 import test from 'ava';
 import { ForbiddenHttpError } from '../../src/errors/http-error';
 import { LoupeError } from '../../src/errors/loupe-error';
-import { Request } from '../../src/http/request';
 import { Exchange } from '../../src/kernel/exchange';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { createProfilerAccessListener } from '../../src/listeners/profiler-access-listener';
+import { exchangeFor } from '../helpers/request-data';
 
 // Lives beside the panel tests because the listener guards the panel's routes.
 const DEFAULT_RANGES = ['127.0.0.0/8', '::1/128'];
 
 function exchangeFrom(remoteAddress: string, route: string | null): Exchange {
-  const request = new Request(
-    { method: 'GET', path: '/_profiler/latest', query: '', headers: { host: '127.0.0.1' }, remoteAddress, scheme: 'http', serverPort: 8000, body: null, bodyError: null },
-    'en',
-  );
-  if (route !== null) request.attributes.set('_route', route);
-  return new Exchange(request);
+  const exchange = exchangeFor({ path: '/_profiler/latest', headers: { host: '127.0.0.1' }, remoteAddress });
+  if (route !== null) exchange.request.attributes.set('_route', route);
+  return exchange;
 }
 
 function runRequestPhase(ranges: readonly string[], exchange: Exchange): void {

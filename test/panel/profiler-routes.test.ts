@@ -1,11 +1,10 @@
 import test from 'ava';
-import { Request } from '../../src/http/request';
 import { type Response } from '../../src/http/response';
-import { Exchange } from '../../src/kernel/exchange';
 import { createProfilerRoutes, type ProfilerRoutesDeps } from '../../src/panel/profiler-routes';
 import { type ProfileSummary } from '../../src/profiler/profile';
 import { type ProfileCriteria, type ProfileStorage, type ReadResult } from '../../src/profiler/profile-storage';
 import { type ProfilerStats } from '../../src/profiler/profiler';
+import { exchangeFor } from '../helpers/request-data';
 
 // Unit tests of the controllers over an in-memory storage: the cases a live server cannot be
 // made to show on demand (a writer that dropped a profile, an unreadable stored profile).
@@ -27,12 +26,8 @@ function storage(entries: Record<string, ReadResult>, latest: string | null = nu
 async function call(deps: ProfilerRoutesDeps, routeName: string, params: Record<string, string>, query = '', accept = 'text/html'): Promise<Response> {
   const route = createProfilerRoutes(deps).find((candidate) => candidate.name === routeName);
   if (route === undefined) throw new Error(`no route ${routeName}`);
-  const request = new Request(
-    { method: 'GET', path: '/_profiler/x', query, headers: { host: '127.0.0.1', accept }, remoteAddress: '127.0.0.1', scheme: 'http', serverPort: 8000, body: null, bodyError: null },
-    'en',
-  );
-  const exchange = new Exchange(request);
-  return (await route.controller.handle({ request, params, session: null, user: null, locale: 'en', error: null, exchange })) as Response;
+  const exchange = exchangeFor({ path: '/_profiler/x', query, headers: { host: '127.0.0.1', accept } });
+  return (await route.controller.handle({ request: exchange.request, params, session: null, user: null, locale: 'en', error: null, exchange })) as Response;
 }
 
 const deps = (entries: Record<string, ReadResult>, droppedByWriter: Record<string, string> = {}, latest: string | null = null): ProfilerRoutesDeps => ({

@@ -1,8 +1,7 @@
 import test from 'ava';
-import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
-import { connectRedis } from '../../src/redis/connect-redis';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
+import { connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
 import { profileStorageContract } from './profile-storage-contract';
 
 const clients: Redis[] = [];
@@ -18,17 +17,17 @@ test.after.always(async () => {
 });
 
 profileStorageContract(test, 'RedisProfileStorage', async ({ maxProfiles, lifetime }) => {
-  const redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test');
+  const redis = await connectTestRedis();
   clients.push(redis);
-  const prefix = `loupe-test:${randomBytes(4).toString('hex')}:`;
+  const prefix = testKeyPrefix();
   prefixes.push(prefix);
   return new RedisProfileStorage({ redis, prefix, maxProfiles, lifetime });
 });
 
 test('the key layout is the documented one', async (t) => {
-  const redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test');
+  const redis = await connectTestRedis();
   clients.push(redis);
-  const prefix = `loupe-test:${randomBytes(4).toString('hex')}:`;
+  const prefix = testKeyPrefix();
   prefixes.push(prefix);
   const storage = new RedisProfileStorage({ redis, prefix, maxProfiles: 10, lifetime: 100 });
   const summary = { token: 'abc123', parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://h/', time: Date.now(), statusCode: 200 };

@@ -1,14 +1,11 @@
 import test from 'ava';
-import { randomBytes } from 'node:crypto';
-import { connectRedis } from '../../src/redis/connect-redis';
 import { TokenAllocator } from '../../src/profiler/token-allocator';
-
-const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+import { connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
 
 test('allocators sharing one Redis never hand out the same token, and need no round trip per token', async (t) => {
-  const prefix = `loupe-test:${randomBytes(4).toString('hex')}:`;
-  const a = await connectRedis(REDIS_URL, 'loupe-test-a');
-  const b = await connectRedis(REDIS_URL, 'loupe-test-b');
+  const prefix = testKeyPrefix();
+  const a = await connectTestRedis('loupe-test-a');
+  const b = await connectTestRedis('loupe-test-b');
   try {
     const first = new TokenAllocator({ redis: a, prefix, blockSize: 256 });
     const second = new TokenAllocator({ redis: b, prefix, blockSize: 256 });

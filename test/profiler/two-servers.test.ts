@@ -1,9 +1,8 @@
 import test from 'ava';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { connectRedis } from '../../src/redis/connect-redis';
 import { httpRequest } from '../helpers/http-client';
 import { spawnServer, type SpawnedServer } from '../helpers/spawn-server';
+import { cleanUpTestRedis, connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
@@ -20,7 +19,7 @@ function tokenOf(port: number, path: string): Promise<string> {
 }
 
 test('two server processes sharing one Redis: tokens never collide and each reads the other\'s traces', async (t) => {
-  const prefix = `loupe-test:${randomBytes(4).toString('hex')}:`;
+  const prefix = testKeyPrefix();
   const servers: SpawnedServer[] = await Promise.all([spawnServer({ REDIS_PREFIX: prefix }), spawnServer({ REDIS_PREFIX: prefix })]);
   try {
     const [one, two] = servers;
@@ -54,9 +53,6 @@ test('two server processes sharing one Redis: tokens never collide and each read
     agent.destroy();
     for (const server of servers) server.child.kill('SIGTERM');
     await Promise.all(servers.map((server) => server.exited));
-    const redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test');
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
+    await cleanUpTestRedis(await connectTestRedis(), prefix);
   }
 });

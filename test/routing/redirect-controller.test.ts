@@ -1,23 +1,10 @@
 import test from 'ava';
-import { Request } from '../../src/http/request';
-import { type RequestData } from '../../src/http/request-data';
 import { Response } from '../../src/http/response';
-import { Exchange } from '../../src/kernel/exchange';
 import { redirectController } from '../../src/routing/redirect-controller';
+import { exchangeFor } from '../helpers/request-data';
 
 function run(query: string, params: Record<string, string>): Response {
-  const data: RequestData = {
-    method: 'GET',
-    path: '/foo/',
-    query,
-    headers: { host: '127.0.0.1:8000' },
-    remoteAddress: '127.0.0.1',
-    scheme: 'http',
-    serverPort: 8000,
-    body: null,
-    bodyError: null,
-  };
-  const exchange = new Exchange(new Request(data, 'en'));
+  const exchange = exchangeFor({ path: '/foo/', query });
   const result = redirectController.handle({ request: exchange.request, params, session: null, user: null, locale: 'en', error: null, exchange });
   if (!(result instanceof Response)) throw new Error('the redirect controller must return a Response');
   return result;

@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import type Redis from 'ioredis';
-import { connectRedis } from '../../src/redis/connect-redis';
 import { LazySession } from '../../src/session/lazy-session';
 import { RedisSessionStorage } from '../../src/session/redis-session-storage';
 import { createSessionId } from '../../src/session/session-id';
 import { type SessionData, type SessionStorage } from '../../src/session/session-storage';
+import { cleanUpTestRedis, connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
 
-const prefix = `loupe-test:${randomBytes(4).toString('hex')}:`;
+const prefix = testKeyPrefix();
 let redis: Redis;
 let storage: RedisSessionStorage;
 
@@ -33,16 +32,11 @@ class RecordingStorage implements SessionStorage {
 }
 
 test.before(async () => {
-  redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test');
+  redis = await connectTestRedis();
   storage = new RedisSessionStorage(redis, { prefix, lifetime: 120 });
 });
 
-test.after.always(async () => {
-  if (redis === undefined) return;
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-});
+test.after.always(() => cleanUpTestRedis(redis, prefix));
 
 test('nothing is read from Redis until start(); then the stored attributes are there', async (t) => {
   const id = createSessionId();

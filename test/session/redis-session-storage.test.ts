@@ -1,26 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import type Redis from 'ioredis';
-import { connectRedis } from '../../src/redis/connect-redis';
 import { createSessionId } from '../../src/session/session-id';
 import { RedisSessionStorage } from '../../src/session/redis-session-storage';
+import { cleanUpTestRedis, connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
 
-const prefix = `loupe-test:${randomBytes(4).toString('hex')}:`;
+const prefix = testKeyPrefix();
 let redis: Redis;
 let storage: RedisSessionStorage;
 
 test.before(async () => {
   // Fails with how to start a Redis when none answers.
-  redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test');
+  redis = await connectTestRedis();
   storage = new RedisSessionStorage(redis, { prefix, lifetime: 120 });
 });
 
-test.after.always(async () => {
-  if (redis === undefined) return;
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-});
+test.after.always(() => cleanUpTestRedis(redis, prefix));
 
 test('a session is a JSON string under <prefix>session:<id> with the lifetime as TTL', async (t) => {
   const id = createSessionId();
@@ -53,7 +47,7 @@ test('touch restarts the lifetime; destroy removes the key', async (t) => {
 });
 
 test('a Redis failure is wrapped with its cause', async (t) => {
-  const closed = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test-closed');
+  const closed = await connectTestRedis('loupe-test-closed');
   await closed.quit();
   const broken = new RedisSessionStorage(closed, { prefix, lifetime: 120 });
   const error = await t.throwsAsync(broken.write(createSessionId(), { a: 1 }), { message: /Could not write session/ });
