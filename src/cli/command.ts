@@ -1,4 +1,5 @@
 import { type CliIo } from './cli-io';
+import { type CommandArgs, type OptionSpecs } from './parse-command-args';
 
 /** One `loupe` command: its name, what `loupe help` says about it, and how it runs. */
 export interface CliCommand {
@@ -7,6 +8,8 @@ export interface CliCommand {
   readonly summary: string;
   /** Synopsis and flags, shown by `loupe help <command>` and `<command> --help`. */
   readonly help: string;
-  /** Runs with the arguments after the command name; answers the exit code. */
-  run(args: readonly string[], io: CliIo): Promise<number>;
+  /** The command's own flags; the global ones (--redis-url, --prefix, --help) come on top. */
+  readonly options: OptionSpecs;
+  /** Runs with the parsed arguments (`--help` is answered before); answers the exit code. */
+  run(args: CommandArgs, io: CliIo): Promise<number>;
 }

@@ -5,7 +5,7 @@ import { type CliCommand } from './command';
 import { profilerListCommand } from './commands/profiler-list';
 import { profilerPurgeCommand } from './commands/profiler-purge';
 import { profilerShowCommand } from './commands/profiler-show';
-import { splitCommand } from './parse-command-args';
+import { parseCommandArgs, splitCommand } from './parse-command-args';
 import { processIo } from './process-io';
 import { usage } from './usage';
 
@@ -62,7 +62,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     if (command === 'help') return help(rest.filter((arg) => !arg.startsWith('-')), io);
     running = find(command);
     if (running === undefined) throw CliError.usage(`Unknown command "${command}".`);
-    return await running.run(rest, io);
+    const args = parseCommandArgs(rest, running.options);
+    if (args.help) {
+      io.out(running.help);
+      return 0;
+    }
+    return await running.run(args, io);
   } catch (error) {
     return report(error, io, running);
   }

@@ -1,7 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli-error';
 
-type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
+/** Flag definitions as node:util parseArgs takes them. */
+export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 
 /** Flags every command takes: where Redis is, which key prefix, and help. */
 export const GLOBAL_OPTIONS = {

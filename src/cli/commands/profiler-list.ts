@@ -1,7 +1,6 @@
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
 import { formatSummaryTable } from '../format/format-summary-table';
-import { parseCommandArgs } from '../parse-command-args';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from './connection-help';
 
@@ -46,12 +45,8 @@ export const profilerListCommand: CliCommand = {
   name: 'profiler:list',
   summary: 'list stored profiles, newest first, with filters',
   help: HELP,
-  async run(argv, io) {
-    const args = parseCommandArgs(argv, OPTIONS);
-    if (args.help) {
-      io.out(HELP);
-      return 0;
-    }
+  options: OPTIONS,
+  async run(args, io) {
     if (args.positionals.length > 0) throw CliError.usage(`profiler:list takes no arguments, got "${args.positionals.join(' ')}".`);
     const limit = integerOption('limit', args.string('limit'), 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
     const statusCode = integerOption('status', args.string('status'), 0, 999);

@@ -1,6 +1,5 @@
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
-import { parseCommandArgs } from '../parse-command-args';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from './connection-help';
 
@@ -20,12 +19,8 @@ export const profilerPurgeCommand: CliCommand = {
   name: 'profiler:purge',
   summary: 'delete every stored profile (asks first; --force in scripts)',
   help: HELP,
-  async run(argv, io) {
-    const args = parseCommandArgs(argv, OPTIONS);
-    if (args.help) {
-      io.out(HELP);
-      return 0;
-    }
+  options: OPTIONS,
+  async run(args, io) {
     if (args.positionals.length > 0) throw CliError.usage(`profiler:purge takes no arguments, got "${args.positionals.join(' ')}".`);
     const force = args.flag('force');
     // Checked before connecting: with nobody to ask, deleting needs an explicit --force.

@@ -1,7 +1,6 @@
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
 import { formatProfile } from '../format/format-profile';
-import { parseCommandArgs } from '../parse-command-args';
 import { parseProfile } from '../parse-profile';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from './connection-help';
@@ -32,12 +31,8 @@ export const profilerShowCommand: CliCommand = {
   name: 'profiler:show',
   summary: 'show one profile (TOKEN or "latest")',
   help: HELP,
-  async run(argv, io) {
-    const args = parseCommandArgs(argv, OPTIONS);
-    if (args.help) {
-      io.out(HELP);
-      return 0;
-    }
+  options: OPTIONS,
+  async run(args, io) {
     const [requested, ...extra] = args.positionals;
     if (requested === undefined) throw CliError.usage('profiler:show needs a TOKEN (or "latest").');
     if (extra.length > 0) throw CliError.usage(`profiler:show takes one TOKEN, got also "${extra.join(' ')}".`);
