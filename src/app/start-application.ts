@@ -82,7 +82,16 @@ export async function startApplication(config: Config, log: (line: string) => vo
     ],
     onCrash: (error) => log(`Request actor crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
-  const server = new UwsServer(kernel, { host: config.host, port: config.port, maxBodySize: config.maxBodySize }, uws);
+  const server = new UwsServer(
+    kernel,
+    {
+      host: config.host,
+      port: config.port,
+      maxBodySize: config.maxBodySize,
+      onError: (error) => log(`Request failed outside the kernel: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    },
+    uws,
+  );
   let port: number;
   try {
     port = await server.listen();

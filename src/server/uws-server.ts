@@ -13,6 +13,8 @@ export interface UwsServerOptions {
   readonly host: string;
   readonly port: number;
   readonly maxBodySize: number;
+  /** Told about an error that escaped the kernel (a bug), after a 500 was sent. */
+  readonly onError?: (error: unknown) => void;
 }
 
 /**
@@ -75,14 +77,15 @@ export class UwsServer {
   }
 
   #onRequest(res: HttpResponse, copied: RequestData): void {
-    const state = { aborted: false, running: null as RunningRequest | null, unreadBody: false };
+    const state = { aborted: false, written: false, running: null as RunningRequest | null, unreadBody: false };
     res.onAborted(() => {
       state.aborted = true;
       state.running?.abort();
     });
     const connection: Connection = {
       write: (response, request) => {
-        if (state.aborted) return false;
+        if (state.aborted || state.written) return false;
+        state.written = true;
         const head = request.data.method === 'HEAD';
         const body = response.body;
         res.cork(() => {
@@ -99,7 +102,16 @@ export class UwsServer {
     };
     const start = (data: RequestData): void => {
       if (state.aborted) return;
-      state.running = this.#kernel.handle(data, connection);
+      try {
+        state.running = this.#kernel.handle(data, connection);
+      } catch (error) {
+        // Nothing may escape a uWS callback: a bug here answers 500 instead of killing the process.
+        this.#options.onError?.(error);
+        if (!state.aborted && !state.written) {
+          state.written = true;
+          res.cork(() => res.writeStatus(statusLine(500)).writeHeader('Content-Type', 'text/plain; charset=UTF-8').end('Internal Server Error'));
+        }
+      }
     };
     if (!announcesBody(copied.headers)) return start(copied);
     readBody(res, copied.headers, this.#options.maxBodySize, ({ body, tooLarge }) => {
