@@ -88,6 +88,7 @@ function debugPage(flat: FlatError, logs: readonly LogRecord[]): string {
 <html lang="en">
 <head>
 <meta charset="UTF-8" />
+<link rel="icon" href="data:," />
 <meta name="robots" content="noindex,nofollow" />
 <meta name="viewport" content="width=device-width,initial-scale=1" />
 <title>${summary}</title>
@@ -123,6 +124,7 @@ function publicPage(flat: FlatError): string {
 <html lang="en">
 <head>
 <meta charset="UTF-8" />
+<link rel="icon" href="data:," />
 <meta name="robots" content="noindex,nofollow,noarchive" />
 <title>An Error Occurred: ${statusText}</title>
 <style>${HTML_ERROR_PAGE_STYLE}</style>

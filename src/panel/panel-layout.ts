@@ -17,6 +17,7 @@ export function renderPanelLayout(options: PanelLayoutOptions): string {
 <html lang="en">
 <head>
 <meta charset="UTF-8" />
+<link rel="icon" href="data:," />
 <meta name="robots" content="noindex,nofollow" />
 <meta name="viewport" content="width=device-width,initial-scale=1" />
 <title>Loupe Profiler</title>

@@ -80,6 +80,10 @@ test('a person opening the panel of a 404 sees the error, the menu, and can move
   await page.waitForURL(new RegExp(`/_profiler/${previous}$`));
   t.regex(await page.locator('.parent').innerText(), /^Sub-request of [0-9a-f]{6}/);
   t.true(requested.every((url) => url.startsWith(`${origin}/`)), `only the server was asked: ${requested.join(', ')}`);
+  // The pages name an empty icon: no /favicon.ico request becomes a 404 profile (and the "latest").
+  t.false(requested.some((url) => url.includes('favicon')), requested.join(', '));
+  await server.profiler?.writer.whenIdle();
+  t.deepEqual(await server.profiler?.storage.find({ url: 'favicon' }), []);
   await page.close();
 });
 

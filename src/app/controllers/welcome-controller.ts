@@ -16,7 +16,7 @@ export function createWelcomeController(routes: () => readonly RouteDefinition[]
         )
         .join('');
       return new Response(
-        '<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><title>Welcome to Loupe</title>' +
+        '<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><link rel="icon" href="data:,"><title>Welcome to Loupe</title>' +
           '<style>body{font:15px/1.5 system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse}' +
           'td,th{border-bottom:1px solid #ddd;padding:.3rem .8rem;text-align:left}code{font-size:13px}</style></head><body>' +
           '<h1>Welcome to Loupe</h1><p>Every request runs through the kernel phases; its trace is in the profiler ' +
