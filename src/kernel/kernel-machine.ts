@@ -5,8 +5,8 @@ import { LoupeError } from '../errors/loupe-error';
 import { Response } from '../http/response';
 import { type Controller } from './controller';
 import { describeValue } from './describe-value';
+import { dispatchPhase } from './dispatch-phase';
 import { type Exchange } from './exchange';
-import { FALLIBLE_PHASES, KernelEvents, type KernelPhase } from './kernel-events';
 import { type ListenerRegistry } from './listener-registry';
 import { minimalErrorResponse } from './minimal-error-response';
 
@@ -32,37 +32,6 @@ function deliver(actor: AnyActorRef, event: RequestEvent): void {
   if (actor.getSnapshot().status === 'active') actor.send(event);
 }
 
-/** Runs the listeners of one phase, timing each; see FALLIBLE_PHASES for what a throw does. */
-function dispatch(listeners: ListenerRegistry, exchange: Exchange, phase: KernelPhase): void {
-  const { trace } = exchange;
-  trace.enter(phase);
-  if (phase === KernelEvents.EXCEPTION) {
-    // The error replaces whatever response was being built; a listener here may set a new one.
-    exchange.handlingError = exchange.error;
-    exchange.error = null;
-    exchange.response = null;
-  }
-  const fallible = FALLIBLE_PHASES.has(phase);
-  if (fallible && exchange.error !== null) return;
-  for (const listener of listeners.for(phase)) {
-    const start = trace.now();
-    try {
-      listener.handle(exchange);
-    } catch (error) {
-      trace.recordListener(phase, listener.name, listener.priority, start);
-      if (fallible) {
-        exchange.fail(error);
-        return;
-      }
-      trace.log('error', `Listener "${listener.name}" failed during ${phase}.`, { error: describeValue(error) });
-      continue;
-    }
-    trace.recordListener(phase, listener.name, listener.priority, start);
-    // As Symfony's RequestEvent: a response set at kernel.request stops the phase.
-    if (phase === KernelEvents.REQUEST && exchange.response !== null) return;
-  }
-}
-
 /**
  * The request machine with the kernel's implementations, and itself as the actor of its error
  * sub-request. One machine per kernel; one actor of it per request.
@@ -71,7 +40,7 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
   const { listeners, errorController } = deps;
   const machine = requestMachine.provide({
     actions: {
-      dispatch: ({ context }, { phase }) => dispatch(listeners, context.exchange, phase),
+      dispatch: ({ context }, { phase }) => dispatchPhase(listeners, context.exchange, phase),
       recordState: ({ context }, { state }) => context.exchange.trace.enter(state),
       resolveController: ({ context: { exchange } }) => {
         if (exchange.controller !== null || exchange.error !== null) return;
