@@ -68,7 +68,7 @@ export function readConfig(env: Env = process.env): Config {
   const defaultLocale = env['APP_DEFAULT_LOCALE'] ?? locales[0] ?? 'en';
   if (!locales.includes(defaultLocale)) throw invalid('APP_DEFAULT_LOCALE', defaultLocale, `one of ${locales.join(', ')}`);
   const secret = env['APP_SECRET'] ?? DEV_SECRET;
-  if (appEnv === 'prod' && secret === DEV_SECRET) throw invalid('APP_SECRET', '(default)', 'a secret of your own in prod');
+  if (appEnv === 'prod' && (secret === DEV_SECRET || secret.trim() === '')) throw invalid('APP_SECRET', secret === '' ? '' : '(default)', 'a secret of your own in prod');
   const redisUrl = env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
   if (!/^rediss?:\/\//.test(redisUrl)) throw invalid('REDIS_URL', redisUrl, 'a redis:// or rediss:// URL');
   return Object.freeze({

@@ -5,7 +5,8 @@ export function parseCookies(header: string): Readonly<Record<string, string>> {
     const eq = pair.indexOf('=');
     if (eq <= 0) continue;
     const name = pair.slice(0, eq).trim();
-    if (name === '' || name in cookies) continue;
+    // hasOwn, not `in`: a cookie may be named like an Object.prototype member (`constructor`).
+    if (name === '' || Object.hasOwn(cookies, name)) continue;
     let value = pair.slice(eq + 1).trim();
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
     try {

@@ -63,11 +63,16 @@ export class Request {
     return (this.#host = host === '' ? '127.0.0.1' : host);
   }
 
-  /** The port the client addressed: from the Host header, else the one the server listens on. */
+  /**
+   * The port the client addressed (Symfony's getPort, RFC 9110 §7.2): the Host header's, the
+   * scheme's default when the Host names none, the listening port when there is no Host at all.
+   */
   get port(): number {
     if (this.#port !== null) return this.#port;
-    const match = /:(\d+)$/.exec((this.header('host') ?? '').trim());
-    return (this.#port = match?.[1] !== undefined ? Number(match[1]) : this.data.serverPort);
+    const host = (this.header('host') ?? '').trim();
+    const match = /:(\d+)$/.exec(host);
+    const schemeDefault = this.data.scheme === 'https' ? 443 : 80;
+    return (this.#port = match?.[1] !== undefined ? Number(match[1]) : host === '' ? this.data.serverPort : schemeDefault);
   }
 
   /** `scheme://host[:port]`, the port left out when it is the scheme's default. */

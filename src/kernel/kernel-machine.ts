@@ -122,9 +122,10 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         exchange.errorRendered = true;
       },
       renderMinimalError: ({ context: { exchange } }) => {
-        exchange.trace.log('critical', 'Exception thrown when handling an exception.', {
-          error: describeValue(exchange.subRequest?.errors[0] ?? exchange.error ?? exchange.handlingError),
-        });
+        const cause = exchange.subRequest?.errors[0] ?? exchange.error ?? exchange.handlingError;
+        exchange.trace.log('critical', 'Exception thrown when handling an exception.', { error: describeValue(cause) });
+        // Kept with the request's errors, so the profile shows why the answer is the bare 500.
+        exchange.errors.push(new LoupeError('LOUPE_ERR_KERNEL_ERROR_RENDERING_FAILED', 'Rendering the error page failed; a minimal 500 was sent.', { cause }));
         exchange.error = null;
         exchange.response = minimalErrorResponse();
         exchange.errorRendered = true;

@@ -13,7 +13,7 @@ export function negotiateLocale(header: string | undefined, enabled: readonly st
     .split(',')
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
       return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
     })
     .filter(({ tag, q }) => tag !== '' && q > 0)

@@ -14,8 +14,10 @@ export const responseListener: Listener = {
         const { headers } = response;
         const noBody = response.status === 204 || response.status === 304 || response.status < 200;
         if (noBody) {
+          // RFC 9110 §8.6: no Content-Length on a 204 (nor, as Symfony does, on 1xx and 304).
           response.body = '';
           headers.delete('Content-Type');
+          headers.delete('Content-Length');
         } else {
           const type = headers.get('Content-Type');
           if (type === undefined) headers.set('Content-Type', 'text/html; charset=UTF-8');
@@ -26,7 +28,7 @@ export const responseListener: Listener = {
           const validators = headers.has('Expires') || headers.has('Last-Modified');
           headers.set('Cache-Control', validators ? 'private, must-revalidate' : 'no-cache, private');
         }
-        headers.set('Content-Length', String(Buffer.byteLength(response.body)));
+        if (!noBody) headers.set('Content-Length', String(Buffer.byteLength(response.body)));
       },
     },
   },

@@ -106,7 +106,7 @@ export class UwsServer {
         state.running = this.#kernel.handle(data, connection);
       } catch (error) {
         // Nothing may escape a uWS callback: a bug here answers 500 instead of killing the process.
-        this.#options.onError?.(error);
+        this.#options.onError?.(new LoupeError('LOUPE_ERR_HTTP_INTERNAL', 'A request failed outside the kernel; a 500 was sent.', { cause: error }));
         if (!state.aborted && !state.written) {
           state.written = true;
           res.cork(() => res.writeStatus(statusLine(500)).writeHeader('Content-Type', 'text/plain; charset=UTF-8').end('Internal Server Error'));

@@ -23,7 +23,8 @@ test('an error escaping the kernel answers 500, is reported, and the server keep
     const second = await httpRequest(port, { path: '/again' });
     t.is(second.status, 500);
     t.is(reported.length, 2);
-    t.regex(String(reported[0]), /a bug in the kernel \(1\)/);
+    t.is((reported[0] as { code?: string }).code, 'LOUPE_ERR_HTTP_INTERNAL');
+    t.regex(String((reported[0] as { cause?: unknown }).cause), /a bug in the kernel \(1\)/);
   } finally {
     await server.close(100);
   }

@@ -1,0 +1,135 @@
+import test, { type ExecutionContext } from 'ava';
+import { readConfig } from '../../src/config/config';
+import { LoupeError } from '../../src/errors/loupe-error';
+
+const PROD_SECRET = { APP_ENV: 'prod', APP_SECRET: 'a-secret-of-our-own' };
+
+function throwsInvalid(t: ExecutionContext, env: Readonly<Record<string, string>>, message: string): void {
+  const error = t.throws(() => readConfig(env), { instanceOf: LoupeError, message });
+  t.is(error?.code, 'LOUPE_ERR_CONFIG_INVALID');
+}
+
+test('an empty environment gives the defaults, in dev with debug on', (t) => {
+  t.deepEqual(readConfig({}), {
+    host: '127.0.0.1',
+    port: 8000,
+    redisUrl: 'redis://127.0.0.1:6379',
+    redisPrefix: 'loupe:',
+    appEnv: 'dev',
+    debug: true,
+    maxBodySize: 1024 * 1024,
+    locales: ['en', 'fr', 'de'],
+    defaultLocale: 'en',
+    secret: 'loupe-dev-secret-change-me',
+    sessionLifetime: 1440 * 60,
+    rememberMeLifetime: 7 * 86400,
+    profilerLifetime: 86400,
+    profilerMaxProfiles: 50_000,
+    profilerAllowedIps: ['127.0.0.0/8', '::1/128'],
+  });
+});
+
+test('values from the environment are used', (t) => {
+  const config = readConfig({
+    HOST: '0.0.0.0',
+    PORT: '8080',
+    REDIS_URL: 'rediss://cache.internal:6380/2',
+    REDIS_PREFIX: 'test-1:',
+    MAX_BODY_SIZE: '2048',
+    APP_LOCALES: ' fr , de ,,',
+    APP_SECRET: 'abc',
+    PROFILER_MAX_PROFILES: '10000000',
+    PROFILER_ALLOWED_IPS: '10.0.0.0/8, 192.168.1.1',
+  });
+  t.is(config.host, '0.0.0.0');
+  t.is(config.port, 8080);
+  t.is(config.redisUrl, 'rediss://cache.internal:6380/2');
+  t.is(config.redisPrefix, 'test-1:');
+  t.is(config.maxBodySize, 2048);
+  t.deepEqual(config.locales, ['fr', 'de']);
+  t.is(config.defaultLocale, 'fr');
+  t.is(config.secret, 'abc');
+  t.is(config.profilerMaxProfiles, 10_000_000);
+  t.deepEqual(config.profilerAllowedIps, ['10.0.0.0/8', '192.168.1.1']);
+});
+
+test('an empty number falls back to its default', (t) => {
+  t.is(readConfig({ PORT: '' }).port, 8000);
+  t.is(readConfig({ PORT: '0' }).port, 0);
+});
+
+test('prod turns debug off; test keeps it on', (t) => {
+  const prod = readConfig(PROD_SECRET);
+  t.is(prod.appEnv, 'prod');
+  t.false(prod.debug);
+  const testEnv = readConfig({ APP_ENV: 'test' });
+  t.is(testEnv.appEnv, 'test');
+  t.true(testEnv.debug);
+});
+
+test('APP_DEBUG accepts 1/0, true/false, on/off and yes/no in any case', (t) => {
+  for (const on of ['1', 'true', 'ON', 'Yes']) t.true(readConfig({ ...PROD_SECRET, APP_DEBUG: on }).debug, on);
+  for (const off of ['0', 'FALSE', 'off', 'no']) t.false(readConfig({ APP_DEBUG: off }).debug, off);
+  t.true(readConfig({ APP_DEBUG: '' }).debug);
+  t.false(readConfig({ ...PROD_SECRET, APP_DEBUG: '' }).debug);
+});
+
+test('an unreadable APP_DEBUG is refused', (t) => {
+  throwsInvalid(t, { APP_DEBUG: 'maybe' }, 'Invalid APP_DEBUG "maybe": expected 0 or 1.');
+});
+
+test('a PORT that is not an integer from 0 to 65535 is refused', (t) => {
+  for (const port of ['65536', '-1', '80.5', 'http']) {
+    throwsInvalid(t, { PORT: port }, `Invalid PORT "${port}": expected an integer from 0 to 65535.`);
+  }
+  t.is(readConfig({ PORT: '65535' }).port, 65535);
+});
+
+test('an APP_ENV other than dev, prod or test is refused', (t) => {
+  throwsInvalid(t, { APP_ENV: 'staging' }, 'Invalid APP_ENV "staging": expected dev, prod or test.');
+  throwsInvalid(t, { APP_ENV: 'Prod' }, 'Invalid APP_ENV "Prod": expected dev, prod or test.');
+});
+
+test('APP_DEFAULT_LOCALE must be one of APP_LOCALES', (t) => {
+  throwsInvalid(t, { APP_DEFAULT_LOCALE: 'es' }, 'Invalid APP_DEFAULT_LOCALE "es": expected one of en, fr, de.');
+  throwsInvalid(t, { APP_LOCALES: 'fr,de', APP_DEFAULT_LOCALE: 'en' }, 'Invalid APP_DEFAULT_LOCALE "en": expected one of fr, de.');
+  t.is(readConfig({ APP_DEFAULT_LOCALE: 'de' }).defaultLocale, 'de');
+});
+
+test('REDIS_URL must be a redis:// or rediss:// URL', (t) => {
+  throwsInvalid(t, { REDIS_URL: 'http://127.0.0.1:6379' }, 'Invalid REDIS_URL "http://127.0.0.1:6379": expected a redis:// or rediss:// URL.');
+  throwsInvalid(t, { REDIS_URL: '127.0.0.1:6379' }, 'Invalid REDIS_URL "127.0.0.1:6379": expected a redis:// or rediss:// URL.');
+});
+
+test('prod refuses the default secret, whether implied or written out', (t) => {
+  const message = 'Invalid APP_SECRET "(default)": expected a secret of your own in prod.';
+  throwsInvalid(t, { APP_ENV: 'prod' }, message);
+  throwsInvalid(t, { APP_ENV: 'prod', APP_SECRET: 'loupe-dev-secret-change-me' }, message);
+});
+
+test('PROFILER_MAX_PROFILES above 10,000,000 is refused', (t) => {
+  throwsInvalid(t, { PROFILER_MAX_PROFILES: '10000001' }, 'Invalid PROFILER_MAX_PROFILES "10000001": expected an integer from 1 to 10000000.');
+  throwsInvalid(t, { PROFILER_MAX_PROFILES: '0' }, 'Invalid PROFILER_MAX_PROFILES "0": expected an integer from 1 to 10000000.');
+});
+
+test('a configuration error is a LoupeError with status 500', (t) => {
+  const error = t.throws(() => readConfig({ PORT: 'x' }), { instanceOf: LoupeError });
+  t.is(error?.statusCode, 500);
+});
+
+test('the configuration and its lists are frozen', (t) => {
+  const config = readConfig({});
+  t.true(Object.isFrozen(config));
+  t.true(Object.isFrozen(config.locales));
+  t.true(Object.isFrozen(config.profilerAllowedIps));
+  t.throws(() => Object.assign(config, { port: 1 }), { instanceOf: TypeError });
+  t.throws(() => (config.locales as string[]).push('es'), { instanceOf: TypeError });
+  t.is(config.port, 8000);
+  t.deepEqual(config.locales, ['en', 'fr', 'de']);
+});
+
+test('the environment object given is left as it was', (t) => {
+  const env = { PORT: '9000', APP_LOCALES: 'en,fr' };
+  readConfig(env);
+  t.deepEqual(env, { PORT: '9000', APP_LOCALES: 'en,fr' });
+});
