@@ -18,7 +18,8 @@ const notProvided = (): never => {
  *
  *   idle --profiles.queued--> writing --done--> (more queued ? writing : idle)
  *   writing --failed--> unavailable ;  idle --redis.lost--> unavailable
- *   unavailable --redis.ready--> recovering (tombstones for dropped tokens) --> writing | idle
+ *   unavailable --redis.ready, or every second while connected--> recovering (tombstones for
+ *   dropped tokens) --> writing | idle
  */
 export const profileWriterMachine = setup({
   types: { events: {} as ProfileWriterEvent },
@@ -28,6 +29,10 @@ export const profileWriterMachine = setup({
   },
   guards: {
     hasQueued: notProvided,
+    isRedisReady: notProvided,
+  },
+  delays: {
+    RETRY_DELAY: 1_000,
   },
   actors: {
     writeBatch: fromPromise<void>(async () => notProvided()),
@@ -56,12 +61,18 @@ export const profileWriterMachine = setup({
       },
     },
     unavailable: {
-      description: 'Redis cannot be written: queued and arriving profiles are dropped and counted.',
+      description: 'Redis cannot be written: queued and arriving profiles are dropped and counted. Checked again every second.',
       entry: 'dropQueued',
       on: {
         'profiles.queued': { actions: 'dropQueued' },
         'redis.ready': { target: 'recovering' },
       },
+      // A write can fail while the connection stays up (a timeout, an OOM): then no `ready` comes.
+      after: { RETRY_DELAY: { target: 'probing' } },
+    },
+    probing: {
+      description: 'Is the connection up again? Then recover; else wait another second.',
+      always: [{ guard: 'isRedisReady', target: 'recovering' }, { target: 'unavailable' }],
     },
     recovering: {
       description: 'Redis is back: tokens handed out meanwhile are marked as dropped, then writing resumes.',

@@ -11,7 +11,8 @@ export const debugTokenLinkListener: Listener = {
       priority: -128,
       handle: ({ request, response }) => {
         const token = response?.headers.get('X-Debug-Token');
-        if (response === null || token === undefined) return;
+        // No host (an invalid Host header was refused): no absolute URL can be made.
+        if (response === null || token === undefined || request.host === '') return;
         response.headers.set('X-Debug-Token-Link', `${request.schemeAndHttpHost}/_profiler/${token}`);
       },
     },

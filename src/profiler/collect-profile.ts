@@ -1,7 +1,7 @@
 import { flattenError } from '../errors/flatten-error';
 import { type Exchange } from '../kernel/exchange';
 import { type Profile, type ProfileRouting } from './profile';
-import { redactCookies, redactData, redactHeaders } from './redact';
+import { mentionsSecret, redactCookies, redactData, redactHeaders, redactUrl } from './redact';
 
 export interface CollectOptions {
   readonly token: string;
@@ -36,15 +36,17 @@ function bodyOf(exchange: Exchange): unknown {
   const { body } = exchange.request.data;
   if (body === null || body.length === 0) return null;
   if (body.length > MAX_BODY_BYTES) return `(${body.length} bytes, not recorded)`;
-  const type = exchange.request.header('content-type') ?? '';
+  // Media types are case-insensitive (RFC 9110 §8.3.1).
+  const type = (exchange.request.header('content-type') ?? '').toLowerCase();
   const text = body.toString('utf8');
   try {
     if (type.includes('json')) return redactData(JSON.parse(text));
     if (type.includes('application/x-www-form-urlencoded')) return redactData(Object.fromEntries(new URLSearchParams(text)));
   } catch {
-    // A malformed body is recorded as text; the request itself reports the error.
+    // Malformed: recorded as text below; the request itself reports the error.
   }
-  return redactData(text);
+  // Text we could not take apart field by field is kept only when nothing in it looks secret.
+  return mentionsSecret(text) ? `(${body.length} bytes, not recorded: they name a password, secret or token)` : redactData(text);
 }
 
 function queryOf(exchange: Exchange): Record<string, string | string[]> {
@@ -73,7 +75,7 @@ export function collectProfile(exchange: Exchange, options: CollectOptions): Pro
     type: exchange.parent === null ? 'main' : 'sub',
     ip: request.data.remoteAddress,
     method: request.method,
-    url: request.uri,
+    url: redactUrl(request.uri),
     time: trace.startedAt,
     statusCode: exchange.sent || exchange.parent !== null ? (response?.status ?? 0) : 0,
     aborted: exchange.aborted,

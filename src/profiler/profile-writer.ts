@@ -46,7 +46,8 @@ export class ProfileWriter {
   readonly #storage: ProfileStorage;
   readonly #onDrop: (count: number, reason: string) => void;
   readonly #recentlyDropped = new Map<string, string>();
-  #pendingTombstones: string[] = [];
+  /** Dropped tokens still to be marked in Redis, with why. */
+  #pendingTombstones = new Map<string, string>();
   #inFlight: Profile[] = [];
   #idleWaiters: (() => void)[] = [];
   readonly #actor: Actor<typeof profileWriterMachine>;
@@ -64,13 +65,19 @@ export class ProfileWriter {
           this.#drop(this.#inFlight.splice(0), `Storing the profile failed: ${this.stats.lastError}`);
         },
       },
-      guards: { hasQueued: () => this.#queue.length > 0 },
+      guards: { hasQueued: () => this.#queue.length > 0, isRedisReady: () => options.redis.status === 'ready' },
       actors: {
         writeBatch: fromPromise(() => this.#writeBatch()),
         writeTombstones: fromPromise(() => this.#writeTombstones()),
       },
     });
-    this.#actor = createActor(machine);
+    this.#actor = createActor(machine, {
+      // The retry timer of the unavailable state must not keep a stopping process alive.
+      clock: {
+        setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
+        clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+      },
+    });
     this.#actor.subscribe({
       next: (snapshot) => {
         this.stats.state = String(snapshot.value);
@@ -87,13 +94,18 @@ export class ProfileWriter {
     redis.on('close', () => this.#actor.send({ type: 'redis.lost' }));
   }
 
-  /** False while Redis is known to be unreachable: a profile collected now would be dropped. */
+  /** False while a profile collected now would be dropped: Redis unreachable, queue full, or stopped. */
   get isAvailable(): boolean {
-    return this.stats.state !== 'unavailable' && this.#queue.length < this.#maxQueue;
+    const { state } = this.stats;
+    return state !== 'unavailable' && state !== 'probing' && state !== 'stopped' && this.#queue.length < this.#maxQueue;
   }
 
   /** Queues a finished profile; O(1), never waits. */
   enqueue(profile: Profile): void {
+    if (this.stats.state === 'stopped') {
+      this.#drop([profile], 'The server was shutting down.');
+      return;
+    }
     if (this.#queue.length >= this.#maxQueue) {
       this.#drop([profile], 'The profile queue was full.');
       return;
@@ -129,16 +141,19 @@ export class ProfileWriter {
     const batch: StoredProfile[] = this.#inFlight.map((profile) => ({ summary: summarize(profile), json: JSON.stringify(profile) }));
     const { stored, replaced } = await this.#storage.write(batch);
     this.#inFlight = [];
+    // Drops while Redis was up (a full queue) are marked along with the next batch.
+    if (this.#pendingTombstones.size > 0) await this.#writeTombstones();
     this.stats.stored += stored;
     this.stats.replaced += replaced;
     this.stats.batches += 1;
   }
 
   async #writeTombstones(): Promise<void> {
-    const tokens = this.#pendingTombstones;
-    this.#pendingTombstones = [];
-    if (tokens.length === 0) return;
-    await this.#storage.markDropped(tokens, 'Dropped: Redis was unavailable when this profile was to be stored.');
+    const pending = this.#pendingTombstones;
+    this.#pendingTombstones = new Map();
+    const byReason = new Map<string, string[]>();
+    for (const [token, reason] of pending) byReason.set(reason, [...(byReason.get(reason) ?? []), token]);
+    for (const [reason, tokens] of byReason) await this.#storage.markDropped(tokens, reason);
   }
 
   #drop(profiles: readonly Profile[], reason: string): void {
@@ -147,14 +162,17 @@ export class ProfileWriter {
     this.stats.queued = this.#queue.length;
     for (const { token } of profiles) {
       this.#recentlyDropped.set(token, reason);
-      this.#pendingTombstones.push(token);
+      this.#pendingTombstones.set(token, reason);
     }
     while (this.#recentlyDropped.size > TOMBSTONES_KEPT) {
       const oldest = this.#recentlyDropped.keys().next().value;
       if (oldest === undefined) break;
       this.#recentlyDropped.delete(oldest);
     }
-    if (this.#pendingTombstones.length > TOMBSTONES_KEPT) this.#pendingTombstones.splice(0, this.#pendingTombstones.length - TOMBSTONES_KEPT);
+    for (const token of this.#pendingTombstones.keys()) {
+      if (this.#pendingTombstones.size <= TOMBSTONES_KEPT) break;
+      this.#pendingTombstones.delete(token);
+    }
     this.#onDrop(profiles.length, reason);
     this.#notifyIdle();
   }

@@ -7,6 +7,35 @@ const MAX_DEPTH = 8;
 const MAX_STRING = 4_096;
 const MAX_ITEMS = 200;
 
+/** True when `text` names something secret (password, token, api key…) anywhere. */
+export function mentionsSecret(text: string): boolean {
+  return SECRET_KEY.test(text);
+}
+
+/** An absolute URL with the values of secret-looking query parameters replaced. */
+export function redactUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark === -1 || !mentionsSecret(url.slice(mark + 1))) return url;
+  const query = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      return eq !== -1 && mentionsSecret(decodeURIComponentSafe(name)) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, mark)}?${query}`;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Headers with the values of Authorization, Cookie, Set-Cookie (and the like) replaced. */
 export function redactHeaders(headers: Readonly<Record<string, string | readonly string[]>>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -31,8 +60,15 @@ export function redactCookies(cookies: Readonly<Record<string, string>>, secretN
 export function redactData(value: unknown, depth = 0): unknown {
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'string') return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length} characters)` : value;
+  if (typeof value === 'function') return '(function)';
   if (typeof value !== 'object') return String(value);
   if (depth >= MAX_DEPTH) return '(too deep)';
+  // Objects whose data is not in own enumerable fields: recorded by what they say, not as `{}`.
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '(invalid date)' : value.toISOString();
+  if (value instanceof Error) return { class: value.constructor.name, message: redactData(value.message, depth + 1) };
+  if (Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return `(${value.byteLength} bytes)`;
+  if (value instanceof Map) return redactData(Object.fromEntries(value), depth);
+  if (value instanceof Set) return redactData([...value], depth);
   if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((item) => redactData(item, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value).slice(0, MAX_ITEMS)) out[key] = SECRET_KEY.test(key) ? REDACTED : redactData(item, depth + 1);

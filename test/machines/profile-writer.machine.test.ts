@@ -76,7 +76,7 @@ test('every state says what it is for', (t) => {
   const states = Object.entries(profileWriterMachine.states);
   t.deepEqual(
     states.map(([name]) => name),
-    ['idle', 'writing', 'unavailable', 'recovering', 'stopped'],
+    ['idle', 'writing', 'unavailable', 'probing', 'recovering', 'stopped'],
   );
   for (const [name, node] of states) t.true((node.description ?? '').length > 0, `${name} has a description`);
 });

@@ -174,12 +174,15 @@ test('a full queue drops new profiles, counts them and says why; after stop() no
   t.like(writer.stats, { queued: 0, stored: 6, dropped: 6 });
   t.true(writer.isAvailable);
   t.is(await reader.count(), 6);
-  t.deepEqual(await reader.read(all[11] ?? ''), { kind: 'missing' });
+  // Redis was up all along: the dropped tokens were marked with the next batch, with their reason.
+  t.deepEqual(await reader.read(all[11] ?? ''), { kind: 'dropped', reason: QUEUE_FULL });
 
   await writer.stop();
   t.is(writer.stats.state, 'stopped');
+  t.false(writer.isAvailable);
   writer.enqueue(profile('f00001'));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.is(writer.droppedReason('f00001'), 'The server was shutting down.');
+  await writer.whenIdle();
   t.is(writer.stats.stored, 6);
   t.is(await reader.count(), 6);
   t.deepEqual(await reader.read('f00001'), { kind: 'missing' });
@@ -224,7 +227,7 @@ test('once the client is back, dropped tokens get tombstones and profiles are st
   await redis.connect();
   await until(() => writer.stats.state === 'idle', 'the writer recovered');
   t.true(writer.isAvailable);
-  t.deepEqual(await reader.read('d00001'), { kind: 'dropped', reason: 'Dropped: Redis was unavailable when this profile was to be stored.' });
+  t.deepEqual(await reader.read('d00001'), { kind: 'dropped', reason: REDIS_UNAVAILABLE });
   writer.enqueue(profile('d00002'));
   await writer.whenIdle();
   t.is((await reader.read('d00002')).kind, 'found');
@@ -258,4 +261,32 @@ test('a failed write drops its batch with the error as the reason and makes the 
   t.is(writer.droppedReason(first ?? ''), 'Storing the profile failed: Error: OOM command not allowed when used memory > maxmemory.');
   for (const token of queued) t.is(writer.droppedReason(token), REDIS_UNAVAILABLE);
   t.is(await real.count(), 0);
+});
+
+test('a failed write while the connection stays up: the writer checks again and resumes on its own', async (t) => {
+  const prefix = testKeyPrefix();
+  prefixes.push(prefix);
+  const redis = await connectWriterClient();
+  const real = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 100 });
+  let failures = 1;
+  // Fails once (say, a command timeout) without the connection closing: no 'ready' event follows.
+  const flaky: ProfileStorage = {
+    write: (profiles) => (failures-- > 0 ? Promise.reject(new Error('Command timed out')) : real.write(profiles)),
+    markDropped: (tokensToMark, reason) => real.markDropped(tokensToMark, reason),
+    read: (token) => real.read(token),
+    find: (criteria) => real.find(criteria),
+    latest: () => real.latest(),
+    purge: () => real.purge(),
+    count: () => real.count(),
+  };
+  const writer = new ProfileWriter({ storage: flaky, redis });
+  writer.enqueue(profile('e10001'));
+  await until(() => writer.stats.state === 'unavailable', 'the write failed');
+  await until(() => writer.stats.state === 'idle', 'the writer resumed by itself');
+  t.true(writer.isAvailable);
+  t.deepEqual(await real.read('e10001'), { kind: 'dropped', reason: 'Storing the profile failed: Error: Command timed out' });
+  writer.enqueue(profile('e10002'));
+  await writer.whenIdle();
+  t.is((await real.read('e10002')).kind, 'found');
+  await writer.stop();
 });
