@@ -1,8 +1,9 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { type Config } from '../config/config';
 import { type Listener } from '../kernel/listener';
 import { debugTokenLinkListener } from '../listeners/debug-token-link-listener';
 import { createProfilerListener } from '../listeners/profiler-listener';
+import { connectWriterRedis } from './connect-writer-redis';
 import { RedisProfileStorage } from './redis-profile-storage';
 import { ProfileWriter, type WriterStats } from './profile-writer';
 import { TokenAllocator } from './token-allocator';
@@ -34,25 +35,8 @@ export async function createProfiler(
   secretCookies: ReadonlySet<string>,
   log: (line: string) => void,
 ): Promise<Profiler> {
-  const writerRedis = new Redis(config.redisUrl, {
-    connectionName: 'loupe-profile-writer',
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 2_000,
-    retryStrategy: (times) => Math.min(times * 100, 1_000),
-  });
-  writerRedis.on('error', () => undefined);
-  // Profiles are only collected once the writer can store them: wait for its connection.
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The profile writer could not connect to ${config.redisUrl}.`)), 5_000);
-    writerRedis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  }).catch((error: unknown) => {
-    writerRedis.disconnect();
-    throw error;
-  });
+  // Profiles are only collected once the writer can store them: its connection is ready first.
+  const writerRedis = await connectWriterRedis(config.redisUrl);
   const storage = new RedisProfileStorage({
     redis: writerRedis,
     prefix: config.redisPrefix,

@@ -1,5 +1,6 @@
 import test from 'ava';
-import Redis from 'ioredis';
+import { connectWriterRedis } from '../../src/profiler/connect-writer-redis';
+import type Redis from 'ioredis';
 import { flattenError } from '../../src/errors/flatten-error';
 import { NotFoundHttpError } from '../../src/errors/http-error';
 import { type Connection } from '../../src/http/connection';
@@ -43,26 +44,10 @@ function adminClient(): Redis {
   return admin;
 }
 
-/** The writer's own client, as src/profiler/profiler.ts creates it. */
+/** The writer's own client, made as the server makes it. */
 async function connectWriterClient(): Promise<Redis> {
-  const { host, port } = adminClient().options;
-  const redis = new Redis({
-    ...(host === undefined ? {} : { host }),
-    ...(port === undefined ? {} : { port }),
-    connectionName: 'loupe-test-profiler-listener-writer',
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    retryStrategy: (times) => Math.min(times * 100, 1_000),
-  });
-  redis.on('error', () => undefined);
+  const redis = await connectWriterRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test-profiler-listener-writer');
   writerClients.push(redis);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The writer client could not connect to ${host}:${port}.`)), 5_000);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
   return redis;
 }
 

@@ -1,5 +1,6 @@
 import test from 'ava';
-import Redis from 'ioredis';
+import { connectWriterRedis } from '../../src/profiler/connect-writer-redis';
+import type Redis from 'ioredis';
 import { Response } from '../../src/http/response';
 import { collectProfile } from '../../src/profiler/collect-profile';
 import { type Profile } from '../../src/profiler/profile';
@@ -35,27 +36,10 @@ function adminClient(): Redis {
   return admin;
 }
 
-/** The writer's own client, as src/profiler/profiler.ts creates it: no offline queue, no retries. */
+/** The writer's own client, made as the server makes it. */
 async function connectWriterClient(): Promise<Redis> {
-  const { host, port } = adminClient().options;
-  const redis = new Redis({
-    ...(host === undefined ? {} : { host }),
-    ...(port === undefined ? {} : { port }),
-    connectionName: 'loupe-test-profile-writer',
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 2_000,
-    retryStrategy: (times) => Math.min(times * 100, 1_000),
-  });
-  redis.on('error', () => undefined);
+  const redis = await connectWriterRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test-profile-writer');
   writerClients.push(redis);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The writer client could not connect to ${host}:${port}.`)), 5_000);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
   return redis;
 }
 
