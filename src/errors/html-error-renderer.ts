@@ -1,3 +1,4 @@
+import { htmlDocumentHead } from '../http/html-document-head';
 import { type LogRecord } from '../kernel/trace';
 import { escapeHtml } from './escape-html';
 import { type FlatError, type FlatErrorEntry } from './flatten-error';
@@ -84,16 +85,7 @@ function debugPage(flat: FlatError, logs: readonly LogRecord[]): string {
   chain.push(flat);
   const hierarchy = chain.map((error) => escapeHtml(error.class)).join(' <span class="sep">&rsaquo;</span> ');
   return `<!-- ${summary} -->
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8" />
-<link rel="icon" href="data:," />
-<meta name="robots" content="noindex,nofollow" />
-<meta name="viewport" content="width=device-width,initial-scale=1" />
-<title>${summary}</title>
-<style>${HTML_ERROR_PAGE_STYLE}</style>
-</head>
+${htmlDocumentHead({ title: summary, style: HTML_ERROR_PAGE_STYLE })}
 <body>
 <header class="header"><div class="container"><h1>Loupe Exception</h1></div></header>
 <section class="summary"><div class="container">
@@ -120,15 +112,7 @@ ${renderLogs(logs)}
 /** The page a visitor sees without debug: the status line and nothing about the error itself. */
 function publicPage(flat: FlatError): string {
   const statusText = escapeHtml(flat.statusText);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8" />
-<link rel="icon" href="data:," />
-<meta name="robots" content="noindex,nofollow,noarchive" />
-<title>An Error Occurred: ${statusText}</title>
-<style>${HTML_ERROR_PAGE_STYLE}</style>
-</head>
+  return `${htmlDocumentHead({ title: `An Error Occurred: ${statusText}`, style: HTML_ERROR_PAGE_STYLE, robots: 'noindex,nofollow,noarchive', viewport: false })}
 <body>
 <div class="public">
 <h1>Oops! An Error Occurred</h1>

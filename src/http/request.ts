@@ -20,6 +20,7 @@ export class Request {
   #host: string | null = null;
   #hostFailed = false;
   #port: number | null = null;
+  #schemeAndHttpHost: string | null = null;
   #cookies: Readonly<Record<string, string>> | null = null;
   #queryParams: URLSearchParams | null = null;
 
@@ -77,11 +78,13 @@ export class Request {
 
   /** `scheme://host[:port]`, the port left out when it is the scheme's default. */
   get schemeAndHttpHost(): string {
+    // Asked several times per request (router context, messages, the token link): built once.
+    if (this.#schemeAndHttpHost !== null) return this.#schemeAndHttpHost;
     const { scheme } = this.data;
     const port = this.port;
     const defaultPort = scheme === 'https' ? 443 : 80;
     const host = this.host;
-    return `${scheme}://${host}${port === defaultPort ? '' : `:${port}`}`;
+    return (this.#schemeAndHttpHost = `${scheme}://${host}${port === defaultPort ? '' : `:${port}`}`);
   }
 
   /** The absolute URL of `path` on this host, with no query string (Symfony's getUriForPath). */

@@ -1,3 +1,4 @@
+import { htmlDocumentHead } from '../http/html-document-head';
 import { html, trustedHtml, type SafeHtml } from './html';
 import { PANEL_STYLE } from './panel-style';
 
@@ -13,16 +14,7 @@ export interface PanelLayoutOptions {
  * navigation (search, latest, status). No script: everything can be read without one.
  */
 export function renderPanelLayout(options: PanelLayoutOptions): string {
-  return html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8" />
-<link rel="icon" href="data:," />
-<meta name="robots" content="noindex,nofollow" />
-<meta name="viewport" content="width=device-width,initial-scale=1" />
-<title>Loupe Profiler</title>
-<style>${trustedHtml(PANEL_STYLE)}</style>
-</head>
+  return html`${trustedHtml(htmlDocumentHead({ title: 'Loupe Profiler', style: PANEL_STYLE }))}
 <body>
 <header class="header"><h1>Loupe Profiler</h1>
 <nav><a href="/_profiler/">Search profiles</a> · <a href="/_profiler/latest">Latest</a> · <a href="/_profiler/status">Status</a></nav>
