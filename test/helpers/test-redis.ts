@@ -1,5 +1,7 @@
+import { type TestFn } from 'ava';
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
+import { connectWriterRedis } from '../../src/profiler/connect-writer-redis';
 import { connectRedis } from '../../src/redis/connect-redis';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -26,4 +28,51 @@ export async function cleanUpTestRedis(redis: Redis | undefined, prefix: string)
   const keys = await redis.keys(`${prefix}*`);
   if (keys.length > 0) await redis.del(...keys);
   await redis.quit();
+}
+
+/** The Redis side of one test file: an admin client, key prefixes and clients, all cleaned up. */
+export interface TestRedis {
+  /** The admin client, connected in `before`. */
+  admin(): Redis;
+  /** A fresh key prefix, deleted after the file's tests. */
+  prefix(): string;
+  /** A client of its own (e.g. the application's), disconnected after the tests. */
+  client(name: string): Promise<Redis>;
+  /** The profile writer's own client, made as the server makes it. */
+  writerClient(): Promise<Redis>;
+}
+
+/** Registers the hooks that connect Redis before a test file and clean up after it. */
+export function useTestRedis(test: TestFn, name: string): TestRedis {
+  let admin: Redis | undefined;
+  const prefixes: string[] = [];
+  const clients: Redis[] = [];
+  test.before(async () => {
+    admin = await connectTestRedis(name);
+  });
+  test.after.always(async () => {
+    for (const client of clients) client.disconnect();
+    for (const prefix of prefixes) {
+      const keys = (await admin?.keys(`${prefix}*`)) ?? [];
+      if (keys.length > 0) await admin?.del(...keys);
+    }
+    await admin?.quit();
+  });
+  const track = (client: Redis): Redis => {
+    clients.push(client);
+    return client;
+  };
+  return {
+    admin: () => {
+      if (admin === undefined) throw new Error('the before hook could not connect to Redis');
+      return admin;
+    },
+    prefix: () => {
+      const prefix = testKeyPrefix();
+      prefixes.push(prefix);
+      return prefix;
+    },
+    client: async (clientName) => track(await connectTestRedis(clientName)),
+    writerClient: async () => track(await connectWriterRedis(REDIS_URL, `${name}-writer`)),
+  };
 }

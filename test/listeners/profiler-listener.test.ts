@@ -1,5 +1,4 @@
 import test from 'ava';
-import { connectWriterRedis } from '../../src/profiler/connect-writer-redis';
 import type Redis from 'ioredis';
 import { flattenError } from '../../src/errors/flatten-error';
 import { NotFoundHttpError } from '../../src/errors/http-error';
@@ -16,40 +15,12 @@ import { ProfileWriter } from '../../src/profiler/profile-writer';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
 import { TokenAllocator } from '../../src/profiler/token-allocator';
 import { requestData } from '../helpers/request-data';
-import { cleanUpTestRedis, connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
+import { useTestRedis } from '../helpers/test-redis';
 
 const TOKEN = /^[0-9a-f]{6}$/;
 const NOT_PROFILED = 'Redis is unavailable: the profile could not be stored.';
 
-let admin: Redis | undefined;
-const prefixes: string[] = [];
-const writerClients: Redis[] = [];
-const readerClients: Redis[] = [];
-
-test.before(async () => {
-  admin = await connectTestRedis('loupe-test-profiler-listener');
-});
-
-test.after.always(async () => {
-  for (const client of [...writerClients, ...readerClients]) client.disconnect();
-  for (const prefix of prefixes.slice(1)) {
-    const keys = (await admin?.keys(`${prefix}*`)) ?? [];
-    if (keys.length > 0) await admin?.del(...keys);
-  }
-  await cleanUpTestRedis(admin, prefixes[0] ?? testKeyPrefix());
-});
-
-function adminClient(): Redis {
-  if (admin === undefined) throw new Error('the before hook could not connect to Redis');
-  return admin;
-}
-
-/** The writer's own client, made as the server makes it. */
-async function connectWriterClient(): Promise<Redis> {
-  const redis = await connectWriterRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test-profiler-listener-writer');
-  writerClients.push(redis);
-  return redis;
-}
+const redis = useTestRedis(test, 'loupe-test-profiler-listener');
 
 const hello: Controller = { name: 'App\\Controller\\HelloController::hello', handle: () => new Response('Hello') };
 const failing: Controller = {
@@ -115,12 +86,10 @@ interface SetUpOptions {
 }
 
 async function setUp(options: SetUpOptions = {}): Promise<Setup> {
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
-  const writerRedis = await connectWriterClient();
+  const prefix = redis.prefix();
+  const writerRedis = await redis.writerClient();
   // The allocator uses the application's client in src/profiler/profiler.ts: one of its own here.
-  const reader = await connectTestRedis('loupe-test-profiler-listener-reader');
-  readerClients.push(reader);
+  const reader = await redis.client('loupe-test-profiler-listener-reader');
   const writer = new ProfileWriter({ storage: new RedisProfileStorage({ redis: writerRedis, prefix, lifetime: 600, maxProfiles: 1000 }), redis: writerRedis });
   const allocator = new TokenAllocator({ redis: reader, prefix, blockSize: 16 });
   if (options.startAllocator ?? true) await allocator.start();
@@ -133,7 +102,7 @@ async function setUp(options: SetUpOptions = {}): Promise<Setup> {
   });
   const crashes: unknown[] = [];
   const kernel = new Kernel({ defaultLocale: 'en', errorController, listeners: [router, ...(options.extra ?? []), listener], onCrash: (error) => crashes.push(error) });
-  const storage = new RedisProfileStorage({ redis: adminClient(), prefix, lifetime: 600, maxProfiles: 1000 });
+  const storage = new RedisProfileStorage({ redis: redis.admin(), prefix, lifetime: 600, maxProfiles: 1000 });
   return {
     writer,
     writerRedis,

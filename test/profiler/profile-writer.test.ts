@@ -1,5 +1,4 @@
 import test from 'ava';
-import { connectWriterRedis } from '../../src/profiler/connect-writer-redis';
 import type Redis from 'ioredis';
 import { Response } from '../../src/http/response';
 import { collectProfile } from '../../src/profiler/collect-profile';
@@ -8,39 +7,25 @@ import { type ProfileStorage } from '../../src/profiler/profile-storage';
 import { ProfileWriter, type ProfileWriterOptions } from '../../src/profiler/profile-writer';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
 import { exchangeFor } from '../helpers/request-data';
-import { cleanUpTestRedis, connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
+import { useTestRedis } from '../helpers/test-redis';
 
 const BASE = Date.now();
 const QUEUE_FULL = 'The profile queue was full.';
 const REDIS_UNAVAILABLE = 'Redis was unavailable when the profile was to be stored.';
 
-let admin: Redis | undefined;
-const prefixes: string[] = [];
-const writerClients: Redis[] = [];
+const redisForTests = useTestRedis(test, 'loupe-test-profile-writer');
 
-test.before(async () => {
-  admin = await connectTestRedis('loupe-test-profile-writer');
-});
-
-test.after.always(async () => {
-  for (const client of writerClients) client.disconnect();
-  for (const prefix of prefixes.slice(1)) {
-    const keys = (await admin?.keys(`${prefix}*`)) ?? [];
-    if (keys.length > 0) await admin?.del(...keys);
-  }
-  await cleanUpTestRedis(admin, prefixes[0] ?? testKeyPrefix());
-});
-
-function adminClient(): Redis {
-  if (admin === undefined) throw new Error('the before hook could not connect to Redis');
-  return admin;
-}
-
-/** The writer's own client, made as the server makes it. */
-async function connectWriterClient(): Promise<Redis> {
-  const redis = await connectWriterRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-test-profile-writer');
-  writerClients.push(redis);
-  return redis;
+/** `real`, but storing batches with `write`: a Redis whose writes fail while it stays connected. */
+function writingWith(real: ProfileStorage, write: ProfileStorage['write']): ProfileStorage {
+  return {
+    write,
+    markDropped: (tokensToMark, reason) => real.markDropped(tokensToMark, reason),
+    read: (token) => real.read(token),
+    find: (criteria) => real.find(criteria),
+    latest: () => real.latest(),
+    purge: () => real.purge(),
+    count: () => real.count(),
+  };
 }
 
 interface Setup {
@@ -52,13 +37,12 @@ interface Setup {
 }
 
 async function setUp(options: Partial<Omit<ProfileWriterOptions, 'redis' | 'onDrop'>> = {}): Promise<Setup> {
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
-  const redis = await connectWriterClient();
+  const prefix = redisForTests.prefix();
+  const redis = await redisForTests.writerClient();
   const storage = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000 });
   const drops: [number, string][] = [];
   const writer = new ProfileWriter({ storage, redis, ...options, onDrop: (count, reason) => drops.push([count, reason]) });
-  const reader = new RedisProfileStorage({ redis: adminClient(), prefix, lifetime: 600, maxProfiles: 10_000 });
+  const reader = new RedisProfileStorage({ redis: redisForTests.admin(), prefix, lifetime: 600, maxProfiles: 10_000 });
   return { writer, redis, reader, drops };
 }
 
@@ -219,19 +203,10 @@ test('once the client is back, dropped tokens get tombstones and profiles are st
 });
 
 test('a failed write drops its batch with the error as the reason and makes the writer unavailable', async (t) => {
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
-  const redis = await connectWriterClient();
+  const prefix = redisForTests.prefix();
+  const redis = await redisForTests.writerClient();
   const real = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 100 });
-  const failing: ProfileStorage = {
-    write: () => Promise.reject(new Error('OOM command not allowed when used memory > maxmemory.')),
-    markDropped: (tokensToMark, reason) => real.markDropped(tokensToMark, reason),
-    read: (token) => real.read(token),
-    find: (criteria) => real.find(criteria),
-    latest: () => real.latest(),
-    purge: () => real.purge(),
-    count: () => real.count(),
-  };
+  const failing = writingWith(real, () => Promise.reject(new Error('OOM command not allowed when used memory > maxmemory.')));
   const writer = new ProfileWriter({ storage: failing, redis, batchSize: 3 });
   const [first, ...queued] = tokens(3, 0x400);
   for (const token of [first, ...queued]) writer.enqueue(profile(token ?? ''));
@@ -248,21 +223,12 @@ test('a failed write drops its batch with the error as the reason and makes the 
 });
 
 test('a failed write while the connection stays up: the writer checks again and resumes on its own', async (t) => {
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
-  const redis = await connectWriterClient();
+  const prefix = redisForTests.prefix();
+  const redis = await redisForTests.writerClient();
   const real = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 100 });
   let failures = 1;
   // Fails once (say, a command timeout) without the connection closing: no 'ready' event follows.
-  const flaky: ProfileStorage = {
-    write: (profiles) => (failures-- > 0 ? Promise.reject(new Error('Command timed out')) : real.write(profiles)),
-    markDropped: (tokensToMark, reason) => real.markDropped(tokensToMark, reason),
-    read: (token) => real.read(token),
-    find: (criteria) => real.find(criteria),
-    latest: () => real.latest(),
-    purge: () => real.purge(),
-    count: () => real.count(),
-  };
+  const flaky = writingWith(real, (profiles) => (failures-- > 0 ? Promise.reject(new Error('Command timed out')) : real.write(profiles)));
   const writer = new ProfileWriter({ storage: flaky, redis });
   writer.enqueue(profile('e10001'));
   await until(() => writer.stats.state === 'unavailable', 'the write failed');
