@@ -1,4 +1,4 @@
-import { flattenError } from '../errors/flatten-error';
+import { flattenError } from '../error-handler/flatten-error';
 import { type Exchange } from '../kernel/exchange';
 import { type Profile, type ProfileRouting } from './profile';
 import { mentionsSecret, redactCookies, redactData, redactHeaders, redactUrl } from './redact';

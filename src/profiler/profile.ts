@@ -1,4 +1,4 @@
-import { type FlatError } from '../errors/flatten-error';
+import { type FlatError } from '../error-handler/flatten-error';
 import { type LogRecord, type ListenerRecord, type PhaseRecord } from '../kernel/trace';
 
 export interface ProfileRouting {

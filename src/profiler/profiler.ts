@@ -1,8 +1,8 @@
 import type Redis from 'ioredis';
 import { type Config } from '../config/config';
 import { type Listener } from '../kernel/listener';
-import { debugTokenLinkListener } from '../listeners/debug-token-link-listener';
-import { createProfilerListener } from '../listeners/profiler-listener';
+import { debugTokenLinkListener } from './debug-token-link-listener';
+import { createProfilerListener } from './profiler-listener';
 import { connectWriterRedis } from './connect-writer-redis';
 import { RedisProfileStorage } from './redis-profile-storage';
 import { ProfileWriter, type WriterStats } from './profile-writer';

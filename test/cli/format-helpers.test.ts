@@ -4,7 +4,7 @@ import { formatErrors } from '../../src/cli/format/format-errors';
 import { formatSummaryTable } from '../../src/cli/format/format-summary-table';
 import { formatTable } from '../../src/cli/format/format-table';
 import { formatTimeline } from '../../src/cli/format/format-timeline';
-import { type FlatError } from '../../src/errors/flatten-error';
+import { type FlatError } from '../../src/error-handler/flatten-error';
 
 test('formatDuration picks a precision that fits the size', (t) => {
   t.is(formatDuration(0.4234), '0.42 ms');

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { performance } from 'node:perf_hooks';
-import { flattenError } from '../../src/errors/flatten-error';
+import { flattenError } from '../../src/error-handler/flatten-error';
 import { NotFoundHttpError } from '../../src/errors/http-error';
 import { type Connection } from '../../src/http/connection';
 import { type RequestData } from '../../src/http/request-data';

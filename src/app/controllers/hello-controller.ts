@@ -1,6 +1,6 @@
 import { Response } from '../../http/response';
 import { type Controller } from '../../kernel/controller';
-import { escapeHtml } from '../../errors/escape-html';
+import { escapeHtml } from '../../view/escape-html';
 
 const GREETINGS: Readonly<Record<string, string>> = { en: 'Hello', fr: 'Bonjour', de: 'Hallo' };
 

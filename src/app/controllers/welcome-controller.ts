@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../errors/escape-html';
+import { escapeHtml } from '../../view/escape-html';
 import { Response } from '../../http/response';
 import { type Controller } from '../../kernel/controller';
 import { type RouteDefinition } from '../../routing/route';

@@ -1,5 +1,5 @@
-import { type FlatError, type FlatErrorEntry } from '../../errors/flatten-error';
-import { type StackFrame } from '../../errors/parse-stack';
+import { type FlatError, type FlatErrorEntry } from '../../error-handler/flatten-error';
+import { type StackFrame } from '../../error-handler/parse-stack';
 
 function frameText(frame: StackFrame): string {
   if (frame.file === '') return frame.function;

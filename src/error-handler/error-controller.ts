@@ -1,0 +1,51 @@
+import { Response } from '../http/response';
+import { type Controller } from '../kernel/controller';
+import { flattenError } from './flatten-error';
+import { renderHtmlError } from './html-error-renderer';
+import { renderJsonError } from './json-error-renderer';
+import { preferredFormat } from './negotiate-format';
+import { rawUrlEncode } from '../http/raw-url-encode';
+import { truncateUtf8 } from '../http/truncate-utf8';
+
+export interface ErrorControllerOptions {
+  /** Shows the message, class, trace and logs; without it nothing about the error leaves the server. */
+  readonly debug: boolean;
+}
+
+/** Symfony sends at most 2000 bytes of the message in X-Debug-Exception. */
+const DEBUG_MESSAGE_MAX_BYTES = 2000;
+
+/**
+ * The controller of the error sub-request (Symfony's ErrorController with the serializer and
+ * HTML renderers): renders the error being handled as JSON when the client prefers JSON,
+ * else as HTML, with the error's status and headers.
+ */
+export function createErrorController(options: ErrorControllerOptions): Controller {
+  const { debug } = options;
+  return {
+    name: 'error_controller',
+    handle: ({ error, request, exchange }) => {
+      const flat = flattenError(error, { trace: debug });
+      const headers: Record<string, string> = {};
+      let body: string;
+      // Every format but JSON falls back to HTML, as the SerializerErrorRenderer does for formats it cannot encode.
+      if (preferredFormat(request) === 'json') {
+        headers['Content-Type'] = 'application/json';
+        body = JSON.stringify(renderJsonError(flat, { debug }));
+      } else {
+        headers['Content-Type'] = 'text/html; charset=UTF-8';
+        body = renderHtmlError(flat, { debug, logs: exchange.parent?.trace.logs ?? [] });
+      }
+      headers['Vary'] = 'Accept';
+      if (debug) {
+        headers['X-Debug-Exception'] = rawUrlEncode(truncateUtf8(flat.message, DEBUG_MESSAGE_MAX_BYTES));
+        const origin = flat.trace[0];
+        if (origin !== undefined) headers['X-Debug-Exception-File'] = `${rawUrlEncode(origin.file)}:${origin.line}`;
+      }
+      // The error's own headers (Allow, WWW-Authenticate) win, as array_merge in Symfony's renderers.
+      const response = new Response(body, flat.statusCode, headers);
+      for (const [name, value] of Object.entries(flat.headers)) response.headers.set(name, value);
+      return response;
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { HttpError } from '../errors/http-error';
+import { flattenError } from './flatten-error';
+import { type Exchange } from '../kernel/exchange';
+import { type Listener } from '../kernel/listener';
+
+function basename(file: string): string {
+  return file.split(/[\\/]/).pop() || 'unknown';
+}
+
+/**
+ * Logs the error being handled (Symfony's ErrorListener::logKernelException):
+ * `Uncaught Exception <Class>: "<message>" at <file> line <line>`, as `error` for a client
+ * error (HttpError below 500), else `critical`.
+ */
+function logKernelException(exchange: Exchange, withTrace: boolean): void {
+  const error = exchange.handlingError;
+  if (error === null) return;
+  const flat = flattenError(error, { trace: withTrace });
+  const origin = flat.trace[0];
+  const file = basename(origin?.file ?? '');
+  const line = origin?.line ?? 0;
+  const isClientError = error instanceof HttpError && flat.statusCode < 500;
+  // The context names the error; its chain and trace are in the profile's errors once, not here again.
+  exchange.trace.log(isClientError ? 'error' : 'critical', `Uncaught Exception ${flat.class}: "${flat.message}" at ${file} line ${line}`, {
+    exception: { class: flat.class, message: flat.message, code: flat.code, statusCode: flat.statusCode, file: origin?.file ?? null, line },
+  });
+}
+
+/**
+ * The kernel.exception listener that logs each error before it is rendered (priority 0).
+ * Without debug nobody sees where an error came from, so its stack is not formatted.
+ */
+export function createErrorListener(options: { debug: boolean } = { debug: true }): Listener {
+  return {
+    name: 'ErrorListener',
+    subscriptions: {
+      'kernel.exception': { priority: 0, handle: (exchange) => logKernelException(exchange, options.debug) },
+    },
+  };
+}

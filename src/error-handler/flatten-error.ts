@@ -1,0 +1,156 @@
+import { STATUS_TEXT } from '../http/status-text';
+import { HttpError } from '../errors/http-error';
+import { LoupeError } from '../errors/loupe-error';
+import { parseStack, type StackFrame } from './parse-stack';
+
+/** One error of a chain as plain data: what the renderers, the log and the profiler show. */
+export interface FlatErrorEntry {
+  /** Constructor name (`NotFoundHttpError`, `TypeError`); `NonError` for a thrown non-Error. */
+  readonly class: string;
+  readonly message: string;
+  /** The registered code of a LoupeError, else `null`. */
+  readonly code: string | null;
+  readonly statusCode: number;
+  readonly statusText: string;
+  /** Headers the error asks for (`Allow`, `WWW-Authenticate`); only HttpErrors have some. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** First frame = where the error was created. */
+  readonly trace: readonly StackFrame[];
+}
+
+/** An error and its `cause` chain, outermost first: `previous[0]` is the outer error's cause. */
+export interface FlatError extends FlatErrorEntry {
+  readonly previous: readonly FlatErrorEntry[];
+}
+
+const MAX_PREVIOUS = 10;
+const MAX_FRAMES = 50;
+const UNKNOWN_STATUS_TEXT = 'Whoops, looks like something went wrong.';
+
+/** Reads a property that may be a throwing getter or sit behind a hostile Proxy. */
+function read(value: unknown, key: string): unknown {
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+function isError(value: unknown): value is Error {
+  try {
+    // The tag check also accepts errors from another realm (vm contexts, workers).
+    return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
+  } catch {
+    return false;
+  }
+}
+
+function toText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return String(value);
+  } catch {
+    // Object.create(null), a throwing toString: there is nothing better to say.
+    return Object.prototype.toString.call(value);
+  }
+}
+
+function className(error: Error): string {
+  const name = read(read(error, 'constructor'), 'name');
+  if (typeof name === 'string' && name !== '') return name;
+  const fallback = read(error, 'name');
+  return typeof fallback === 'string' && fallback !== '' ? fallback : 'Error';
+}
+
+function statusOf(error: unknown): number {
+  try {
+    if (error instanceof HttpError || error instanceof LoupeError) return error.statusCode;
+  } catch {
+    // A Proxy's getPrototypeOf trap may throw; such an error is an internal one.
+  }
+  return 500;
+}
+
+function headersOf(error: unknown): Readonly<Record<string, string>> {
+  try {
+    if (!(error instanceof HttpError)) return {};
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(error.headers)) if (typeof value === 'string') headers[name] = value;
+    return headers;
+  } catch {
+    return {};
+  }
+}
+
+function flattenOne(error: unknown, withTrace: boolean): FlatErrorEntry {
+  const statusCode = statusOf(error);
+  const statusText = STATUS_TEXT[statusCode] ?? UNKNOWN_STATUS_TEXT;
+  if (!isError(error)) {
+    const message = read(error, 'message');
+    return {
+      class: 'NonError',
+      message: typeof message === 'string' ? message : toText(error),
+      code: null,
+      statusCode,
+      statusText,
+      headers: {},
+      trace: [],
+    };
+  }
+  const message = read(error, 'message');
+  const code = read(error, 'code');
+  // Formatting and parsing a stack is the costly part: skipped when nobody will see it.
+  const stack = withTrace ? read(error, 'stack') : undefined;
+  let isLoupe = false;
+  try {
+    isLoupe = error instanceof LoupeError;
+  } catch {
+    isLoupe = false;
+  }
+  return {
+    class: className(error),
+    message: typeof message === 'string' ? message : toText(message ?? ''),
+    code: isLoupe && typeof code === 'string' ? code : null,
+    statusCode,
+    statusText,
+    headers: headersOf(error),
+    trace: typeof stack === 'string' ? parseStack(stack, MAX_FRAMES) : [],
+  };
+}
+
+/** Flattened errors by error object: the listener, the error page and the profiles share one. */
+const flattened = { withTrace: new WeakMap<object, FlatError>(), withoutTrace: new WeakMap<object, FlatError>() };
+
+/**
+ * Turns anything thrown into plain data, with its `cause` chain (cycles cut, at most ten
+ * causes). As Symfony's FlattenException: an HttpError gives its status and headers, a
+ * LoupeError its status, anything else 500. Never throws, whatever it is given. Without
+ * `trace`, stacks are left out (and never formatted). The result is cached per error object.
+ */
+export function flattenError(error: unknown, options: { trace?: boolean } = {}): FlatError {
+  const withTrace = options.trace ?? true;
+  const cache = withTrace ? flattened.withTrace : flattened.withoutTrace;
+  const cacheable = typeof error === 'object' && error !== null;
+  const cached = cacheable ? cache.get(error) : undefined;
+  if (cached !== undefined) return cached;
+  const flat = flattenUncached(error, withTrace);
+  if (cacheable) cache.set(error, flat);
+  return flat;
+}
+
+function flattenUncached(error: unknown, withTrace: boolean): FlatError {
+  try {
+    const seen = new Set<unknown>([error]);
+    const previous: FlatErrorEntry[] = [];
+    let cause = isError(error) ? read(error, 'cause') : undefined;
+    while (cause !== undefined && cause !== null && previous.length < MAX_PREVIOUS && !seen.has(cause)) {
+      seen.add(cause);
+      previous.push(flattenOne(cause, withTrace));
+      cause = isError(cause) ? read(cause, 'cause') : undefined;
+    }
+    return { ...flattenOne(error, withTrace), previous };
+  } catch {
+    // Only reachable through something as odd as a Proxy that breaks Set or spread; stay useful.
+    return { class: 'NonError', message: '', code: null, statusCode: 500, statusText: STATUS_TEXT[500] ?? UNKNOWN_STATUS_TEXT, headers: {}, trace: [], previous: [] };
+  }
+}

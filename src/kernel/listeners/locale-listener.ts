@@ -1,0 +1,67 @@
+import { type Exchange } from '../exchange';
+import { type Listener } from '../listener';
+
+export interface LocaleOptions {
+  readonly enabledLocales: readonly string[];
+  readonly defaultLocale: string;
+}
+
+/** The first Accept-Language tag (q-ordered) whose language is enabled, or `null`. */
+export function negotiateLocale(header: string | undefined, enabled: readonly string[]): string | null {
+  if (header === undefined || header === '') return null;
+  const ranked = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter(({ tag, q }) => tag !== '' && q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { tag } of ranked) {
+    const exact = enabled.find((locale) => locale.toLowerCase() === tag.replace('-', '_'));
+    if (exact !== undefined) return exact;
+    const language = enabled.find((locale) => locale.toLowerCase() === tag.split(/[-_]/)[0]);
+    if (language !== undefined) return language;
+  }
+  return null;
+}
+
+/**
+ * The request locale (Symfony's LocaleListener): the default first (100), then after routing the
+ * `_locale` route attribute, else Accept-Language among the enabled locales (16). A sub-request
+ * gives the parent's locale back when it finishes.
+ */
+export function createLocaleListener(options: LocaleOptions): Listener {
+  const setLocale = (exchange: Exchange): void => {
+    const { request } = exchange;
+    const fromRoute = request.attributes.get('_locale');
+    if (typeof fromRoute === 'string' && options.enabledLocales.includes(fromRoute)) {
+      request.locale = fromRoute;
+      return;
+    }
+    if (exchange.isMainRequest) {
+      request.locale = negotiateLocale(request.header('accept-language'), options.enabledLocales) ?? request.defaultLocale;
+    }
+  };
+  return {
+    name: 'LocaleListener',
+    subscriptions: {
+      'kernel.request': [
+        {
+          priority: 100,
+          handle: ({ request }) => {
+            request.defaultLocale = options.defaultLocale;
+          },
+        },
+        { priority: 16, handle: setLocale },
+      ],
+      'kernel.finish_request': {
+        priority: 0,
+        handle: ({ request, parent }) => {
+          request.locale = parent?.request.locale ?? request.defaultLocale;
+        },
+      },
+    },
+  };
+}

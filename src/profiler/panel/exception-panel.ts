@@ -1,0 +1,52 @@
+import { type FlatErrorEntry } from '../../error-handler/flatten-error';
+import { type StackFrame } from '../../error-handler/parse-stack';
+import { html, type SafeHtml } from '../../view/html';
+import { type PanelDefinition } from './panel-definition';
+import { formatValue } from './panel-format';
+
+function isVendor(frame: StackFrame): boolean {
+  return frame.file === '' || frame.file.startsWith('node:') || frame.file.includes('/node_modules/');
+}
+
+function renderFrames(trace: readonly StackFrame[]): SafeHtml {
+  if (trace.length === 0) return html`<p class="error-message empty">No stack trace.</p>`;
+  return html`<ol class="frames">
+${trace.map(
+  (frame) =>
+    html`<li class="${isVendor(frame) ? 'frame vendor' : 'frame'}"><strong class="mono">${frame.function || '(anonymous)'}</strong> <span class="mono">${
+      frame.line === 0 ? frame.file : `${frame.file}:${frame.line}:${frame.column}`
+    }</span></li>\n`,
+)}</ol>`;
+}
+
+function renderEntry(entry: FlatErrorEntry, label: string): SafeHtml {
+  const headers = Object.entries(entry.headers);
+  return html`<div class="error-block">
+<div class="error-head">${label} <span class="error-class">${entry.class}</span>${entry.code === null ? '' : html` <code>${entry.code}</code>`}
+ — <span class="status">${entry.statusCode} ${entry.statusText}</span>${headers.length === 0 ? '' : html` — headers: <code>${formatValue(entry.headers)}</code>`}</div>
+<p class="error-message">${entry.message}</p>
+${renderFrames(entry.trace)}
+</div>`;
+}
+
+/**
+ * Exceptions: every error raised while handling the request, each followed by its chain of
+ * previous errors (`cause`), with class, code, status, message and stack trace.
+ */
+export const exceptionPanel: PanelDefinition = {
+  name: 'exception',
+  label: 'Exception',
+  badge: (profile) => (profile.errors.length === 0 ? null : { count: profile.errors.length, isError: true }),
+  render: ({ profile }) => {
+    if (profile.errors.length === 0) return html`<h2>Exceptions</h2><p class="empty">No exception was thrown and caught.</p>`;
+    const total = profile.errors.length;
+    return html`<h2>Exceptions</h2>
+${profile.errors.map(
+  (error, index) => html`<section class="exception">
+<h3>${total === 1 ? '' : `[${index + 1}/${total}] `}${error.class}: ${error.message}</h3>
+${renderEntry(error, 'Thrown')}
+${error.previous.map((previous, depth) => renderEntry(previous, depth === 0 ? 'Previous error' : `Previous error (${depth + 1})`))}
+</section>\n`,
+)}`;
+  },
+};

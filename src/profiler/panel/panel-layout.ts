@@ -1,0 +1,31 @@
+import { htmlDocumentHead } from '../../view/html-document-head';
+import { html, trustedHtml, type SafeHtml } from '../../view/html';
+import { PANEL_STYLE } from './panel-style';
+
+export interface PanelLayoutOptions {
+  /** The main column. */
+  readonly content: SafeHtml;
+  /** Extra sidebar sections (the panel menu, the writer counters), below the navigation. */
+  readonly sidebar?: SafeHtml;
+}
+
+/**
+ * The page shell of every profiler page: title `Loupe Profiler`, the inline stylesheet and the
+ * navigation (search, latest, status). No script: everything can be read without one.
+ */
+export function renderPanelLayout(options: PanelLayoutOptions): string {
+  return html`${trustedHtml(htmlDocumentHead({ title: 'Loupe Profiler', style: PANEL_STYLE }))}
+<body>
+<header class="header"><h1>Loupe Profiler</h1>
+<nav><a href="/_profiler/">Search profiles</a> · <a href="/_profiler/latest">Latest</a> · <a href="/_profiler/status">Status</a></nav>
+</header>
+<div class="layout">
+<aside class="sidebar">${options.sidebar}</aside>
+<main class="content">
+${options.content}
+</main>
+</div>
+</body>
+</html>
+`.toString();
+}

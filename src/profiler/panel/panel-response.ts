@@ -1,0 +1,51 @@
+import { preferredFormat } from '../../error-handler/negotiate-format';
+import { type Request } from '../../http/request';
+import { Response } from '../../http/response';
+import { STATUS_TEXT } from '../../http/status-text';
+import { html } from '../../view/html';
+import { renderPanelLayout } from './panel-layout';
+
+/**
+ * Defence in depth: the pages need no script and load nothing, so a browser refuses both even
+ * if some request data ever slipped through unescaped.
+ */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  Vary: 'Accept',
+};
+
+/** What a profiler page says, in both forms; only the one the client asked for is built. */
+export interface NegotiatedContent {
+  readonly html: () => string;
+  readonly json: () => unknown;
+}
+
+/**
+ * A profiler response negotiated as the error pages are: JSON when the client's first
+ * acceptable Accept type is JSON (`application/json`), else the HTML page.
+ */
+export function negotiatedResponse(request: Request, status: number, content: NegotiatedContent): Response {
+  if (preferredFormat(request) === 'json') {
+    return new Response(JSON.stringify(content.json()), status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json' });
+  }
+  return new Response(content.html(), status, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=UTF-8' });
+}
+
+/**
+ * A profiler error (unknown token or panel, dropped profile, invalid filter) rendered here
+ * rather than thrown: a thrown error is rendered by an error sub-request, which is not a
+ * profiler route and would be profiled, handing the client an X-Debug-Token.
+ */
+export function panelErrorResponse(request: Request, status: number, heading: string, message: string): Response {
+  const statusText = STATUS_TEXT[status] ?? 'Error';
+  return negotiatedResponse(request, status, {
+    json: () => ({ type: 'https://tools.ietf.org/html/rfc2616#section-10', title: heading, status, detail: message }),
+    html: () =>
+      renderPanelLayout({
+        content: html`<section class="summary status-error"><h2><span class="status-error-text">Error ${status} ${statusText}</span> — ${heading}</h2>
+<p class="message">${message}</p></section>`,
+      }),
+  });
+}

@@ -1,0 +1,87 @@
+import { performance } from 'node:perf_hooks';
+import { type Exchange } from '../kernel/exchange';
+import { type Listener } from '../kernel/listener';
+import { collectProfile } from './collect-profile';
+import { type ProfileWriter } from './profile-writer';
+import { type TokenAllocator } from './token-allocator';
+
+export interface ProfilerListenerOptions {
+  readonly allocator: TokenAllocator;
+  readonly writer: ProfileWriter;
+  /** Cookie names whose values are never recorded (session, remember-me). */
+  readonly secretCookies: ReadonlySet<string>;
+  /** Counts requests left unprofiled because their profile could not have been stored. */
+  readonly onNotProfiled: (reason: string) => void;
+}
+
+const TOKEN = 'profiler.token';
+const COST = 'profiler.cost';
+
+/** The profiler's own pages are not profiled, nor the error sub-requests that render their errors. */
+function isProfilerRoute(exchange: Exchange): boolean {
+  let main = exchange;
+  while (main.parent !== null) main = main.parent;
+  const route = main.request.attributes.get('_route');
+  return typeof route === 'string' && (route.startsWith('_profiler') || route.startsWith('_wdt'));
+}
+
+function tokenOf(exchange: Exchange): string | null {
+  const token = exchange.bag.get(TOKEN);
+  return typeof token === 'string' ? token : null;
+}
+
+/**
+ * Gives each profiled response its token (kernel.response, -100) and hands the finished profiles
+ * of a request and its error sub-request to the writer once the response is sent
+ * (kernel.terminate, -1024). A token is sent only when the profile can be stored.
+ */
+export function createProfilerListener(options: ProfilerListenerOptions): Listener {
+  const { allocator, writer } = options;
+  const collect = (exchange: Exchange, parent: string | null, children: string[]): void => {
+    const token = tokenOf(exchange);
+    if (token === null) return;
+    const start = performance.now();
+    const profile = collectProfile(exchange, { token, parent, children, secretCookies: options.secretCookies });
+    const earlier = exchange.bag.get(COST);
+    profile.profilerCost.collect = performance.now() - start + (typeof earlier === 'number' ? earlier : 0);
+    writer.enqueue(profile);
+  };
+  return {
+    name: 'ProfilerListener',
+    subscriptions: {
+      'kernel.response': {
+        priority: -100,
+        handle: (exchange) => {
+          const { response } = exchange;
+          if (response === null || isProfilerRoute(exchange)) return;
+          const start = performance.now();
+          const token = writer.isAvailable ? allocator.allocate() : null;
+          if (token === null) {
+            options.onNotProfiled('Redis is unavailable: the profile could not be stored.');
+            return;
+          }
+          exchange.bag.set(TOKEN, token);
+          const previous = response.headers.get('X-Debug-Token');
+          if (previous !== undefined) response.headers.set('X-Previous-Debug-Token', previous);
+          response.headers.set('X-Debug-Token', token);
+          exchange.bag.set(COST, performance.now() - start);
+        },
+      },
+      'kernel.terminate': {
+        priority: -1024,
+        handle: (exchange) => {
+          const mainToken = tokenOf(exchange);
+          const sub = exchange.subRequest;
+          if (exchange.aborted && mainToken === null && !isProfilerRoute(exchange)) {
+            // The client left before kernel.response: record the request all the same.
+            const token = writer.isAvailable ? allocator.allocate() : null;
+            if (token !== null) exchange.bag.set(TOKEN, token);
+          }
+          const subToken = sub === null ? null : tokenOf(sub);
+          if (sub !== null && subToken !== null) collect(sub, tokenOf(exchange), []);
+          collect(exchange, null, subToken === null ? [] : [subToken]);
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import test from 'ava';
+import { Response } from '../../../src/http/response';
+import { type Exchange } from '../../../src/kernel/exchange';
+import { type PhaseSubscription } from '../../../src/kernel/listener';
+import { viewListener } from '../../../src/kernel/listeners/json-view-listener';
+import { exchangeFor } from '../../helpers/request-data';
+
+function subscription(): PhaseSubscription {
+  const subscribed = viewListener.subscriptions['kernel.view'];
+  if (subscribed === undefined || Array.isArray(subscribed)) throw new Error('expected one kernel.view subscription');
+  return subscribed as PhaseSubscription;
+}
+
+function view(result: unknown): Exchange {
+  const exchange = exchangeFor();
+  exchange.controllerResult = result;
+  subscription().handle(exchange);
+  return exchange;
+}
+
+test('it is the JsonViewListener on kernel.view (0) only', (t) => {
+  t.is(viewListener.name, 'JsonViewListener');
+  t.deepEqual(Object.keys(viewListener.subscriptions), ['kernel.view']);
+  t.is(subscription().priority, 0);
+});
+
+test('data returned by the controller becomes a 200 JSON response', (t) => {
+  const response = view({ name: 'Jürgen', tags: [1, 2] }).response;
+  if (response === null) return t.fail('no response');
+  t.is(response.status, 200);
+  t.is(response.body, '{"name":"Jürgen","tags":[1,2]}');
+  t.deepEqual(response.headers.toJSON(), { 'Content-Type': 'application/json' });
+});
+
+test('falsy data other than null is still data', (t) => {
+  t.is(view(0).response?.body, '0');
+  t.is(view(false).response?.body, 'false');
+  t.is(view('').response?.body, '""');
+});
+
+test('undefined or null gives no response, so the kernel can say the controller returned nothing', (t) => {
+  t.is(view(undefined).response, null);
+  t.is(view(null).response, null);
+});
+
+test('a response already set is kept', (t) => {
+  const exchange = exchangeFor();
+  const existing = new Response('set by another listener');
+  exchange.response = existing;
+  exchange.controllerResult = { ignored: true };
+  subscription().handle(exchange);
+  t.is(exchange.response, existing);
+  t.is(existing.body, 'set by another listener');
+});

@@ -1,0 +1,85 @@
+import test from 'ava';
+import { type Response } from '../../../src/http/response';
+import { createProfilerRoutes, type ProfilerRoutesDeps } from '../../../src/profiler/panel/profiler-routes';
+import { type ProfileSummary } from '../../../src/profiler/profile';
+import { type ProfileCriteria, type ProfileStorage, type ReadResult } from '../../../src/profiler/profile-storage';
+import { type ProfilerStats } from '../../../src/profiler/profiler';
+import { exchangeFor } from '../../helpers/request-data';
+
+// Unit tests of the controllers over an in-memory storage: the cases a live server cannot be
+// made to show on demand (a writer that dropped a profile, an unreadable stored profile).
+
+const STATS: ProfilerStats = { writer: { queued: 0, stored: 3, dropped: 7, replaced: 0, batches: 1, lastError: null, state: 'idle' }, notProfiled: 2 };
+
+function storage(entries: Record<string, ReadResult>, latest: string | null = null): ProfileStorage {
+  return {
+    write: () => Promise.resolve({ stored: 0, replaced: 0 }),
+    markDropped: () => Promise.resolve(),
+    read: (token) => Promise.resolve(entries[token] ?? { kind: 'missing' }),
+    find: (_criteria: ProfileCriteria) => Promise.resolve([] as ProfileSummary[]),
+    latest: () => Promise.resolve(latest),
+    purge: () => Promise.resolve(0),
+    count: () => Promise.resolve(Object.keys(entries).length),
+  };
+}
+
+async function call(deps: ProfilerRoutesDeps, routeName: string, params: Record<string, string>, query = '', accept = 'text/html'): Promise<Response> {
+  const route = createProfilerRoutes(deps).find((candidate) => candidate.name === routeName);
+  if (route === undefined) throw new Error(`no route ${routeName}`);
+  const exchange = exchangeFor({ path: '/_profiler/x', query, headers: { host: '127.0.0.1', accept } });
+  return (await route.controller.handle({ request: exchange.request, params, session: null, user: null, locale: 'en', error: null, exchange })) as Response;
+}
+
+const deps = (entries: Record<string, ReadResult>, droppedByWriter: Record<string, string> = {}, latest: string | null = null): ProfilerRoutesDeps => ({
+  storage: storage(entries, latest),
+  stats: () => STATS,
+  droppedReason: (token) => droppedByWriter[token],
+});
+
+test('the routes carry Symfony\'s names, static paths first, the token requirement on _profiler', (t) => {
+  const routes = createProfilerRoutes(deps({}));
+  t.deepEqual(routes.map((route) => [route.name, route.path]), [
+    ['_profiler_home', '/_profiler/'],
+    ['_profiler_search', '/_profiler/search'],
+    ['_profiler_status', '/_profiler/status'],
+    ['_profiler', '/_profiler/{token}'],
+  ]);
+  t.deepEqual(routes[3]?.requirements, { token: '[0-9a-f]{6}|latest' });
+});
+
+test('a token the writer dropped is a 404 that says so and why', async (t) => {
+  const res = await call(deps({}, { abc123: 'The profile queue was full.' }), '_profiler', { token: 'abc123' });
+  t.is(res.status, 404);
+  t.true(String(res.body).includes('The profile of token &quot;abc123&quot; was dropped and is not available: The profile queue was full.'));
+  const json = await call(deps({}, { abc123: 'The profile queue was full.' }), '_profiler', { token: 'abc123' }, '', 'application/json');
+  t.is(JSON.parse(String(json.body)).detail, 'The profile of token "abc123" was dropped and is not available: The profile queue was full.');
+});
+
+test('a tombstone in storage is a 404 with its reason', async (t) => {
+  const res = await call(deps({ abc123: { kind: 'dropped', reason: 'Dropped: Redis was unavailable.' } }), '_profiler', { token: 'abc123' }, '', 'application/json');
+  t.is(res.status, 404);
+  t.is(JSON.parse(String(res.body)).detail, 'The profile of token "abc123" was dropped and is not available: Dropped: Redis was unavailable.');
+});
+
+test('an unknown token and latest with nothing stored are 404s with Symfony\'s messages', async (t) => {
+  const unknown = await call(deps({}), '_profiler', { token: 'abc123' }, '', 'application/json');
+  t.is(unknown.status, 404);
+  t.is(JSON.parse(String(unknown.body)).detail, 'Token "abc123" not found.');
+  const none = await call(deps({}), '_profiler', { token: 'latest' });
+  t.is(none.status, 404);
+  t.true(String(none.body).includes('No profiles found.'));
+});
+
+test('a stored profile that is not a profile gives a 500 naming the field, not a broken page', async (t) => {
+  const res = await call(deps({ abc123: { kind: 'found', json: '{"token":"abc123"}' } }), '_profiler', { token: 'abc123' }, '', 'application/json');
+  t.is(res.status, 500);
+  t.regex(JSON.parse(String(res.body)).detail, /^The profile of token "abc123" cannot be read: the field "type" is missing/);
+});
+
+test('the status page shows the writer counters in HTML and JSON', async (t) => {
+  const json = await call(deps({}), '_profiler_status', {}, '', 'application/json');
+  t.deepEqual(JSON.parse(String(json.body)), { stored: 3, dropped: 7, notProfiled: 2, replaced: 0, queued: 0, batches: 1, writerState: 'idle', lastError: null, indexed: 0 });
+  const page = String((await call(deps({}), '_profiler_status', {})).body);
+  t.regex(page, /<dt>Dropped<\/dt><dd data-counter="dropped">7<\/dd>/);
+  t.regex(page, /data-counter="not-profiled">2</);
+});

@@ -1,0 +1,177 @@
+import test from 'ava';
+import { BadRequestHttpError, MethodNotAllowedHttpError, NotFoundHttpError } from '../../src/errors/http-error';
+import { Response } from '../../src/http/response';
+import { type Controller } from '../../src/kernel/controller';
+import { type Exchange } from '../../src/kernel/exchange';
+import { Kernel } from '../../src/kernel/kernel';
+import { type KernelPhase } from '../../src/kernel/kernel-events';
+import { type PhaseSubscription } from '../../src/kernel/listener';
+import { createRouterListener } from '../../src/routing/router-listener';
+import { MethodNotAllowedError } from '../../src/routing/method-not-allowed-error';
+import { redirectController } from '../../src/routing/redirect-controller';
+import { requestContextOf, setRequestContext } from '../../src/routing/request-context';
+import { ResourceNotFoundError } from '../../src/routing/resource-not-found-error';
+import { type Router } from '../../src/routing/router';
+import { UrlMatcherRouter } from '../../src/routing/url-matcher-router';
+import { exchangeFor, requestData } from '../helpers/request-data';
+
+const helloController: Controller = { name: 'App\\Controller\\HelloController::hello', handle: () => new Response('hello') };
+const errorController: Controller = { name: 'error_controller', handle: () => new Response('error page') };
+
+const router = new UrlMatcherRouter([
+  { name: 'hello', path: '/hello/{name}', methods: ['GET'], controller: helloController },
+  { name: 'only_get', path: '/only-get', methods: ['GET', 'PUT'], controller: helloController },
+  { name: 'foo', path: '/foo', methods: ['GET'], controller: helloController },
+]);
+
+function subscription(phase: KernelPhase, on: Router = router): PhaseSubscription {
+  const subscribed = createRouterListener(on).subscriptions[phase];
+  if (subscribed === undefined || Array.isArray(subscribed)) throw new Error(`expected one ${phase} subscription`);
+  return subscribed as PhaseSubscription;
+}
+
+function route(exchange: Exchange, on: Router = router): Exchange {
+  subscription('kernel.request', on).handle(exchange);
+  return exchange;
+}
+
+/** A router that fails the test when asked anything. */
+const untouchable: Router = {
+  match: () => {
+    throw new Error('the router must not be consulted');
+  },
+  generate: () => '',
+  generateUrl: () => '',
+};
+
+test('it is the RouterListener on kernel.request (32) and kernel.finish_request (0)', (t) => {
+  const listener = createRouterListener(router);
+  t.is(listener.name, 'RouterListener');
+  t.deepEqual(Object.keys(listener.subscriptions).sort(), ['kernel.finish_request', 'kernel.request']);
+  t.is(subscription('kernel.request').priority, 32);
+  t.is(subscription('kernel.finish_request').priority, 0);
+});
+
+test('a matched route sets the attributes, the controller and logs the match', (t) => {
+  const exchange = route(exchangeFor({ path: '/hello/J%C3%BCrgen', query: 'x=1' }));
+  const { attributes } = exchange.request;
+  t.is(attributes.get('_route'), 'hello');
+  t.is(attributes.get('_controller'), 'App\\Controller\\HelloController::hello');
+  t.is(attributes.get('name'), 'Jürgen');
+  t.deepEqual(attributes.get('_route_params'), { name: 'Jürgen' });
+  t.is(exchange.controller, helloController);
+  t.deepEqual(exchange.trace.logs, [
+    {
+      level: 'info',
+      message: 'Matched route "hello".',
+      context: {
+        route: 'hello',
+        route_parameters: { _route: 'hello', _controller: 'App\\Controller\\HelloController::hello', name: 'Jürgen' },
+        request_uri: 'http://127.0.0.1:8000/hello/J%C3%BCrgen?x=1',
+        method: 'GET',
+      },
+      at: exchange.trace.logs[0]?.at ?? -1,
+    },
+  ]);
+});
+
+test('an unrouted request is a 404 naming the absolute URI, with the inner error as cause', (t) => {
+  const exchange = exchangeFor({ path: '/config.yaml', query: 'a=b' });
+  const error = t.throws(() => route(exchange), { instanceOf: NotFoundHttpError, message: 'No route found for "GET http://127.0.0.1:8000/config.yaml"' });
+  t.is(error?.statusCode, 404);
+  t.true(error?.cause instanceof ResourceNotFoundError);
+  t.is((error?.cause as Error).message, 'No routes found for "/config.yaml/".');
+  t.is(exchange.controller, null);
+  t.is(exchange.request.attributes.size, 0);
+  t.deepEqual(
+    exchange.trace.logs.map(({ level, message, context }) => ({ level, message, context })),
+    [{ level: 'info', message: 'No route matched.', context: { path: '/config.yaml', method: 'GET', reason: 'No routes found for "/config.yaml/".' } }],
+  );
+});
+
+test('the 404 URI keeps the raw path, lower-cases the host and leaves out a default port', (t) => {
+  const exchange = exchangeFor({ method: 'POST', path: '/caf%C3%A9/', headers: { host: 'Example.COM:80' } });
+  const error = t.throws(() => route(exchange), { instanceOf: NotFoundHttpError });
+  t.is(error?.message, 'No route found for "POST http://example.com/caf%C3%A9/"');
+  t.is((error?.cause as Error).message, 'No routes found for "/caf%C3%A9/".');
+});
+
+test('the 404 names the referer when one is sent, and only a non-empty one', (t) => {
+  const withReferer = exchangeFor({ path: '/missing', headers: { referer: 'http://127.0.0.1:8000/hello/x' } });
+  t.throws(() => route(withReferer), { message: 'No route found for "GET http://127.0.0.1:8000/missing" (from "http://127.0.0.1:8000/hello/x")' });
+  t.throws(() => route(exchangeFor({ path: '/missing', headers: { referer: '' } })), { message: 'No route found for "GET http://127.0.0.1:8000/missing"' });
+});
+
+test('a wrong method is a 405 with Allow, never naming the referer', (t) => {
+  const exchange = exchangeFor({ method: 'POST', path: '/only-get', headers: { referer: 'http://elsewhere/' } });
+  const error = t.throws(() => route(exchange), {
+    instanceOf: MethodNotAllowedHttpError,
+    message: 'No route found for "POST http://127.0.0.1:8000/only-get": Method Not Allowed (Allow: GET, PUT)',
+  });
+  t.is(error?.statusCode, 405);
+  t.deepEqual(error?.headers, { Allow: 'GET, PUT' });
+  t.deepEqual(error?.allowedMethods, ['GET', 'PUT']);
+  t.true(error?.cause instanceof MethodNotAllowedError);
+  t.is(exchange.trace.logs[0]?.message, 'No route matched.');
+  t.is(exchange.trace.logs[0]?.context['reason'], 'Method Not Allowed (Allow: GET, PUT)');
+});
+
+test('an invalid Host header is a 400 before the router is consulted', (t) => {
+  const exchange = exchangeFor({ path: '/hello/x', headers: { host: 'bad host' } });
+  const error = t.throws(() => route(exchange, untouchable), { instanceOf: BadRequestHttpError, message: 'Invalid Host "bad host".' });
+  t.is(error?.statusCode, 400);
+  t.is(error?.code, 'LOUPE_ERR_HTTP_INVALID_HOST');
+  t.is(exchange.controller, null);
+});
+
+test('a request whose controller is set (the error sub-request) is not routed', (t) => {
+  const main = exchangeFor({ path: '/hello/x', headers: { host: 'bad host' } });
+  const sub = main.createErrorSubRequest(new Error('boom'), errorController);
+  t.notThrows(() => route(sub, untouchable));
+  t.is(sub.controller, errorController);
+  t.deepEqual([...sub.request.attributes.keys()].sort(), ['_controller', 'exception']);
+  t.deepEqual(sub.trace.logs, []);
+});
+
+test('a path matching with its slash toggled is answered by the redirect controller', (t) => {
+  const exchange = route(exchangeFor({ path: '/foo/', query: 'q=1' }));
+  t.is(exchange.controller, redirectController);
+  t.is(exchange.request.attributes.get('_route'), 'foo');
+  t.is(exchange.request.attributes.get('_controller'), redirectController.name);
+  t.is(exchange.request.attributes.get('path'), '/foo');
+  t.is(exchange.request.attributes.get('permanent'), 'true');
+});
+
+test('routing records the request context; a finished sub-request gives its parent back', (t) => {
+  const main = route(exchangeFor({ path: '/hello/x', headers: { host: 'Example.com:8443' } }));
+  main.request.locale = 'fr';
+  t.deepEqual({ ...requestContextOf(main) }, { scheme: 'http', host: 'example.com', port: 8443, locale: 'fr' });
+  t.is(router.generateUrl('hello', { name: 'y' }, requestContextOf(main)), 'http://example.com:8443/hello/y');
+
+  const sub = main.createErrorSubRequest(new Error('boom'), errorController);
+  t.is(requestContextOf(sub).host, 'example.com');
+  setRequestContext(sub, { scheme: 'https', host: 'sub.example', port: 443, locale: 'de' });
+  t.is(requestContextOf(sub).host, 'sub.example');
+  subscription('kernel.finish_request').handle(sub);
+  t.is(requestContextOf(sub).host, 'example.com');
+  // The main request has no parent to restore: its context stays for kernel.response and later.
+  subscription('kernel.finish_request').handle(main);
+  t.is(requestContextOf(main).host, 'example.com');
+});
+
+test('without routing the context is Symfony\'s default http://localhost', (t) => {
+  t.deepEqual({ ...requestContextOf(exchangeFor()) }, { scheme: 'http', host: 'localhost', port: 80, locale: 'en' });
+});
+
+test('through the kernel, the 405 response carries Allow and the redirect is a 301 with the query kept', async (t) => {
+  const written: Response[] = [];
+  const kernel = new Kernel({ defaultLocale: 'en', errorController, listeners: [createRouterListener(router)] });
+  const connection = { write: (response: Response) => written.push(response) > 0 };
+  kernel.handle(requestData({ method: 'DELETE', path: '/only-get' }), connection);
+  kernel.handle(requestData({ path: '/foo/', query: 'a=1&b=2' }), connection);
+  await kernel.whenIdle();
+  t.is(written[0]?.status, 405);
+  t.is(written[0]?.headers.get('Allow'), 'GET, PUT');
+  t.is(written[1]?.status, 301);
+  t.is(written[1]?.headers.get('Location'), '/foo?a=1&b=2');
+});

@@ -1,0 +1,103 @@
+import test from 'ava';
+import { Response } from '../../src/http/response';
+import { type Exchange } from '../../src/kernel/exchange';
+import { type KernelPhase } from '../../src/kernel/kernel-events';
+import { ListenerRegistry } from '../../src/kernel/listener-registry';
+import { createRememberMeListener } from '../../src/security/remember-me-listener';
+import { createDemoFirewallMap } from '../../src/security/demo-firewalls';
+import { hashPasswordSync } from '../../src/security/password-hasher';
+import { RememberMeSigner } from '../../src/security/remember-me-signer';
+import { SecurityBagKeys } from '../../src/security/security-bag-keys';
+import { InMemoryUserProvider } from '../../src/security/user-provider';
+import { exchangeFor } from '../helpers/request-data';
+
+const SECRET = 'test-secret';
+const NOW_MS = 1_800_000_000_000;
+const admin = { identifier: 'admin', passwordHash: hashPasswordSync('loupe', { N: 1024, r: 8, p: 1 }), roles: ['ROLE_ADMIN'] };
+const users = new InMemoryUserProvider([admin]);
+let clock = NOW_MS;
+const registry = new ListenerRegistry([
+  createRememberMeListener({ secret: SECRET, lifetime: 3600, cookieName: 'LOUPE_REMEMBERME', users, firewalls: createDemoFirewallMap(), now: () => clock }),
+]);
+
+/** An exchange for a GET of `path` whose Host header carries no port, with `headers` added. */
+const get = (path: string, headers: Record<string, string> = {}): Exchange => exchangeFor({ path, headers: { host: '127.0.0.1', ...headers } });
+
+function run(phase: KernelPhase, exchange: Exchange): void {
+  for (const listener of registry.for(phase)) listener.handle(exchange);
+}
+
+const validCookie = (expiresAt = NOW_MS / 1000 + 60): string =>
+  `LOUPE_REMEMBERME=${new RememberMeSigner(SECRET).sign({ u: 'admin', e: expiresAt }, admin.passwordHash)}`;
+
+test('runs at kernel.request 9 (before the firewall) and kernel.response -900 (before the session)', (t) => {
+  t.deepEqual(registry.for('kernel.request').map((l) => [l.name, l.priority]), [['RememberMeListener', 9]]);
+  t.deepEqual(registry.for('kernel.response').map((l) => l.priority), [-900]);
+});
+
+test('a valid cookie authenticates the user via remember_me', (t) => {
+  clock = NOW_MS;
+  const exchange = get('/admin', { cookie: validCookie() });
+  run('kernel.request', exchange);
+  t.deepEqual(exchange.user, { identifier: 'admin', roles: ['ROLE_ADMIN'], via: 'remember_me' });
+  exchange.response = new Response('ok');
+  run('kernel.response', exchange);
+  t.false(exchange.response.headers.has('Set-Cookie'));
+});
+
+test('a tampered cookie is ignored and cleared on the response', (t) => {
+  clock = NOW_MS;
+  const cookie = validCookie().replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`);
+  const exchange = get('/admin', { cookie });
+  run('kernel.request', exchange);
+  t.is(exchange.user, null);
+  t.true(exchange.bag.get(SecurityBagKeys.REMEMBER_ME_CLEAR));
+  exchange.response = new Response('denied', 401);
+  run('kernel.response', exchange);
+  t.regex(exchange.response.headers.get('Set-Cookie') ?? '', /^LOUPE_REMEMBERME=; Max-Age=0; .*HttpOnly; SameSite=Lax$/);
+});
+
+test('an expired cookie is ignored and cleared', (t) => {
+  const cookie = validCookie(NOW_MS / 1000 + 60);
+  clock = NOW_MS + 61_000;
+  const exchange = get('/admin', { cookie });
+  run('kernel.request', exchange);
+  t.is(exchange.user, null);
+  t.true(exchange.bag.get(SecurityBagKeys.REMEMBER_ME_CLEAR));
+});
+
+test('the cookie is not read with an Authorization header, nor on the unsecured dev firewall', (t) => {
+  clock = NOW_MS;
+  const withBasic = get('/admin', { cookie: validCookie(), authorization: 'Basic eDp5' });
+  run('kernel.request', withBasic);
+  t.is(withBasic.user, null);
+  const profiler = get('/_profiler/abc123', { cookie: validCookie() });
+  run('kernel.request', profiler);
+  t.is(profiler.user, null);
+  t.false(profiler.bag.has(SecurityBagKeys.REMEMBER_ME_CLEAR));
+});
+
+test('a login that asked to be remembered gets a signed cookie for the lifetime', (t) => {
+  clock = NOW_MS;
+  const exchange = get('/login');
+  exchange.bag.set(SecurityBagKeys.REMEMBER_ME_REQUESTED, 'admin');
+  exchange.response = new Response('{}');
+  run('kernel.response', exchange);
+  const setCookie = exchange.response.headers.get('Set-Cookie') ?? '';
+  t.regex(setCookie, /^LOUPE_REMEMBERME=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Max-Age=3600; Expires=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
+  const value = /^LOUPE_REMEMBERME=([^;]+)/.exec(setCookie)?.[1] ?? '';
+  const check = new RememberMeSigner(SECRET).check(value, NOW_MS / 1000, () => admin.passwordHash);
+  t.deepEqual(check, { valid: true, payload: { u: 'admin', e: NOW_MS / 1000 + 3600 } });
+});
+
+test('sub-requests neither read nor write the cookie', (t) => {
+  clock = NOW_MS;
+  const main = get('/admin', { cookie: validCookie() });
+  const sub = main.createErrorSubRequest(new Error('x'), { name: 'error', handle: () => null });
+  run('kernel.request', sub);
+  t.is(sub.user, null);
+  sub.bag.set(SecurityBagKeys.REMEMBER_ME_REQUESTED, 'admin');
+  sub.response = new Response('');
+  run('kernel.response', sub);
+  t.false(sub.response.headers.has('Set-Cookie'));
+});
