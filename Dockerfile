@@ -19,5 +19,5 @@ ENV HOST=0.0.0.0 \
     PORT=8000
 EXPOSE 8000
 USER node
-# node as PID 1 receives SIGTERM directly; src/main.ts drains in-flight requests on it.
-CMD ["node", "dist/src/main.js"]
+# node as PID 1 receives SIGTERM directly; demo/main.ts drains in-flight requests on it.
+CMD ["node", "dist/demo/main.js"]

@@ -1,4 +1,5 @@
-import { readConfig } from '../config/config';
+import { PROFILER_DEFAULTS } from '../profiler/profiler-config';
+import { readRedisConfig } from '../redis/redis-config';
 import { type ProfileStorage } from '../profiler/profile-storage';
 import { RedisProfileStorage } from '../profiler/redis-profile-storage';
 import { connectRedis } from '../redis/connect-redis';
@@ -25,7 +26,7 @@ function hidePassword(url: string): string {
 
 /**
  * Runs `use` with the profile storage of the Redis the server uses: REDIS_URL and REDIS_PREFIX
- * as `readConfig` reads them from the environment, overridden by `--redis-url` and `--prefix`;
+ * as `readRedisConfig` reads them from the environment, overridden by `--redis-url` and `--prefix`;
  * then quits the connection, so that the process can exit. Throws the LoupeError of `connectRedis`, which says how to start a
  * Redis, when none answers.
  */
@@ -34,21 +35,23 @@ export async function withProfileStorage<T>(
   flags: ConnectionFlags,
   use: (opened: OpenedStorage) => Promise<T>,
 ): Promise<T> {
-  // Through readConfig, so that a flag is validated exactly as the variable it overrides.
-  const config = readConfig({
+  // Through readRedisConfig, so that a flag is validated exactly as the variable it overrides;
+  // nothing else is read, so the CLI works whatever APP_ENV or APP_SECRET say.
+  const config = readRedisConfig({
     ...env,
     ...(flags.redisUrl === undefined ? {} : { REDIS_URL: flags.redisUrl }),
     ...(flags.prefix === undefined ? {} : { REDIS_PREFIX: flags.prefix }),
   });
-  const redis = await connectRedis(config.redisUrl, 'loupe-cli');
+  const redis = await connectRedis(config.url, 'loupe-cli');
+  // The CLI reads and purges; retention only applies to writes, so the defaults serve.
   const storage = new RedisProfileStorage({
     redis,
-    prefix: config.redisPrefix,
-    lifetime: config.profilerLifetime,
-    maxProfiles: config.profilerMaxProfiles,
+    prefix: config.prefix,
+    lifetime: PROFILER_DEFAULTS.lifetime,
+    maxProfiles: PROFILER_DEFAULTS.maxProfiles,
   });
   try {
-    return await use({ storage, redisUrl: hidePassword(config.redisUrl), prefix: config.redisPrefix });
+    return await use({ storage, redisUrl: hidePassword(config.url), prefix: config.prefix });
   } finally {
     await redis.quit().catch(() => redis.disconnect());
   }

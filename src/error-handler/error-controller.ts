@@ -1,5 +1,6 @@
 import { Response } from '../http/response';
 import { type Controller } from '../kernel/controller';
+import { KernelAttributes } from '../kernel/kernel-attributes';
 import { flattenError } from './flatten-error';
 import { renderHtmlError } from './html-error-renderer';
 import { renderJsonError } from './json-error-renderer';
@@ -24,7 +25,7 @@ export function createErrorController(options: ErrorControllerOptions): Controll
   const { debug } = options;
   return {
     name: 'error_controller',
-    handle: ({ error, request, exchange }) => {
+    handle: ({ error, request, attributes }) => {
       const flat = flattenError(error, { trace: debug });
       const headers: Record<string, string> = {};
       let body: string;
@@ -34,7 +35,7 @@ export function createErrorController(options: ErrorControllerOptions): Controll
         body = JSON.stringify(renderJsonError(flat, { debug }));
       } else {
         headers['Content-Type'] = 'text/html; charset=UTF-8';
-        body = renderHtmlError(flat, { debug, logs: exchange.parent?.trace.logs ?? [] });
+        body = renderHtmlError(flat, { debug, logs: attributes.get(KernelAttributes.PARENT_LOGS) ?? [] });
       }
       headers['Vary'] = 'Accept';
       if (debug) {

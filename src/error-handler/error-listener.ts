@@ -1,7 +1,7 @@
 import { HttpError } from '../errors/http-error';
 import { flattenError } from './flatten-error';
-import { type Exchange } from '../kernel/exchange';
-import { type Listener } from '../kernel/listener';
+import { type ExceptionEvent } from '../kernel/event/exception-event';
+import { defineListener, type Listener } from '../kernel/listener';
 
 function basename(file: string): string {
   return file.split(/[\\/]/).pop() || 'unknown';
@@ -12,8 +12,8 @@ function basename(file: string): string {
  * `Uncaught Exception <Class>: "<message>" at <file> line <line>`, as `error` for a client
  * error (HttpError below 500), else `critical`.
  */
-function logKernelException(exchange: Exchange, withTrace: boolean): void {
-  const error = exchange.handlingError;
+function logKernelException(event: ExceptionEvent, withTrace: boolean): void {
+  const { error } = event;
   if (error === null) return;
   const flat = flattenError(error, { trace: withTrace });
   const origin = flat.trace[0];
@@ -21,7 +21,7 @@ function logKernelException(exchange: Exchange, withTrace: boolean): void {
   const line = origin?.line ?? 0;
   const isClientError = error instanceof HttpError && flat.statusCode < 500;
   // The context names the error; its chain and trace are in the profile's errors once, not here again.
-  exchange.trace.log(isClientError ? 'error' : 'critical', `Uncaught Exception ${flat.class}: "${flat.message}" at ${file} line ${line}`, {
+  event.log(isClientError ? 'error' : 'critical', `Uncaught Exception ${flat.class}: "${flat.message}" at ${file} line ${line}`, {
     exception: { class: flat.class, message: flat.message, code: flat.code, statusCode: flat.statusCode, file: origin?.file ?? null, line },
   });
 }
@@ -31,10 +31,7 @@ function logKernelException(exchange: Exchange, withTrace: boolean): void {
  * Without debug nobody sees where an error came from, so its stack is not formatted.
  */
 export function createErrorListener(options: { debug: boolean } = { debug: true }): Listener {
-  return {
-    name: 'ErrorListener',
-    subscriptions: {
-      'kernel.exception': { priority: 0, handle: (exchange) => logKernelException(exchange, options.debug) },
-    },
-  };
+  return defineListener('ErrorListener', {
+    'kernel.exception': [0, (event) => logKernelException(event, options.debug)],
+  });
 }

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   LOUPE_ERR_HTTP_METHOD_NOT_ALLOWED: { statusCode: 405, title: 'Method Not Allowed' },
   LOUPE_ERR_HTTP_PAYLOAD_TOO_LARGE: { statusCode: 413, title: 'Content Too Large' },
   LOUPE_ERR_HTTP_INTERNAL: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_HTTP_SERVICE_UNAVAILABLE: { statusCode: 503, title: 'Service Unavailable' },
   LOUPE_ERR_ROUTING_RESOURCE_NOT_FOUND: { statusCode: 404, title: 'Not Found' },
   LOUPE_ERR_ROUTING_METHOD_NOT_ALLOWED: { statusCode: 405, title: 'Method Not Allowed' },
   LOUPE_ERR_ROUTING_INVALID_ROUTE: { statusCode: 500, title: 'Internal Server Error' },
@@ -22,6 +23,7 @@ export const ERROR_CODES = {
   LOUPE_ERR_SERVER_LISTEN_FAILED: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_REDIS_UNAVAILABLE: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_SESSION_STORAGE: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_SESSION_NOT_SAVED: { statusCode: 503, title: 'Service Unavailable' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -60,3 +60,10 @@ export class ForbiddenHttpError extends HttpError {
     super('LOUPE_ERR_HTTP_FORBIDDEN', message, options);
   }
 }
+
+/** 503: a service the request depends on (Redis) failed; trying again later may work. */
+export class ServiceUnavailableHttpError extends HttpError {
+  constructor(message: string, options: { cause?: unknown; code?: ErrorCode } = {}) {
+    super(options.code ?? 'LOUPE_ERR_HTTP_SERVICE_UNAVAILABLE', message, options);
+  }
+}

@@ -1,7 +1,8 @@
-import { type AuthenticatedUser, type Session } from '../http/session';
 import { type Request } from '../http/request';
 import { type Response } from '../http/response';
-import { type Exchange } from './exchange';
+import { type AuthenticatedUser, type Session } from '../http/session';
+import { type Attributes } from './attributes';
+import { type LogLevel } from './trace';
 
 /** What a controller is called with, resolved at kernel.controller_arguments. */
 export interface ControllerArguments {
@@ -14,7 +15,10 @@ export interface ControllerArguments {
   readonly locale: string;
   /** The error being rendered, for the error controller; `null` otherwise. */
   readonly error: unknown;
-  readonly exchange: Exchange;
+  /** The request's typed attributes, shared with the listeners (e.g. a login sets the user). */
+  readonly attributes: Attributes;
+  /** Adds an entry to the request's log (the profiler's Logs panel). */
+  readonly log: (level: LogLevel, message: string, context?: Readonly<Record<string, unknown>>) => void;
 }
 
 /**
@@ -27,6 +31,6 @@ export type ControllerHandler = (args: ControllerArguments) => Response | unknow
 export interface Controller {
   readonly name: string;
   readonly handle: ControllerHandler;
-  /** Largest accepted request body in bytes; `0` means the route takes no body. */
+  /** Largest accepted request body in bytes, checked once the route matched; the server's limit applies before. */
   readonly maxBodySize?: number;
 }

@@ -1,39 +1,87 @@
 import { describeValue } from './describe-value';
-import { type Exchange } from './exchange';
-import { FALLIBLE_PHASES, KernelEvents, type KernelPhase } from './kernel-events';
+import { createPhaseEvent } from './event/create-phase-event';
+import { type Exchange, type PhaseDispatch } from './exchange';
+import { type KernelPhase } from './kernel-events';
 import { type ListenerRegistry } from './listener-registry';
 
-/**
- * Runs the listeners of one phase in priority order, timing each into the trace. In a fallible
- * phase (FALLIBLE_PHASES) a throw becomes the request's error and ends the phase; elsewhere it is
- * logged and the next listener runs.
- */
-export function dispatchPhase(listeners: ListenerRegistry, exchange: Exchange, phase: KernelPhase): void {
-  const { trace } = exchange;
-  trace.enter(phase);
-  if (phase === KernelEvents.EXCEPTION) {
-    // The error replaces whatever response was being built; a listener here may set a new one.
-    exchange.handlingError = exchange.error;
-    exchange.error = null;
-    exchange.response = null;
+/** How a listener's promise ended; the machine hands it back with `listener.settled`. */
+export type ListenerOutcome = { readonly ok: true } | { readonly ok: false; readonly error: unknown };
+
+/** Called when a pending listener's promise settles, to wake the machine. */
+export type SettleNotifier = (outcome: ListenerOutcome) => void;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** A listener failed: in a failing phase the error becomes the request's and the phase ends; else it is logged. */
+function failed(exchange: Exchange, dispatch: PhaseDispatch, name: string, error: unknown): void {
+  if (dispatch.onError === 'fail') {
+    exchange.fail(error);
+    dispatch.index = dispatch.listeners.length;
+    return;
   }
-  const fallible = FALLIBLE_PHASES.has(phase);
-  if (fallible && exchange.error !== null) return;
-  for (const listener of listeners.for(phase)) {
+  exchange.trace.log('error', `Listener "${name}" failed during ${dispatch.phase}.`, { error: describeValue(error) });
+}
+
+/**
+ * Runs listeners from the dispatch's index in priority order, timing each into the trace, until
+ * they are done, propagation is stopped, or one returns a promise: then the dispatch keeps that
+ * listener as pending and returns; `notify` is told when it settles. Synchronous listeners never
+ * create a promise.
+ */
+function runListeners(exchange: Exchange, dispatch: PhaseDispatch, notify: SettleNotifier): void {
+  const { trace } = exchange;
+  const { listeners, event, phase } = dispatch;
+  while (dispatch.index < listeners.length && !event.isPropagationStopped) {
+    const listener = listeners[dispatch.index++];
+    if (listener === undefined) break;
     const start = trace.now();
+    let result: unknown;
     try {
-      listener.handle(exchange);
+      result = listener.handle(event);
     } catch (error) {
       trace.recordListener(phase, listener.name, listener.priority, start);
-      if (fallible) {
-        exchange.fail(error);
-        return;
-      }
-      trace.log('error', `Listener "${listener.name}" failed during ${phase}.`, { error: describeValue(error) });
+      failed(exchange, dispatch, listener.name, error);
       continue;
     }
+    if (isThenable(result)) {
+      dispatch.pending = { listener, start };
+      result.then(
+        () => notify({ ok: true }),
+        (error: unknown) => notify({ ok: false, error }),
+      );
+      return;
+    }
     trace.recordListener(phase, listener.name, listener.priority, start);
-    // As Symfony's RequestEvent: a response set at kernel.request stops the phase.
-    if (phase === KernelEvents.REQUEST && exchange.response !== null) return;
   }
+}
+
+/**
+ * Starts `phase`: enters it in the trace and runs its listeners with the phase's event. In a
+ * failing phase (`onError: 'fail'`) nothing runs once the request has an error.
+ */
+export function dispatchPhase(
+  registry: ListenerRegistry,
+  exchange: Exchange,
+  phase: KernelPhase,
+  onError: 'fail' | 'log',
+  notify: SettleNotifier,
+): void {
+  exchange.trace.enter(phase);
+  const dispatch: PhaseDispatch = { phase, event: createPhaseEvent(phase, exchange), listeners: registry.for(phase), index: 0, onError, pending: null };
+  exchange.dispatch = dispatch;
+  if (onError === 'fail' && exchange.error !== null) return;
+  runListeners(exchange, dispatch, notify);
+}
+
+/** Takes the settled promise of the pending listener into account and runs the phase's remaining listeners. */
+export function resumePhase(exchange: Exchange, outcome: ListenerOutcome, notify: SettleNotifier): void {
+  const { dispatch } = exchange;
+  if (dispatch === null || dispatch.pending === null) return;
+  const { listener, start } = dispatch.pending;
+  dispatch.pending = null;
+  exchange.trace.recordListener(dispatch.phase, listener.name, listener.priority, start);
+  if (!outcome.ok) failed(exchange, dispatch, listener.name, outcome.error);
+  runListeners(exchange, dispatch, notify);
 }

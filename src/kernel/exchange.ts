@@ -1,15 +1,32 @@
-import { type AuthenticatedUser, type Session } from '../http/session';
 import { type Request } from '../http/request';
 import { type Response } from '../http/response';
+import { Attributes } from './attributes';
 import { type Controller, type ControllerArguments } from './controller';
+import { type KernelEvent } from './event/kernel-event';
+import { KernelAttributes } from './kernel-attributes';
+import { type KernelPhase } from './kernel-events';
+import { type RegisteredListener } from './listener-registry';
 import { Trace } from './trace';
 
 let nextId = 1;
 
+/** Where a phase's dispatch stands: which listeners, which runs next, and what a failure does. */
+export interface PhaseDispatch {
+  readonly phase: KernelPhase;
+  readonly event: KernelEvent;
+  readonly listeners: readonly RegisteredListener[];
+  /** The next listener to run. */
+  index: number;
+  /** `fail`: a throw becomes the request's error and ends the phase; `log`: it is logged and the next listener runs. */
+  readonly onError: 'fail' | 'log';
+  /** The listener whose promise the phase waits for, with when it started. */
+  pending: { readonly listener: RegisteredListener; readonly start: number } | null;
+}
+
 /**
  * The state of one request while its machine runs: the request, the response being built,
- * the controller, the error being handled and the trace. Plain data and value objects only;
- * the uWS objects stay in the adapter.
+ * the controller, the error being handled, the attributes listeners share and the trace.
+ * Plain data and value objects only; the uWS objects stay in the adapter.
  */
 export class Exchange {
   readonly id = nextId++;
@@ -17,6 +34,8 @@ export class Exchange {
   /** The exchange that started this one as its error sub-request, or `null` for a main request. */
   readonly parent: Exchange | null;
   readonly trace = new Trace();
+  /** State listeners and controllers share, by typed key. */
+  readonly attributes = new Attributes();
   response: Response | null = null;
   controller: Controller | null = null;
   arguments: ControllerArguments | null = null;
@@ -24,6 +43,8 @@ export class Exchange {
   controllerResult: unknown = undefined;
   /** True while an async controller runs. */
   controllerPending = false;
+  /** The phase being dispatched; its `pending` is set while a listener's promise runs. */
+  dispatch: PhaseDispatch | null = null;
   /** The error not yet handled; kernel.exception takes it. */
   error: unknown = null;
   /** The error kernel.exception took and is handling. */
@@ -35,14 +56,10 @@ export class Exchange {
   /** True once an error response was produced for this exchange. */
   errorRendered = false;
   subRequest: Exchange | null = null;
-  session: Session | null = null;
-  user: AuthenticatedUser | null = null;
   /** Set when the client went away before the response was written. */
   aborted = false;
   /** Set once the response was handed to the client. */
   sent = false;
-  /** Free-form state of listeners for this request (e.g. a remember-me cookie to set). */
-  readonly bag = new Map<string, unknown>();
 
   constructor(request: Request, parent: Exchange | null = null, renderedError: unknown = null) {
     this.request = request;
@@ -54,10 +71,47 @@ export class Exchange {
     return this.parent === null;
   }
 
+  /** True while a listener's promise keeps the current phase waiting. */
+  get isListenerPending(): boolean {
+    return (this.dispatch?.pending ?? null) !== null;
+  }
+
   /** Records `error` as the one to handle next. */
   fail(error: unknown): void {
     this.error = error;
     this.errors.push(error);
+  }
+
+  /** The controller; the phases that ask for it are entered only once one was chosen. */
+  requireController(): Controller {
+    if (this.controller === null) throw new Error('No controller: the request machine entered a controller phase without one.');
+    return this.controller;
+  }
+
+  /** The response; kernel.response is entered only with one. */
+  requireResponse(): Response {
+    if (this.response === null) throw new Error('No response: the request machine entered kernel.response without one.');
+    return this.response;
+  }
+
+  /** The controller's arguments, resolved once from the route parameters and the request's attributes. */
+  resolveArguments(): ControllerArguments {
+    if (this.arguments !== null) return this.arguments;
+    const { request, attributes, trace } = this;
+    const params: Record<string, string> = {};
+    for (const [key, value] of request.attributes) {
+      if (!key.startsWith('_') && typeof value === 'string') params[key] = value;
+    }
+    return (this.arguments = {
+      request,
+      params,
+      session: attributes.get(KernelAttributes.SESSION) ?? null,
+      user: attributes.get(KernelAttributes.USER) ?? null,
+      locale: request.locale,
+      error: this.renderedError,
+      attributes,
+      log: (level, message, context = {}) => trace.log(level, message, context),
+    });
   }
 
   /** The exchange that renders `error`: a GET for the error controller, same request data. */
@@ -68,6 +122,7 @@ export class Exchange {
     const format = this.request.attributes.get('_format');
     if (format !== undefined) sub.request.attributes.set('_format', format);
     sub.controller = errorController;
+    sub.attributes.set(KernelAttributes.PARENT_LOGS, this.trace.logs);
     this.subRequest = sub;
     return sub;
   }

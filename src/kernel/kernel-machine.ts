@@ -1,12 +1,12 @@
 import { type AnyActorRef, type DoneActorEvent } from 'xstate';
-import { requestMachine, type RequestEvent } from '../../machines/request.machine';
+import { requestMachine, type MachineExchange, type RequestMachineEvent } from '../../machines/request.machine';
 import { HttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
 import { Response } from '../http/response';
 import { type Controller } from './controller';
 import { describeValue } from './describe-value';
-import { dispatchPhase } from './dispatch-phase';
-import { type Exchange } from './exchange';
+import { dispatchPhase, resumePhase, type SettleNotifier } from './dispatch-phase';
+import { Exchange } from './exchange';
 import { type ListenerRegistry } from './listener-registry';
 import { minimalErrorResponse } from './minimal-error-response';
 
@@ -22,14 +22,25 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/** The machine's context holds the kernel's own exchanges: it is created with one (Kernel.handle). */
+function exchangeOf(context: { exchange: MachineExchange }): Exchange {
+  const { exchange } = context;
+  if (!(exchange instanceof Exchange)) throw new Error('The request machine was started without a kernel Exchange.');
+  return exchange;
+}
+
 function storeResult(exchange: Exchange, result: unknown): void {
   if (result instanceof Response) exchange.response = result;
   else exchange.controllerResult = result;
 }
 
-/** Sends to a request actor only while it still runs: an async controller may settle after an abort. */
-function deliver(actor: AnyActorRef, event: RequestEvent): void {
+/** Sends to a request actor only while it still runs: a listener or controller may settle after an abort. */
+function deliver(actor: AnyActorRef, event: RequestMachineEvent): void {
   if (actor.getSnapshot().status === 'active') actor.send(event);
+}
+
+function notifierFor(actor: AnyActorRef): SettleNotifier {
+  return (outcome) => deliver(actor, outcome.ok ? { type: 'listener.settled', ok: true } : { type: 'listener.settled', ok: false, error: outcome.error });
 }
 
 /**
@@ -40,10 +51,22 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
   const { listeners, errorController } = deps;
   const machine = requestMachine.provide({
     actions: {
-      dispatch: ({ context }, { phase }) => dispatchPhase(listeners, context.exchange, phase),
-      recordState: ({ context }, { state }) => context.exchange.trace.enter(state),
-      resolveController: ({ context: { exchange } }) => {
-        if (exchange.controller !== null || exchange.error !== null) return;
+      dispatch: ({ context, self }, { phase, onError }) => dispatchPhase(listeners, exchangeOf(context), phase, onError, notifierFor(self)),
+      resumeDispatch: ({ context, event, self }) => {
+        if (event.type !== 'listener.settled') return;
+        resumePhase(exchangeOf(context), event.ok ? { ok: true } : { ok: false, error: event.error }, notifierFor(self));
+      },
+      recordState: ({ context }, { state }) => exchangeOf(context).trace.enter(state),
+      takeError: ({ context }) => {
+        // The error replaces whatever response was being built; a listener here may set a new one.
+        const exchange = exchangeOf(context);
+        exchange.handlingError = exchange.error;
+        exchange.error = null;
+        exchange.response = null;
+      },
+      resolveController: ({ context }) => {
+        const exchange = exchangeOf(context);
+        if (exchange.controller !== null) return;
         exchange.fail(
           new HttpError(
             'LOUPE_ERR_HTTP_NOT_FOUND',
@@ -51,27 +74,13 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
           ),
         );
       },
-      resolveArguments: ({ context: { exchange } }) => {
-        const { request } = exchange;
-        const params: Record<string, string> = {};
-        for (const [key, value] of request.attributes) {
-          if (!key.startsWith('_') && typeof value === 'string') params[key] = value;
-        }
-        exchange.arguments = {
-          request,
-          params,
-          session: exchange.session,
-          user: exchange.user,
-          locale: request.locale,
-          error: exchange.renderedError,
-          exchange,
-        };
+      resolveArguments: ({ context }) => {
+        exchangeOf(context).resolveArguments();
       },
-      callController: ({ context: { exchange }, self }) => {
-        const { controller } = exchange;
-        if (exchange.error !== null || controller === null || exchange.arguments === null) return;
+      callController: ({ context, self }) => {
+        const exchange = exchangeOf(context);
         try {
-          const result = controller.handle(exchange.arguments);
+          const result = exchange.requireController().handle(exchange.resolveArguments());
           if (!isThenable(result)) return storeResult(exchange, result);
           exchange.controllerPending = true;
           result.then(
@@ -82,16 +91,19 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
           exchange.fail(error);
         }
       },
-      storeControllerResult: ({ context: { exchange }, event }) => {
+      storeControllerResult: ({ context, event }) => {
+        const exchange = exchangeOf(context);
         exchange.controllerPending = false;
         if (event.type === 'controller.done') storeResult(exchange, event.result);
       },
-      storeControllerError: ({ context: { exchange }, event }) => {
+      storeControllerError: ({ context, event }) => {
+        const exchange = exchangeOf(context);
         exchange.controllerPending = false;
         if (event.type === 'controller.failed') exchange.fail(event.error);
       },
-      requireViewResponse: ({ context: { exchange } }) => {
-        if (exchange.response !== null || exchange.error !== null) return;
+      requireViewResponse: ({ context }) => {
+        const exchange = exchangeOf(context);
+        if (exchange.response !== null) return;
         const result = exchange.controllerResult;
         const hint = result === undefined || result === null ? ' Did you forget to add a return statement somewhere in your controller?' : '';
         exchange.fail(
@@ -101,11 +113,13 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
           ),
         );
       },
-      prepareErrorSubRequest: ({ context: { exchange } }) => {
+      prepareErrorSubRequest: ({ context }) => {
+        const exchange = exchangeOf(context);
         exchange.createErrorSubRequest(exchange.handlingError, errorController);
       },
-      useErrorSubResponse: ({ context: { exchange }, event }) => {
-        const sub = (event as unknown as DoneActorEvent<Exchange>).output;
+      useErrorSubResponse: ({ context, event }) => {
+        const exchange = exchangeOf(context);
+        const sub = exchangeOf({ exchange: (event as unknown as DoneActorEvent<MachineExchange>).output });
         const response = sub.response ?? minimalErrorResponse();
         const error = exchange.handlingError;
         // As HttpKernel::handleThrowable: an error response keeps its status, anything else
@@ -121,7 +135,8 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         exchange.response = response;
         exchange.errorRendered = true;
       },
-      renderMinimalError: ({ context: { exchange } }) => {
+      renderMinimalError: ({ context }) => {
+        const exchange = exchangeOf(context);
         const cause = exchange.subRequest?.errors[0] ?? exchange.error ?? exchange.handlingError;
         exchange.trace.log('critical', 'Exception thrown when handling an exception.', { error: describeValue(cause) });
         // Kept with the request's errors, so the profile shows why the answer is the bare 500.
@@ -130,26 +145,30 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         exchange.response = minimalErrorResponse();
         exchange.errorRendered = true;
       },
-      sendResponse: ({ context: { exchange } }) => {
+      sendResponse: ({ context }) => {
+        const exchange = exchangeOf(context);
         exchange.response ??= minimalErrorResponse();
         exchange.sent = deps.send(exchange);
       },
-      markAborted: ({ context: { exchange } }) => {
+      markAborted: ({ context }) => {
+        const exchange = exchangeOf(context);
         exchange.aborted = true;
         exchange.trace.log('warning', 'The client disconnected before the response was sent.');
       },
-      finishTrace: ({ context: { exchange } }) => {
-        exchange.trace.finish();
+      finishTrace: ({ context }) => {
+        exchangeOf(context).trace.finish();
       },
     },
     guards: {
-      hasError: ({ context }) => context.exchange.error !== null,
-      hasResponse: ({ context }) => context.exchange.response !== null,
-      isControllerPending: ({ context }) => context.exchange.controllerPending,
-      isSubRequest: ({ context }) => context.exchange.parent !== null,
-      isErrorAlreadyRendered: ({ context }) => context.exchange.errorRendered,
+      isDispatched: ({ context }) => !exchangeOf(context).isListenerPending,
+      hasError: ({ context }) => exchangeOf(context).error !== null,
+      hasResponse: ({ context }) => exchangeOf(context).response !== null,
+      isControllerSettled: ({ context }) => !exchangeOf(context).controllerPending,
+      isResponseResult: ({ event }) => event.type === 'controller.done' && event.result instanceof Response,
+      isSubRequest: ({ context }) => exchangeOf(context).parent !== null,
+      isErrorAlreadyRendered: ({ context }) => exchangeOf(context).errorRendered,
       hasSubRequestFailed: ({ event }) => {
-        const sub = (event as unknown as DoneActorEvent<Exchange>).output;
+        const sub = exchangeOf({ exchange: (event as unknown as DoneActorEvent<MachineExchange>).output });
         return sub.errors.length > 0 || sub.response === null;
       },
     },

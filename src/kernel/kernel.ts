@@ -5,12 +5,11 @@ import { type RequestData } from '../http/request-data';
 import { type Controller } from './controller';
 import { Exchange } from './exchange';
 import { createKernelMachine } from './kernel-machine';
-import { type Listener } from './listener';
 import { minimalErrorResponse } from './minimal-error-response';
-import { ListenerRegistry } from './listener-registry';
+import { type ListenerRegistry } from './listener-registry';
 
 export interface KernelOptions {
-  readonly listeners: readonly Listener[];
+  readonly listeners: ListenerRegistry;
   readonly errorController: Controller;
   readonly defaultLocale: string;
   /** Told about an actor that failed outside the machine's own error handling (a bug). */
@@ -34,7 +33,7 @@ export class Kernel {
   constructor(options: KernelOptions) {
     this.#options = options;
     this.#machine = createKernelMachine({
-      listeners: new ListenerRegistry(options.listeners),
+      listeners: options.listeners,
       errorController: options.errorController,
       send: (exchange) => this.#send(exchange),
     });

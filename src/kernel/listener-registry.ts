@@ -1,11 +1,17 @@
-import { type Listener } from './listener';
+import { type KernelEvent } from './event/kernel-event';
 import { type KernelPhase } from './kernel-events';
-import { type Exchange } from './exchange';
+import { type Listener, type PhaseHandler, type Subscription } from './listener';
 
 export interface RegisteredListener {
   readonly name: string;
   readonly priority: number;
-  readonly handle: (exchange: Exchange) => void;
+  readonly handle: PhaseHandler<KernelEvent>;
+}
+
+type AnySubscription = Subscription<never>;
+
+function isSingle(subscribed: AnySubscription | readonly AnySubscription[]): subscribed is AnySubscription {
+  return typeof subscribed[0] === 'number';
 }
 
 /** Listeners by phase, sorted by priority (highest first; ties keep registration order). */
@@ -14,11 +20,12 @@ export class ListenerRegistry {
 
   constructor(listeners: readonly Listener[]) {
     for (const listener of listeners) {
-      for (const [phase, subscribed] of Object.entries(listener.subscriptions) as [KernelPhase, Listener['subscriptions'][KernelPhase]][]) {
+      for (const [phase, subscribed] of Object.entries(listener.subscriptions) as [KernelPhase, AnySubscription | readonly AnySubscription[] | undefined][]) {
         if (subscribed === undefined) continue;
         const list = this.#byPhase.get(phase) ?? [];
-        for (const { priority, handle } of Array.isArray(subscribed) ? subscribed : [subscribed]) {
-          list.push({ name: listener.name, priority, handle });
+        for (const [priority, handle] of isSingle(subscribed) ? [subscribed] : subscribed) {
+          // Each handler is typed for its phase's event; the dispatcher hands it exactly that event.
+          list.push({ name: listener.name, priority, handle: handle as PhaseHandler<KernelEvent> });
         }
         this.#byPhase.set(phase, list);
       }
@@ -29,5 +36,10 @@ export class ListenerRegistry {
   /** The listeners of `phase` in the order they run. */
   for(phase: KernelPhase): readonly RegisteredListener[] {
     return this.#byPhase.get(phase) ?? [];
+  }
+
+  /** Every phase with its listeners in order, as `debug:event-dispatcher` prints them. */
+  table(): { readonly phase: KernelPhase; readonly listeners: readonly { readonly name: string; readonly priority: number }[] }[] {
+    return [...this.#byPhase].map(([phase, list]) => ({ phase, listeners: list.map(({ name, priority }) => ({ name, priority })) }));
   }
 }

@@ -1,18 +1,33 @@
-import { type Exchange } from './exchange';
+import { type PhaseEventMap } from './event/phase-event-map';
 import { type KernelPhase } from './kernel-events';
 
-/** One subscription of a listener: the phase, its priority (higher runs first) and the handler. */
-export interface PhaseSubscription {
-  readonly priority: number;
-  /** Synchronous by design: the kernel runs a phase's listeners in one pass. A throw becomes the request's error. */
-  readonly handle: (exchange: Exchange) => void;
-}
+/**
+ * Handles one phase's event. It may return a promise: the phase then waits in the request machine
+ * until it settles; a listener that returns nothing costs no promise.
+ */
+export type PhaseHandler<E> = (event: E) => void | PromiseLike<void>;
+
+/** One subscription: the priority (higher runs first) and the handler. */
+export type Subscription<E> = readonly [priority: number, handler: PhaseHandler<E>];
+
+/** The phases a listener runs in, each with one subscription or several at different priorities. */
+export type Subscriptions = {
+  readonly [P in KernelPhase]?: Subscription<PhaseEventMap[P]> | readonly Subscription<PhaseEventMap[P]>[];
+};
 
 /**
- * A listener names itself and declares the phases it runs in, as Symfony's getSubscribedEvents;
- * a phase may take several subscriptions at different priorities.
+ * A listener names itself and declares the phases it runs in, as Symfony's
+ * getSubscribedEvents. Made with defineListener().
  */
 export interface Listener {
   readonly name: string;
-  readonly subscriptions: Partial<Readonly<Record<KernelPhase, PhaseSubscription | readonly PhaseSubscription[]>>>;
+  readonly subscriptions: Subscriptions;
+}
+
+/**
+ * A listener in a few lines:
+ * `defineListener('RobotsListener', { 'kernel.response': [-255, (event) => …] })`.
+ */
+export function defineListener(name: string, subscriptions: Subscriptions): Listener {
+  return Object.freeze({ name, subscriptions });
 }

@@ -1,5 +1,6 @@
 import { flattenError } from '../error-handler/flatten-error';
 import { type Exchange } from '../kernel/exchange';
+import { KernelAttributes } from '../kernel/kernel-attributes';
 import { type Profile, type ProfileRouting } from './profile';
 import { mentionsSecret, redactCookies, redactData, redactHeaders, redactUrl } from './redact';
 
@@ -65,7 +66,9 @@ function queryOf(exchange: Exchange): Record<string, string | string[]> {
 export function collectProfile(exchange: Exchange, options: CollectOptions): Profile {
   const { request, response, trace } = exchange;
   const errors = exchange.parent === null ? exchange.errors : [exchange.renderedError, ...exchange.errors];
-  const session = exchange.session?.isStarted === true ? (redactData(exchange.session.all()) as Record<string, unknown>) : null;
+  const stored = exchange.attributes.get(KernelAttributes.SESSION);
+  const session = stored?.isStarted === true ? (redactData(stored.all()) as Record<string, unknown>) : null;
+  const user = exchange.attributes.get(KernelAttributes.USER) ?? null;
   const states = trace.states.map((state) => ({ name: state.name, start: ms(state.start), duration: ms(state.duration) }));
   const end = states.at(-1);
   return {
@@ -93,7 +96,7 @@ export function collectProfile(exchange: Exchange, options: CollectOptions): Pro
       body: bodyOf(exchange),
       session,
       locale: request.locale,
-      user: exchange.user === null ? null : { identifier: exchange.user.identifier, roles: [...exchange.user.roles], via: exchange.user.via },
+      user: user === null ? null : { identifier: user.identifier, roles: [...user.roles], via: user.via },
     },
     response: {
       statusCode: response?.status ?? 0,

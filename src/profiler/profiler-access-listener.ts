@@ -1,6 +1,6 @@
 import { ForbiddenHttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
-import { type Listener } from '../kernel/listener';
+import { defineListener, type Listener } from '../kernel/listener';
 import { createIpRangeMatcher } from '../http/ip-range-matcher';
 
 /**
@@ -17,23 +17,19 @@ export function createProfilerAccessListener(allowedRanges: readonly string[]): 
     const reason = error instanceof Error ? error.message : String(error);
     throw new LoupeError('LOUPE_ERR_CONFIG_INVALID', `Invalid PROFILER_ALLOWED_IPS: ${reason}`, { cause: error });
   }
-  return {
-    name: 'ProfilerAccessListener',
-    subscriptions: {
-      'kernel.request': {
-        priority: 31,
-        handle: (exchange) => {
-          if (exchange.parent !== null) return;
-          const route = exchange.request.attributes.get('_route');
-          if (typeof route !== 'string' || !route.startsWith('_profiler')) return;
-          const address = exchange.request.data.remoteAddress;
-          if (isAllowed(address)) return;
-          exchange.trace.log('warning', 'Profiler access refused.', { address });
-          throw new ForbiddenHttpError(
-            `The profiler is not available to the client address "${address}": it is outside PROFILER_ALLOWED_IPS.`,
-          );
-        },
+  return defineListener('ProfilerAccessListener', {
+    'kernel.request': [
+      31,
+      (event) => {
+        const { request } = event;
+        if (!event.isMainRequest) return;
+        const route = request.attributes.get('_route');
+        if (typeof route !== 'string' || !route.startsWith('_profiler')) return;
+        const address = request.data.remoteAddress;
+        if (isAllowed(address)) return;
+        event.log('warning', 'Profiler access refused.', { address });
+        throw new ForbiddenHttpError(`The profiler is not available to the client address "${address}": it is outside PROFILER_ALLOWED_IPS.`);
       },
-    },
-  };
+    ],
+  });
 }

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
+import { attributeKey } from '../kernel/attributes';
 import { type Exchange } from '../kernel/exchange';
-import { type Listener } from '../kernel/listener';
+import { defineListener, type Listener } from '../kernel/listener';
 import { collectProfile } from './collect-profile';
 import { type ProfileWriter } from './profile-writer';
 import { type TokenAllocator } from './token-allocator';
@@ -14,8 +15,10 @@ export interface ProfilerListenerOptions {
   readonly onNotProfiled: (reason: string) => void;
 }
 
-const TOKEN = 'profiler.token';
-const COST = 'profiler.cost';
+/** The token of a profiled request, set at kernel.response. */
+const TOKEN = attributeKey<string>('profiler.token');
+/** Milliseconds profiling cost before kernel.terminate. */
+const COST = attributeKey<number>('profiler.cost');
 
 /** The profiler's own pages are not profiled, nor the error sub-requests that render their errors. */
 function isProfilerRoute(exchange: Exchange): boolean {
@@ -26,8 +29,7 @@ function isProfilerRoute(exchange: Exchange): boolean {
 }
 
 function tokenOf(exchange: Exchange): string | null {
-  const token = exchange.bag.get(TOKEN);
-  return typeof token === 'string' ? token : null;
+  return exchange.attributes.get(TOKEN) ?? null;
 }
 
 /**
@@ -42,46 +44,41 @@ export function createProfilerListener(options: ProfilerListenerOptions): Listen
     if (token === null) return;
     const start = performance.now();
     const profile = collectProfile(exchange, { token, parent, children, secretCookies: options.secretCookies });
-    const earlier = exchange.bag.get(COST);
-    profile.profilerCost.collect = performance.now() - start + (typeof earlier === 'number' ? earlier : 0);
+    profile.profilerCost.collect = performance.now() - start + (exchange.attributes.get(COST) ?? 0);
     writer.enqueue(profile);
   };
-  return {
-    name: 'ProfilerListener',
-    subscriptions: {
-      'kernel.response': {
-        priority: -100,
-        handle: (exchange) => {
-          const { response } = exchange;
-          if (response === null || isProfilerRoute(exchange)) return;
-          const start = performance.now();
+  return defineListener('ProfilerListener', {
+    'kernel.response': [
+      -100,
+      ({ exchange, response }) => {
+        if (isProfilerRoute(exchange)) return;
+        const start = performance.now();
+        const token = writer.isAvailable ? allocator.allocate() : null;
+        if (token === null) {
+          options.onNotProfiled('Redis is unavailable: the profile could not be stored.');
+          return;
+        }
+        exchange.attributes.set(TOKEN, token);
+        const previous = response.headers.get('X-Debug-Token');
+        if (previous !== undefined) response.headers.set('X-Previous-Debug-Token', previous);
+        response.headers.set('X-Debug-Token', token);
+        exchange.attributes.set(COST, performance.now() - start);
+      },
+    ],
+    'kernel.terminate': [
+      -1024,
+      ({ exchange }) => {
+        const mainToken = tokenOf(exchange);
+        const sub = exchange.subRequest;
+        if (exchange.aborted && mainToken === null && !isProfilerRoute(exchange)) {
+          // The client left before kernel.response: record the request all the same.
           const token = writer.isAvailable ? allocator.allocate() : null;
-          if (token === null) {
-            options.onNotProfiled('Redis is unavailable: the profile could not be stored.');
-            return;
-          }
-          exchange.bag.set(TOKEN, token);
-          const previous = response.headers.get('X-Debug-Token');
-          if (previous !== undefined) response.headers.set('X-Previous-Debug-Token', previous);
-          response.headers.set('X-Debug-Token', token);
-          exchange.bag.set(COST, performance.now() - start);
-        },
+          if (token !== null) exchange.attributes.set(TOKEN, token);
+        }
+        const subToken = sub === null ? null : tokenOf(sub);
+        if (sub !== null && subToken !== null) collect(sub, tokenOf(exchange), []);
+        collect(exchange, null, subToken === null ? [] : [subToken]);
       },
-      'kernel.terminate': {
-        priority: -1024,
-        handle: (exchange) => {
-          const mainToken = tokenOf(exchange);
-          const sub = exchange.subRequest;
-          if (exchange.aborted && mainToken === null && !isProfilerRoute(exchange)) {
-            // The client left before kernel.response: record the request all the same.
-            const token = writer.isAvailable ? allocator.allocate() : null;
-            if (token !== null) exchange.bag.set(TOKEN, token);
-          }
-          const subToken = sub === null ? null : tokenOf(sub);
-          if (sub !== null && subToken !== null) collect(sub, tokenOf(exchange), []);
-          collect(exchange, null, subToken === null ? [] : [subToken]);
-        },
-      },
-    },
-  };
+    ],
+  });
 }

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
-import { type Config } from '../config/config';
+import { type RedisConfig } from '../redis/redis-config';
+import { type ProfilerConfig } from './profiler-config';
 import { type Listener } from '../kernel/listener';
 import { debugTokenLinkListener } from './debug-token-link-listener';
 import { createProfilerListener } from './profiler-listener';
@@ -30,20 +31,20 @@ export interface Profiler {
  * (no offline queue) and time out quickly, so a slow or dead Redis never holds a request.
  */
 export async function createProfiler(
-  config: Config,
+  config: { readonly redis: RedisConfig; readonly profiler: ProfilerConfig },
   reader: Redis,
   secretCookies: ReadonlySet<string>,
   log: (line: string) => void,
 ): Promise<Profiler> {
   // Profiles are only collected once the writer can store them: its connection is ready first.
-  const writerRedis = await connectWriterRedis(config.redisUrl);
+  const writerRedis = await connectWriterRedis(config.redis.url);
   const storage = new RedisProfileStorage({
     redis: writerRedis,
-    prefix: config.redisPrefix,
-    lifetime: config.profilerLifetime,
-    maxProfiles: config.profilerMaxProfiles,
+    prefix: config.redis.prefix,
+    lifetime: config.profiler.lifetime,
+    maxProfiles: config.profiler.maxProfiles,
   });
-  const allocator = new TokenAllocator({ redis: reader, prefix: config.redisPrefix });
+  const allocator = new TokenAllocator({ redis: reader, prefix: config.redis.prefix });
   await allocator.start();
   let notProfiled = 0;
   let lastLog = 0;
@@ -70,7 +71,7 @@ export async function createProfiler(
   });
   return {
     listeners: [listener, debugTokenLinkListener],
-    storage: new RedisProfileStorage({ redis: reader, prefix: config.redisPrefix, lifetime: config.profilerLifetime, maxProfiles: config.profilerMaxProfiles }),
+    storage: new RedisProfileStorage({ redis: reader, prefix: config.redis.prefix, lifetime: config.profiler.lifetime, maxProfiles: config.profiler.maxProfiles }),
     writer,
     stats: () => ({ writer: { ...writer.stats }, notProfiled }),
     close: async () => {

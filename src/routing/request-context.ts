@@ -1,4 +1,5 @@
 import { type Request } from '../http/request';
+import { attributeKey } from '../kernel/attributes';
 import { type Exchange } from '../kernel/exchange';
 
 /** What URL generation needs to know of the current request (Symfony's RequestContext). */
@@ -14,7 +15,7 @@ export interface RequestContext {
  * Kept in the exchange rather than in the router: requests run concurrently here, unlike PHP,
  * and a router-wide "current request" would leak one request's host into another's URLs.
  */
-const CONTEXT_KEY = 'router.request_context';
+const CONTEXT_KEY = attributeKey<RequestContext>('router.request_context');
 
 /**
  * The context of `request`. Reads the host, so it throws the 400 for an invalid Host header;
@@ -34,8 +35,8 @@ export function requestContextFromRequest(request: Request): RequestContext {
 
 /** Records the context of `exchange`; `null` forgets it, so that its parent's applies again. */
 export function setRequestContext(exchange: Exchange, context: RequestContext | null): void {
-  if (context === null) exchange.bag.delete(CONTEXT_KEY);
-  else exchange.bag.set(CONTEXT_KEY, context);
+  if (context === null) exchange.attributes.delete(CONTEXT_KEY);
+  else exchange.attributes.set(CONTEXT_KEY, context);
 }
 
 /**
@@ -44,8 +45,8 @@ export function setRequestContext(exchange: Exchange, context: RequestContext | 
  */
 export function requestContextOf(exchange: Exchange): RequestContext {
   for (let current: Exchange | null = exchange; current !== null; current = current.parent) {
-    const context = current.bag.get(CONTEXT_KEY);
-    if (context !== undefined) return context as RequestContext;
+    const context = current.attributes.get(CONTEXT_KEY);
+    if (context !== undefined) return context;
   }
   const { request } = exchange;
   return { scheme: request.data.scheme, host: 'localhost', port: request.data.scheme === 'https' ? 443 : 80, locale: request.locale };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { verifyPassword, verifyPasswordSync } from './password-hasher';
+import { verifyPassword } from './password-hasher';
 import { type SecurityUser, type UserProvider } from './user-provider';
 
 /**
@@ -34,21 +34,16 @@ export class CredentialsVerifier {
     return this.#verified.size;
   }
 
-  /** The user when the password is right, else `null`; blocks while scrypt runs on a cache miss. */
-  verifySync(identifier: string, password: string): SecurityUser | null {
+  /**
+   * The user when these credentials were verified recently, without running scrypt; `null` when
+   * they must be checked with verify(). Lets the firewall stay synchronous for a known client.
+   */
+  verifyCached(identifier: string, password: string): SecurityUser | null {
     const user = this.#users.loadUser(identifier);
-    if (user === null) {
-      verifyPasswordSync(password, DUMMY_HASH);
-      return null;
-    }
-    const key = cacheKey(user, password);
-    if (this.#hit(key)) return user;
-    if (!verifyPasswordSync(password, user.passwordHash)) return null;
-    this.#remember(key);
-    return user;
+    return user !== null && this.#hit(cacheKey(user, password)) ? user : null;
   }
 
-  /** As verifySync, with scrypt off the event loop; for controllers, which may be async. */
+  /** The user when the password is right, else `null`; scrypt runs off the event loop. */
   async verify(identifier: string, password: string): Promise<SecurityUser | null> {
     const user = this.#users.loadUser(identifier);
     if (user === null) {

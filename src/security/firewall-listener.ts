@@ -1,10 +1,12 @@
 import { ForbiddenHttpError, UnauthorizedHttpError } from '../errors/http-error';
-import { type Exchange } from '../kernel/exchange';
-import { type Listener } from '../kernel/listener';
-import { isBasicAuthorization, parseBasicCredentials } from './basic-credentials';
+import { type RequestEvent } from '../kernel/event/request-event';
+import { KernelAttributes } from '../kernel/kernel-attributes';
+import { defineListener, type Listener } from '../kernel/listener';
+import { isBasicAuthorization, parseBasicCredentials, type BasicCredentials } from './basic-credentials';
 import { type CredentialsVerifier } from './credentials-verifier';
 import { type FirewallConfig, type FirewallMap } from './firewall-map';
-import { SecurityBagKeys } from './security-bag-keys';
+import { SecurityAttributes } from './security-attributes';
+import { type SecurityUser } from './user-provider';
 
 export interface FirewallListenerOptions {
   readonly firewalls: FirewallMap;
@@ -15,59 +17,70 @@ function challenge(firewall: FirewallConfig): string {
   return `Basic realm="${firewall.httpBasicRealm ?? firewall.name}"`;
 }
 
-/** HTTP Basic (RFC 7617): a wrong password is refused at once, on any path of the firewall. */
-function authenticateBasic(exchange: Exchange, firewall: FirewallConfig, verifier: CredentialsVerifier): void {
-  const header = exchange.request.header('authorization');
-  if (firewall.httpBasicRealm === undefined || !isBasicAuthorization(header)) return;
-  const credentials = parseBasicCredentials(header);
-  const user = credentials === null ? null : verifier.verifySync(credentials.identifier, credentials.password);
-  if (user === null) {
-    exchange.trace.log('info', 'HTTP Basic authentication failed.', { firewall: firewall.name });
-    throw new UnauthorizedHttpError('Invalid credentials.', challenge(firewall));
+function authenticated(event: RequestEvent, firewall: FirewallConfig, user: SecurityUser): void {
+  event.attributes.set(KernelAttributes.USER, { identifier: user.identifier, roles: user.roles, via: 'http_basic' });
+  event.log('info', `Authenticated "${user.identifier}" with HTTP Basic.`, { firewall: firewall.name });
+}
+
+function refused(event: RequestEvent, firewall: FirewallConfig): never {
+  event.log('info', 'HTTP Basic authentication failed.', { firewall: firewall.name });
+  throw new UnauthorizedHttpError('Invalid credentials.', challenge(firewall));
+}
+
+/** Access control: no user gets the Basic challenge (401); a user without any required role, 403. */
+function checkAccess(event: RequestEvent, firewalls: FirewallMap, firewall: FirewallConfig): void {
+  const required = firewalls.requiredRoles(firewall, event.request.path);
+  if (required.length === 0) return;
+  const { user } = event;
+  if (user === null) throw new UnauthorizedHttpError('Full authentication is required to access this resource.', challenge(firewall));
+  if (!required.some((role) => user.roles.includes(role))) {
+    event.log('info', `Access denied: "${user.identifier}" lacks ${required.join(' or ')}.`, { firewall: firewall.name });
+    throw new ForbiddenHttpError();
   }
-  exchange.user = { identifier: user.identifier, roles: user.roles, via: 'http_basic' };
-  exchange.trace.log('info', `Authenticated "${user.identifier}" with HTTP Basic.`, { firewall: firewall.name });
+}
+
+/** HTTP Basic (RFC 7617) with scrypt off the event loop: a wrong password costs its sender the wait, nobody else. */
+async function authenticateBasic(event: RequestEvent, firewalls: FirewallMap, firewall: FirewallConfig, verifier: CredentialsVerifier, credentials: BasicCredentials): Promise<void> {
+  const user = await verifier.verify(credentials.identifier, credentials.password);
+  if (user === null) refused(event, firewall);
+  authenticated(event, firewall, user);
+  checkAccess(event, firewalls, firewall);
 }
 
 /**
  * The security firewall (Symfony's Firewall, kernel.request 8, after routing and after the
  * remember-me listener at 9): finds the request's firewall, authenticates HTTP Basic, then
- * applies access control — no user: 401 with the Basic challenge; a user without any of the
- * required roles: 403.
+ * applies access control. Credentials verified recently are answered from the verifier's cache
+ * synchronously; others are checked asynchronously and the phase waits for them.
  */
 export function createFirewallListener(options: FirewallListenerOptions): Listener {
   const { firewalls, verifier } = options;
-  return {
-    name: 'Firewall',
-    subscriptions: {
-      'kernel.request': {
-        priority: 8,
-        handle: (exchange) => {
-          if (!exchange.isMainRequest) return;
-          const { path } = exchange.request;
-          const firewall = firewalls.match(path);
-          if (firewall === null) return;
-          exchange.bag.set(SecurityBagKeys.FIREWALL, firewall.name);
-          if (!firewall.security) return;
-          authenticateBasic(exchange, firewall, verifier);
-          const required = firewalls.requiredRoles(firewall, path);
-          if (required.length === 0) return;
-          const { user } = exchange;
-          if (user === null) {
-            throw new UnauthorizedHttpError('Full authentication is required to access this resource.', challenge(firewall));
-          }
-          if (!required.some((role) => user.roles.includes(role))) {
-            exchange.trace.log('info', `Access denied: "${user.identifier}" lacks ${required.join(' or ')}.`, { firewall: firewall.name });
-            throw new ForbiddenHttpError();
-          }
-        },
+  return defineListener('Firewall', {
+    'kernel.request': [
+      8,
+      (event) => {
+        if (!event.isMainRequest) return;
+        const firewall = firewalls.match(event.request.path);
+        if (firewall === null) return;
+        event.attributes.set(SecurityAttributes.FIREWALL, firewall.name);
+        if (!firewall.security) return;
+        const header = event.request.header('authorization');
+        if (firewall.httpBasicRealm !== undefined && isBasicAuthorization(header)) {
+          const credentials = parseBasicCredentials(header);
+          if (credentials === null) refused(event, firewall);
+          const cached = verifier.verifyCached(credentials.identifier, credentials.password);
+          if (cached === null) return authenticateBasic(event, firewalls, firewall, verifier, credentials);
+          authenticated(event, firewall, cached);
+        }
+        checkAccess(event, firewalls, firewall);
+        return undefined;
       },
-      'kernel.finish_request': {
-        priority: 0,
-        handle: (exchange) => {
-          exchange.bag.delete(SecurityBagKeys.FIREWALL);
-        },
+    ],
+    'kernel.finish_request': [
+      0,
+      ({ attributes }) => {
+        attributes.delete(SecurityAttributes.FIREWALL);
       },
-    },
-  };
+    ],
+  });
 }

@@ -1,9 +1,11 @@
 import { serializeCookie } from '../http/cookies';
-import { type Exchange } from '../kernel/exchange';
-import { type Listener } from '../kernel/listener';
+import { type RequestEvent } from '../kernel/event/request-event';
+import { type ResponseEvent } from '../kernel/event/response-event';
+import { KernelAttributes } from '../kernel/kernel-attributes';
+import { defineListener, type Listener } from '../kernel/listener';
 import { type FirewallMap } from './firewall-map';
 import { RememberMeSigner } from './remember-me-signer';
-import { SecurityBagKeys } from './security-bag-keys';
+import { SecurityAttributes } from './security-attributes';
 import { type UserProvider } from './user-provider';
 
 export interface RememberMeListenerOptions {
@@ -31,41 +33,38 @@ export function createRememberMeListener(options: RememberMeListenerOptions): Li
   const now = options.now ?? Date.now;
   const bindingOf = (identifier: string): string | null => users.loadUser(identifier)?.passwordHash ?? null;
 
-  const authenticate = (exchange: Exchange): void => {
-    const { request } = exchange;
-    if (!exchange.isMainRequest || exchange.user !== null || request.header('authorization') !== undefined) return;
+  const authenticate = (event: RequestEvent): void => {
+    const { request } = event;
+    if (!event.isMainRequest || event.user !== null || request.header('authorization') !== undefined) return;
     const token = request.cookies[cookieName];
     if (token === undefined || firewalls.match(request.path)?.rememberMe !== true) return;
     const check = signer.check(token, Math.floor(now() / 1000), bindingOf);
     const user = check.valid ? users.loadUser(check.payload.u) : null;
     if (!check.valid || user === null) {
-      exchange.bag.set(SecurityBagKeys.REMEMBER_ME_CLEAR, true);
-      exchange.trace.log('info', 'Remember-me cookie rejected.', { reason: check.valid ? 'unknown_user' : check.reason });
+      event.attributes.set(SecurityAttributes.REMEMBER_ME_CLEAR, true);
+      event.log('info', 'Remember-me cookie rejected.', { reason: check.valid ? 'unknown_user' : check.reason });
       return;
     }
-    exchange.user = { identifier: user.identifier, roles: user.roles, via: 'remember_me' };
-    exchange.trace.log('info', `Authenticated "${user.identifier}" with a remember-me cookie.`);
+    event.attributes.set(KernelAttributes.USER, { identifier: user.identifier, roles: user.roles, via: 'remember_me' });
+    event.log('info', `Authenticated "${user.identifier}" with a remember-me cookie.`);
   };
 
-  const writeCookie = (exchange: Exchange): void => {
-    const { response } = exchange;
-    if (!exchange.isMainRequest || response === null) return;
-    const requested = exchange.bag.get(SecurityBagKeys.REMEMBER_ME_REQUESTED);
-    const user = typeof requested === 'string' ? users.loadUser(requested) : null;
+  const writeCookie = (event: ResponseEvent): void => {
+    const { response, attributes } = event;
+    if (!event.isMainRequest) return;
+    const requested = attributes.get(SecurityAttributes.REMEMBER_ME_REQUESTED);
+    const user = requested === undefined ? null : users.loadUser(requested);
     if (user !== null) {
       const expiresAt = Math.floor(now() / 1000) + lifetime;
       const value = signer.sign({ u: user.identifier, e: expiresAt }, user.passwordHash);
       response.headers.append('Set-Cookie', serializeCookie(cookieName, value, { maxAge: lifetime }));
-    } else if (exchange.bag.get(SecurityBagKeys.REMEMBER_ME_CLEAR) === true) {
+    } else if (attributes.has(SecurityAttributes.REMEMBER_ME_CLEAR)) {
       response.headers.append('Set-Cookie', serializeCookie(cookieName, '', { maxAge: 0 }));
     }
   };
 
-  return {
-    name: 'RememberMeListener',
-    subscriptions: {
-      'kernel.request': { priority: 9, handle: authenticate },
-      'kernel.response': { priority: -900, handle: writeCookie },
-    },
-  };
+  return defineListener('RememberMeListener', {
+    'kernel.request': [9, authenticate],
+    'kernel.response': [-900, writeCookie],
+  });
 }

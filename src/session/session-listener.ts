@@ -1,12 +1,18 @@
+import { ServiceUnavailableHttpError } from '../errors/http-error';
 import { serializeCookie } from '../http/cookies';
-import { type Exchange } from '../kernel/exchange';
-import { type Listener } from '../kernel/listener';
+import { attributeKey } from '../kernel/attributes';
+import { type ResponseEvent } from '../kernel/event/response-event';
+import { KernelAttributes } from '../kernel/kernel-attributes';
+import { defineListener, type Listener } from '../kernel/listener';
 import { LazySession } from './lazy-session';
 import { applySessionCacheControl } from './session-cache-control';
 import { type SessionStorage } from './session-storage';
 
 /** Internal response header: when present, a used session does not make the response private. Never sent. */
 export const NO_AUTO_CACHE_CONTROL_HEADER = 'Loupe-Session-NoAutoCacheControl';
+
+/** Set once the session's save was attempted: an error page rendered after a failed save does not save again. */
+const SAVE_ATTEMPTED = attributeKey<true>('session.save_attempted');
 
 export interface SessionListenerOptions {
   readonly storage: SessionStorage;
@@ -18,28 +24,26 @@ export interface SessionListenerOptions {
    * value ends an active session at that age whatever the storage lifetime.
    */
   readonly lifetime: number;
-  /** Told when saving a session fails; the request is already answered by then. */
-  readonly onError?: (error: unknown) => void;
 }
 
 /**
  * Sessions (Symfony's SessionListener): kernel.request (128) gives the main request a lazy
- * session; kernel.response (-1000, last) saves it, sets the cookie and keeps caches out.
+ * session; kernel.response (-1000, last) sets the cookie, keeps caches out and saves the session
+ * before the response is sent: a session that cannot be saved makes the answer a 503, never a
+ * 200 that silently lost what it said it stored.
  */
 export function createSessionListener(options: SessionListenerOptions): Listener {
   const { storage, cookieName, lifetime } = options;
   const cookieOptions = lifetime > 0 ? { maxAge: lifetime } : {};
 
-  const onResponse = (exchange: Exchange): void => {
-    const { response, session } = exchange;
-    if (!exchange.isMainRequest || response === null) return;
+  const onResponse = (event: ResponseEvent): Promise<void> | undefined => {
+    const { response, session, attributes } = event;
+    if (!event.isMainRequest) return undefined;
     const autoCacheControl = !response.headers.has(NO_AUTO_CACHE_CONTROL_HEADER);
     response.headers.delete(NO_AUTO_CACHE_CONTROL_HEADER);
-    if (!(session instanceof LazySession) || !session.isStarted || session.id === null) return;
+    if (!(session instanceof LazySession) || !session.isStarted || session.id === null || attributes.has(SAVE_ATTEMPTED)) return undefined;
+    attributes.set(SAVE_ATTEMPTED, true);
     const { id, requestId } = session;
-    // Listeners are synchronous: the write is issued now and not awaited. ioredis sends commands
-    // of one connection in order, so the next request's read of this session comes after it.
-    session.save().catch((error: unknown) => options.onError?.(error));
     if (session.isEmpty) {
       // Symfony clears the cookie of a session that became empty, and never sets one for it.
       if (requestId !== null) response.headers.append('Set-Cookie', serializeCookie(cookieName, '', { maxAge: 0 }));
@@ -47,27 +51,27 @@ export function createSessionListener(options: SessionListenerOptions): Listener
       response.headers.append('Set-Cookie', serializeCookie(cookieName, id, cookieOptions));
     }
     if (session.usageCount > 0 && autoCacheControl) applySessionCacheControl(response);
+    return session.save().catch((error: unknown) => {
+      throw new ServiceUnavailableHttpError('The session could not be saved; nothing this request changed in it was kept. Try again shortly.', { code: 'LOUPE_ERR_SESSION_NOT_SAVED', cause: error });
+    });
   };
 
-  return {
-    name: 'SessionListener',
-    subscriptions: {
-      'kernel.request': {
-        priority: 128,
-        handle: (exchange) => {
-          if (!exchange.isMainRequest) return;
-          exchange.session = new LazySession(storage, exchange.request.cookies[cookieName] ?? null);
-        },
+  return defineListener('SessionListener', {
+    'kernel.request': [
+      128,
+      ({ isMainRequest, request, attributes }) => {
+        if (!isMainRequest) return;
+        attributes.set(KernelAttributes.SESSION, new LazySession(storage, request.cookies[cookieName] ?? null));
       },
-      'kernel.response': { priority: -1000, handle: onResponse },
-      'kernel.finish_request': {
-        priority: 0,
-        handle: (exchange) => {
-          // A sub-request (the error page) never has a session of its own; the main one keeps its
-          // session until the trace is stored, so the profiler can still describe it.
-          if (!exchange.isMainRequest) exchange.session = null;
-        },
+    ],
+    'kernel.response': [-1000, onResponse],
+    'kernel.finish_request': [
+      0,
+      ({ isMainRequest, attributes }) => {
+        // A sub-request (the error page) never has a session of its own; the main one keeps its
+        // session until the trace is stored, so the profiler can still describe it.
+        if (!isMainRequest) attributes.delete(KernelAttributes.SESSION);
       },
-    },
-  };
+    ],
+  });
 }

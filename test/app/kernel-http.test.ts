@@ -156,6 +156,6 @@ test('1,000 clients disconnecting mid-request leave the server answering and no 
     });
   for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 100 }, disconnectOne));
   t.is((await get('/hello/anna')).status, 200);
-  await server.kernel.whenIdle();
-  t.is(server.kernel.activeRequests, 0);
+  await server.whenIdle();
+  t.is(server.activeRequests, 0);
 });

@@ -61,7 +61,7 @@ test('POST /login with remember_me sets a signed LOUPE_REMEMBERME cookie that la
   t.deepEqual(JSON.parse(result.body), { user: 'admin', roles: ['ROLE_ADMIN', 'ROLE_USER'], remember_me: true });
   const cookie = setCookies(result).find((line) => line.startsWith('LOUPE_REMEMBERME='));
   if (cookie === undefined) return t.fail('no LOUPE_REMEMBERME cookie');
-  t.regex(cookie, new RegExp(`; Max-Age=${server.config.rememberMeLifetime}; .*; Path=/; HttpOnly; SameSite=Lax$`));
+  t.regex(cookie, new RegExp(`; Max-Age=${server.config.security.rememberMeLifetime}; .*; Path=/; HttpOnly; SameSite=Lax$`));
 
   const pair = cookie.split(';')[0] ?? '';
   const admin = await httpRequest(server.port, { path: '/admin', headers: { cookie: `other=x; ${pair}` } });

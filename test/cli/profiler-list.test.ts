@@ -9,7 +9,7 @@ let token = { config: '', hello: '', post: '' };
 
 test.before(async () => {
   server = await startTestServer();
-  env = { REDIS_PREFIX: server.config.redisPrefix };
+  env = { REDIS_PREFIX: server.config.redis.prefix };
   token = await profileSampleRequests(server);
 });
 
@@ -79,9 +79,9 @@ test('profiler:list --json prints the rows the storage finds', async (t) => {
 });
 
 test('--prefix overrides REDIS_PREFIX', async (t) => {
-  const elsewhere = { REDIS_PREFIX: `${server.config.redisPrefix}elsewhere:` };
+  const elsewhere = { REDIS_PREFIX: `${server.config.redis.prefix}elsewhere:` };
   t.is((await runLoupe(['profiler:list'], elsewhere)).stdout, 'No profiles found.\n');
-  const run = await runLoupe(['--prefix', server.config.redisPrefix, 'profiler:list', '--method', 'POST'], elsewhere);
+  const run = await runLoupe(['--prefix', server.config.redis.prefix, 'profiler:list', '--method', 'POST'], elsewhere);
   t.is(run.code, 0, run.stderr);
   t.deepEqual(tableRows(run.stdout).map((row) => row.token), [token.post]);
 });

@@ -37,7 +37,7 @@ function terminal(answer: boolean): CliIo & { output: string; questions: string[
 
 test.before(async () => {
   server = await startTestServer();
-  env = { REDIS_PREFIX: server.config.redisPrefix };
+  env = { REDIS_PREFIX: server.config.redis.prefix };
   if (server.profiler === null) throw new Error('The test server runs without its profiler.');
 });
 
@@ -60,7 +60,7 @@ test.serial('profiler:purge on a terminal asks first; "no" deletes nothing (exit
   t.true(count > 0);
   const io = terminal(false);
   t.is(await main(['profiler:purge'], io), 1);
-  t.deepEqual(io.questions, [`Delete all ${count} profiles under the prefix "${server.config.redisPrefix}" at ${server.config.redisUrl}? [y/N] `]);
+  t.deepEqual(io.questions, [`Delete all ${count} profiles under the prefix "${server.config.redis.prefix}" at ${server.config.redis.url}? [y/N] `]);
   t.regex(io.output, /nothing was deleted/);
   t.is(await server.profiler?.storage.count(), count);
 });
@@ -70,7 +70,7 @@ test.serial('profiler:purge on a terminal deletes every profile once confirmed',
   const io = terminal(true);
   t.is(await main(['profiler:purge'], io), 0);
   t.is(io.questions.length, 1);
-  t.is(io.output, `Purged ${count} profiles under the prefix "${server.config.redisPrefix}".\n`);
+  t.is(io.output, `Purged ${count} profiles under the prefix "${server.config.redis.prefix}".\n`);
   t.is(await server.profiler?.storage.count(), 0);
 });
 
@@ -80,7 +80,7 @@ test.serial('profiler:purge --force deletes every profile and says how many; lis
   t.is(count, 4);
   const run = await runLoupe(['profiler:purge', '--force'], env);
   t.is(run.code, 0, run.stderr);
-  t.is(run.stdout, `Purged ${count} profiles under the prefix "${server.config.redisPrefix}".\n`);
+  t.is(run.stdout, `Purged ${count} profiles under the prefix "${server.config.redis.prefix}".\n`);
   t.is(await server.profiler?.storage.count(), 0);
   t.is((await runLoupe(['profiler:list'], env)).stdout, 'No profiles found.\n');
   const show = await runLoupe(['profiler:show', newest?.token ?? 'abcdef'], env);
@@ -90,7 +90,7 @@ test.serial('profiler:purge --force deletes every profile and says how many; lis
 
 test.serial('profiler:purge --force leaves other prefixes alone', async (t) => {
   const count = await profileSomeRequests();
-  const run = await runLoupe(['profiler:purge', '--force', '--prefix', `${server.config.redisPrefix}other:`], env);
+  const run = await runLoupe(['profiler:purge', '--force', '--prefix', `${server.config.redis.prefix}other:`], env);
   t.is(run.code, 0, run.stderr);
   t.regex(run.stdout, /^Purged 0 profiles/);
   t.is(await server.profiler?.storage.count(), count);

@@ -25,7 +25,7 @@ function section(stdout: string, title: string): string[] {
 
 test.before(async () => {
   server = await startTestServer();
-  env = { REDIS_PREFIX: server.config.redisPrefix };
+  env = { REDIS_PREFIX: server.config.redis.prefix };
   origin = `http://127.0.0.1:${server.port}`;
   token = await profileSampleRequests(server);
 });
@@ -122,7 +122,7 @@ test('profiler:show of a dropped token says it was dropped and why', async (t) =
 });
 
 test('profiler:show latest with no profile under the prefix fails with exit code 1', async (t) => {
-  const run = await runLoupe(['profiler:show', 'latest'], { REDIS_PREFIX: `${server.config.redisPrefix}empty:` });
+  const run = await runLoupe(['profiler:show', 'latest'], { REDIS_PREFIX: `${server.config.redis.prefix}empty:` });
   t.is(run.code, 1);
   t.regex(run.stderr, /No profile is stored under the prefix/);
 });

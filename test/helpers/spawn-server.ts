@@ -12,9 +12,9 @@ export interface SpawnedServer {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/main.ts` in its own process on a free port, as `make run` would (through ts-node). */
+/** Starts `demo/main.ts` in its own process on a free port, as `make run` would (through ts-node). */
 export function spawnServer(env: Readonly<Record<string, string>> = {}): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'demo', 'main.ts')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', APP_ENV: 'test', ...env },
   });
@@ -32,9 +32,9 @@ export function spawnServer(env: Readonly<Record<string, string>> = {}): Promise
   });
 }
 
-/** Runs `src/main.ts` to its end and returns its exit code and output. */
+/** Runs `demo/main.ts` to its end and returns its exit code and output. */
 export async function runServerToExit(env: Readonly<Record<string, string>>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'demo', 'main.ts')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', APP_ENV: 'test', ...env },
   });

@@ -1,41 +1,63 @@
-import { startApplication, type RunningApplication } from '../../src/app/start-application';
+import type Redis from 'ioredis';
+import { createDemoApp } from '../../demo/demo-app';
 import { readConfig, type Config } from '../../src/config/config';
+import { type Loupe } from '../../src/loupe/create-loupe';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { testKeyPrefix } from './test-redis';
 
-export interface TestServer extends RunningApplication {
-  readonly config: Config;
+export interface TestServer extends Loupe {
+  readonly url: string;
+  readonly port: number;
+  /** A client of the same Redis, for the test to look at what the application stored. */
+  readonly redis: Redis;
+}
+
+/** The test configuration: debug on, a free port, a key prefix of its own, `env` applied over it. */
+export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
+  return readConfig({ ...process.env, APP_ENV: 'test', APP_DEBUG: '1', HOST: '127.0.0.1', PORT: '0', REDIS_PREFIX: testKeyPrefix(), ...env });
+}
+
+/** Deletes every key under `prefix`, after the application closed (its writer may write while stopping). */
+export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = await connectRedis(redisUrl, 'loupe-test-cleanup');
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 10_000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+  redis.disconnect();
 }
 
 /**
- * The real server on a free port, against the real Redis at REDIS_URL, with a key prefix of its
- * own so that test files never see each other's keys. Fails with how to start Redis when none answers.
+ * The demo application listening on a free port, against the real Redis at REDIS_URL, with a key
+ * prefix of its own so that test files never see each other's keys. Fails with how to start
+ * Redis when none answers.
  */
 export async function startTestServer(env: Readonly<Record<string, string>> = {}): Promise<TestServer> {
-  const config = readConfig({
-    ...process.env,
-    APP_ENV: 'test',
-    APP_DEBUG: '1',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    REDIS_PREFIX: testKeyPrefix(),
-    ...env,
-  });
-  const app = await startApplication(config);
+  const config = testConfig(env);
+  const app = createDemoApp(config, () => undefined);
+  const { url, port } = await app.listen();
+  const redis = await connectRedis(config.redis.url, 'loupe-test');
   return {
-    ...app,
+    url,
+    port,
+    redis,
     config,
+    get profiler() {
+      return app.profiler;
+    },
+    get activeRequests() {
+      return app.activeRequests;
+    },
+    listen: () => app.listen(),
+    inject: (request) => app.inject(request),
+    listenerTable: () => app.listenerTable(),
+    whenIdle: () => app.whenIdle(),
     close: async () => {
       await app.close();
-      // Deleted after closing: the writer and the token allocator may still write while stopping.
-      const redis = await connectRedis(config.redisUrl, 'loupe-test-cleanup');
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.redisPrefix}*`, 'COUNT', 10_000);
-        cursor = next;
-        if (keys.length > 0) await redis.unlink(...keys);
-      } while (cursor !== '0');
       redis.disconnect();
+      await deleteKeys(config.redis.url, config.redis.prefix);
     },
   };
 }

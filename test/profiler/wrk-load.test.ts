@@ -51,7 +51,7 @@ test('after wrk drives 50,000 requests every token is unique and resolves, and R
     t.is(profiler.writer.stats.replaced, 0);
 
     const { redis, config } = server;
-    const prefix = config.redisPrefix;
+    const prefix = config.redis.prefix;
     const missing: string[] = [];
     for (let i = 0; i < tokens.length; i += 1000) {
       const batch = tokens.slice(i, i + 1000);

@@ -1,14 +1,11 @@
-import { type Listener } from '../listener';
+import { defineListener } from '../listener';
 
 /** `X-Robots-Tag: noindex` on every response in debug, sub-requests included (Symfony, -255). */
-export const disallowRobotsIndexingListener: Listener = {
-  name: 'DisallowRobotsIndexingListener',
-  subscriptions: {
-    'kernel.response': {
-      priority: -255,
-      handle: ({ response }) => {
-        if (response !== null && !response.headers.has('X-Robots-Tag')) response.headers.set('X-Robots-Tag', 'noindex');
-      },
+export const disallowRobotsIndexingListener = defineListener('DisallowRobotsIndexingListener', {
+  'kernel.response': [
+    -255,
+    ({ response }) => {
+      if (!response.headers.has('X-Robots-Tag')) response.headers.set('X-Robots-Tag', 'noindex');
     },
-  },
-};
+  ],
+});

@@ -1,5 +1,5 @@
-import { type Exchange } from '../exchange';
-import { type Listener } from '../listener';
+import { type KernelEvent } from '../event/kernel-event';
+import { defineListener, type Listener } from '../listener';
 
 export interface LocaleOptions {
   readonly enabledLocales: readonly string[];
@@ -33,35 +33,31 @@ export function negotiateLocale(header: string | undefined, enabled: readonly st
  * gives the parent's locale back when it finishes.
  */
 export function createLocaleListener(options: LocaleOptions): Listener {
-  const setLocale = (exchange: Exchange): void => {
-    const { request } = exchange;
+  const setLocale = ({ request, isMainRequest }: KernelEvent): void => {
     const fromRoute = request.attributes.get('_locale');
     if (typeof fromRoute === 'string' && options.enabledLocales.includes(fromRoute)) {
       request.locale = fromRoute;
       return;
     }
-    if (exchange.isMainRequest) {
+    if (isMainRequest) {
       request.locale = negotiateLocale(request.header('accept-language'), options.enabledLocales) ?? request.defaultLocale;
     }
   };
-  return {
-    name: 'LocaleListener',
-    subscriptions: {
-      'kernel.request': [
-        {
-          priority: 100,
-          handle: ({ request }) => {
-            request.defaultLocale = options.defaultLocale;
-          },
+  return defineListener('LocaleListener', {
+    'kernel.request': [
+      [
+        100,
+        ({ request }) => {
+          request.defaultLocale = options.defaultLocale;
         },
-        { priority: 16, handle: setLocale },
       ],
-      'kernel.finish_request': {
-        priority: 0,
-        handle: ({ request, parent }) => {
-          request.locale = parent?.request.locale ?? request.defaultLocale;
-        },
+      [16, setLocale],
+    ],
+    'kernel.finish_request': [
+      0,
+      ({ request, parentRequest }) => {
+        request.locale = parentRequest?.locale ?? request.defaultLocale;
       },
-    },
-  };
+    ],
+  });
 }

@@ -1,16 +1,14 @@
-import { type Listener } from '../listener';
+import { defineListener } from '../listener';
 
 /**
  * Response defaults for the main request (Symfony's ResponseListener and Response::prepare):
  * a content type with charset, the default `Cache-Control: no-cache, private`, and the length.
  */
-export const responseListener: Listener = {
-  name: 'ResponseListener',
-  subscriptions: {
-    'kernel.response': {
-      priority: 0,
-      handle: ({ response, isMainRequest }) => {
-        if (response === null || !isMainRequest) return;
+export const responseListener = defineListener('ResponseListener', {
+  'kernel.response': [
+    0,
+    ({ response, isMainRequest }) => {
+      if (!isMainRequest) return;
         const { headers } = response;
         const noBody = response.status === 204 || response.status === 304 || response.status < 200;
         if (noBody) {
@@ -29,7 +27,6 @@ export const responseListener: Listener = {
           headers.set('Cache-Control', validators ? 'private, must-revalidate' : 'no-cache, private');
         }
         if (!noBody) headers.set('Content-Length', String(Buffer.byteLength(response.body)));
-      },
     },
-  },
-};
+  ],
+});

@@ -1,21 +1,17 @@
-import { type Listener } from '../listener';
+import { defineListener } from '../listener';
 
 /**
  * Rejects malformed requests before anything else runs (Symfony's ValidateRequestListener, 256):
  * a body refused by the adapter (413), an invalid Host header (400).
  */
-export const validateRequestListener: Listener = {
-  name: 'ValidateRequestListener',
-  subscriptions: {
-    'kernel.request': {
-      priority: 256,
-      handle: (exchange) => {
-        if (!exchange.isMainRequest) return;
-        const { request } = exchange;
-        if (request.data.bodyError !== null) throw request.data.bodyError;
-        // Reading the host validates it; the getter throws the 400.
-        void request.host;
-      },
+export const validateRequestListener = defineListener('ValidateRequestListener', {
+  'kernel.request': [
+    256,
+    ({ isMainRequest, request }) => {
+      if (!isMainRequest) return;
+      if (request.data.bodyError !== null) throw request.data.bodyError;
+      // Reading the host validates it; the getter throws the 400.
+      void request.host;
     },
-  },
-};
+  ],
+});

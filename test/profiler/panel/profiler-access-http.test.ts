@@ -47,7 +47,7 @@ test('a client outside PROFILER_ALLOWED_IPS gets a 403 naming the variable; the 
 
 test('the default ranges let loopback in', async (t) => {
   const server = await start({ PROFILER_ALLOWED_IPS: '' });
-  t.deepEqual(server.config.profilerAllowedIps, ['127.0.0.0/8', '::1/128']);
+  t.deepEqual(server.config.profiler.allowedIps, ['127.0.0.0/8', '::1/128']);
   t.is((await httpRequest(server.port, { path: '/_profiler/status' })).status, 200);
 });
 

@@ -1,6 +1,5 @@
-import { UnauthorizedHttpError } from '../../errors/http-error';
-import { type Controller } from '../../kernel/controller';
-import { DEMO_REALM } from '../../security/demo-firewalls';
+import { UnauthorizedHttpError, type Controller } from '../../src';
+import { DEMO_REALM } from '../firewalls';
 
 /** `GET /admin`: names the authenticated user; the firewall only lets ROLE_ADMIN in. */
 export const adminController: Controller = {

@@ -1,5 +1,4 @@
-import { LoupeError } from '../../errors/loupe-error';
-import { type Controller } from '../../kernel/controller';
+import { LoupeError, type Controller } from '../../src';
 
 /** `GET /session`: counts the visits of this browser in its session; kernel.view makes it JSON. */
 export const sessionController: Controller = {

@@ -1,8 +1,4 @@
-import { BadRequestHttpError, UnauthorizedHttpError } from '../../errors/http-error';
-import { type Request } from '../../http/request';
-import { type Controller } from '../../kernel/controller';
-import { type CredentialsVerifier } from '../../security/credentials-verifier';
-import { SecurityBagKeys } from '../../security/security-bag-keys';
+import { BadRequestHttpError, KernelAttributes, SecurityAttributes, UnauthorizedHttpError, type Controller, type CredentialsVerifier, type Request } from '../../src';
 
 /** What a login request carries, whichever its format. */
 interface LoginAttempt {
@@ -60,14 +56,14 @@ export function createLoginController(options: LoginControllerOptions): Controll
   return {
     name: 'App\\Controller\\LoginController::login',
     maxBodySize: 16 * 1024,
-    handle: async ({ request, exchange }) => {
+    handle: async ({ request, attributes, log }) => {
       const attempt = readAttempt(request);
       // Async scrypt: a login must not block other requests while the hash is computed.
       const user = await options.verifier.verify(attempt.username, attempt.password);
       if (user === null) throw new UnauthorizedHttpError('Invalid credentials.', `Basic realm="${options.realm}"`);
-      exchange.user = { identifier: user.identifier, roles: user.roles, via: 'form_login' };
-      if (attempt.rememberMe) exchange.bag.set(SecurityBagKeys.REMEMBER_ME_REQUESTED, user.identifier);
-      exchange.trace.log('info', `Logged in "${user.identifier}".`, { remember_me: attempt.rememberMe });
+      attributes.set(KernelAttributes.USER, { identifier: user.identifier, roles: user.roles, via: 'form_login' });
+      if (attempt.rememberMe) attributes.set(SecurityAttributes.REMEMBER_ME_REQUESTED, user.identifier);
+      log('info', `Logged in "${user.identifier}".`, { remember_me: attempt.rememberMe });
       return { user: user.identifier, roles: user.roles, remember_me: attempt.rememberMe };
     },
   };

@@ -1,12 +1,13 @@
-import { startApplication } from './app/start-application';
-import { readConfig } from './config/config';
+import { readConfig } from '../src';
+import { createDemoApp } from './demo-app';
 
 /** `make run` / `npm start`: serve the demo application until SIGINT or SIGTERM. */
 async function main(): Promise<void> {
   const config = readConfig();
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
-  const app = await startApplication(config, log);
-  process.stdout.write(`Loupe listening on ${app.url} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'})\n`);
+  const app = createDemoApp(config, log);
+  const { url } = await app.listen();
+  process.stdout.write(`Loupe listening on ${url} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'})\n`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

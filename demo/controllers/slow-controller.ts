@@ -1,5 +1,4 @@
-import { Response } from '../../http/response';
-import { type Controller } from '../../kernel/controller';
+import { Response, type Controller } from '../../src';
 
 const MAX_DELAY_MS = 5_000;
 

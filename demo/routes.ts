@@ -1,7 +1,4 @@
-import { type RouteDefinition } from '../routing/route';
-import { type CredentialsVerifier } from '../security/credentials-verifier';
-import { DEMO_REALM } from '../security/demo-firewalls';
-import { createDemoSecurity } from '../security/demo-security';
+import { type CredentialsVerifier, type RouteDefinition } from '../src';
 import { adminController } from './controllers/admin-controller';
 import { asyncBoomController, boomController } from './controllers/boom-controller';
 import { echoController } from './controllers/echo-controller';
@@ -10,9 +7,10 @@ import { createLoginController } from './controllers/login-controller';
 import { sessionController } from './controllers/session-controller';
 import { slowController } from './controllers/slow-controller';
 import { createWelcomeController } from './controllers/welcome-controller';
+import { DEMO_REALM } from './firewalls';
 
 /** The demo application's routes, in matching order. */
-export function appRoutes(locales: readonly string[], verifier: CredentialsVerifier = createDemoSecurity().verifier): RouteDefinition[] {
+export function demoRoutes(locales: readonly string[], verifier: CredentialsVerifier): RouteDefinition[] {
   const routes: RouteDefinition[] = [
     { name: 'home', path: '/', methods: ['GET'], controller: createWelcomeController(() => routes) },
     { name: 'hello', path: '/hello/{name}', methods: ['GET'], controller: helloController },

@@ -1,5 +1,4 @@
-import { BadRequestHttpError } from '../../errors/http-error';
-import { type Controller } from '../../kernel/controller';
+import { BadRequestHttpError, type Controller } from '../../src';
 
 /** `POST /api/echo`: returns the JSON body it was sent; kernel.view turns it into JSON. */
 export const echoController: Controller = {

@@ -1,4 +1,4 @@
-import { type Controller } from '../../kernel/controller';
+import { type Controller } from '../../src';
 
 /** `GET /boom`: a controller that throws, to see the exception branch at work. */
 export const boomController: Controller = {

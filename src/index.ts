@@ -1,0 +1,43 @@
+/**
+ * Loupe's public API: the only module an application imports. Everything else under src/ is
+ * internal and may change without notice.
+ */
+export { createLoupe, type Loupe, type LoupeOptions, type SecurityOptions } from './loupe/create-loupe';
+export { type InjectRequest, type InjectResponse } from './loupe/inject';
+export { readConfig, type Config, type AppEnv } from './config/config';
+
+// Requests, responses and errors.
+export { Request } from './http/request';
+export { Response } from './http/response';
+export { type AuthenticatedUser, type Session } from './http/session';
+export { HttpError, BadRequestHttpError, UnauthorizedHttpError, ForbiddenHttpError, NotFoundHttpError, MethodNotAllowedHttpError, PayloadTooLargeHttpError, ServiceUnavailableHttpError } from './errors/http-error';
+export { LoupeError } from './errors/loupe-error';
+export { type ErrorCode } from './errors/error-codes';
+
+// Routes, controllers and listeners.
+export { type RouteDefinition } from './routing/route';
+export { type Controller, type ControllerArguments, type ControllerHandler } from './kernel/controller';
+export { defineListener, type Listener, type PhaseHandler, type Subscription, type Subscriptions } from './kernel/listener';
+export { KernelEvents, type KernelPhase } from './kernel/kernel-events';
+export { attributeKey, Attributes, type AttributeKey } from './kernel/attributes';
+export { KernelAttributes } from './kernel/kernel-attributes';
+export { type LogLevel } from './kernel/trace';
+export { KernelEvent } from './kernel/event/kernel-event';
+export { RequestEvent } from './kernel/event/request-event';
+export { ControllerEvent } from './kernel/event/controller-event';
+export { ControllerArgumentsEvent } from './kernel/event/controller-arguments-event';
+export { ViewEvent } from './kernel/event/view-event';
+export { ResponseEvent } from './kernel/event/response-event';
+export { FinishRequestEvent } from './kernel/event/finish-request-event';
+export { ExceptionEvent } from './kernel/event/exception-event';
+export { TerminateEvent } from './kernel/event/terminate-event';
+
+// Security.
+export { type FirewallConfig, type AccessRule } from './security/firewall-map';
+export { InMemoryUserProvider, type UserProvider, type SecurityUser } from './security/user-provider';
+export { CredentialsVerifier } from './security/credentials-verifier';
+export { hashPassword } from './security/password-hasher';
+export { SecurityAttributes } from './security/security-attributes';
+
+// Pages.
+export { html, trustedHtml, type SafeHtml } from './view/html';

@@ -1,0 +1,27 @@
+import { type Response } from '../../http/response';
+import { KernelEvent } from './kernel-event';
+
+/**
+ * kernel.exception (Symfony's ExceptionEvent): the error that escaped a phase. A listener may
+ * answer with a response of its own (no error sub-request then) or replace the error.
+ */
+export class ExceptionEvent extends KernelEvent {
+  get error(): unknown {
+    return this.exchange.handlingError;
+  }
+
+  /** Replaces the error to render (Symfony's setThrowable). */
+  setError(error: unknown): void {
+    this.exchange.handlingError = error;
+  }
+
+  get response(): Response | null {
+    return this.exchange.response;
+  }
+
+  /** Answers with `response` instead of rendering the error, and ends the phase. */
+  setResponse(response: Response): void {
+    this.exchange.response = response;
+    this.stopPropagation();
+  }
+}

@@ -1,0 +1,61 @@
+import { type Request } from '../../http/request';
+import { type AuthenticatedUser, type Session } from '../../http/session';
+import { type Attributes } from '../attributes';
+import { type Exchange } from '../exchange';
+import { KernelAttributes } from '../kernel-attributes';
+import { type LogLevel } from '../trace';
+
+/**
+ * What every phase hands its listeners (Symfony's KernelEvent): the request, whether it is the
+ * main request, the typed attributes listeners share, and the request's log. A listener that
+ * stops propagation keeps the phase's later listeners from running.
+ */
+export abstract class KernelEvent {
+  /** The request's whole state, for collectors that record it; listeners use the accessors. */
+  readonly exchange: Exchange;
+  #propagationStopped = false;
+
+  constructor(exchange: Exchange) {
+    this.exchange = exchange;
+  }
+
+  get request(): Request {
+    return this.exchange.request;
+  }
+
+  /** False for an error sub-request. */
+  get isMainRequest(): boolean {
+    return this.exchange.parent === null;
+  }
+
+  /** The request that started this sub-request, or `null` for a main request. */
+  get parentRequest(): Request | null {
+    return this.exchange.parent?.request ?? null;
+  }
+
+  get attributes(): Attributes {
+    return this.exchange.attributes;
+  }
+
+  get user(): AuthenticatedUser | null {
+    return this.exchange.attributes.get(KernelAttributes.USER) ?? null;
+  }
+
+  get session(): Session | null {
+    return this.exchange.attributes.get(KernelAttributes.SESSION) ?? null;
+  }
+
+  /** Adds an entry to the request's log (the profiler's Logs panel). */
+  log(level: LogLevel, message: string, context: Readonly<Record<string, unknown>> = {}): void {
+    this.exchange.trace.log(level, message, context);
+  }
+
+  get isPropagationStopped(): boolean {
+    return this.#propagationStopped;
+  }
+
+  /** The phase's listeners after this one do not run. */
+  stopPropagation(): void {
+    this.#propagationStopped = true;
+  }
+}

@@ -1,0 +1,20 @@
+import { type Response } from '../../http/response';
+import { KernelEvent } from './kernel-event';
+
+/** kernel.view (Symfony's ViewEvent): the controller returned data; a listener turns it into a response. */
+export class ViewEvent extends KernelEvent {
+  /** What the controller returned. */
+  get controllerResult(): unknown {
+    return this.exchange.controllerResult;
+  }
+
+  get response(): Response | null {
+    return this.exchange.response;
+  }
+
+  /** Sets the response and ends the phase. */
+  setResponse(response: Response): void {
+    this.exchange.response = response;
+    this.stopPropagation();
+  }
+}

@@ -1,0 +1,205 @@
+import type Redis from 'ioredis';
+import { readConfig, type Config } from '../config/config';
+import { createErrorController } from '../error-handler/error-controller';
+import { createErrorListener } from '../error-handler/error-listener';
+import { type Controller } from '../kernel/controller';
+import { Kernel } from '../kernel/kernel';
+import { type Listener } from '../kernel/listener';
+import { ListenerRegistry } from '../kernel/listener-registry';
+import { disallowRobotsIndexingListener } from '../kernel/listeners/disallow-robots-indexing-listener';
+import { jsonViewListener } from '../kernel/listeners/json-view-listener';
+import { createLocaleListener } from '../kernel/listeners/locale-listener';
+import { responseListener } from '../kernel/listeners/response-listener';
+import { validateRequestListener } from '../kernel/listeners/validate-request-listener';
+import { createProfiler, type Profiler } from '../profiler/profiler';
+import { createProfilerAccessListener } from '../profiler/profiler-access-listener';
+import { createProfilerRoutes } from '../profiler/panel/profiler-routes';
+import { connectRedis } from '../redis/connect-redis';
+import { type RouteDefinition } from '../routing/route';
+import { createRouterListener } from '../routing/router-listener';
+import { UrlMatcherRouter } from '../routing/url-matcher-router';
+import { CredentialsVerifier } from '../security/credentials-verifier';
+import { FirewallMap, type FirewallConfig } from '../security/firewall-map';
+import { createFirewallListener } from '../security/firewall-listener';
+import { createRememberMeListener } from '../security/remember-me-listener';
+import { type UserProvider } from '../security/user-provider';
+import { loadNativeUws } from '../server/load-uws';
+import { UwsServer } from '../server/uws-server';
+import { RedisSessionStorage } from '../session/redis-session-storage';
+import { createSessionListener } from '../session/session-listener';
+import { inject, type InjectRequest, type InjectResponse } from './inject';
+
+/** Who the users are and which paths need them (Symfony's security.yaml). */
+export interface SecurityOptions {
+  readonly firewalls: readonly FirewallConfig[];
+  readonly users: UserProvider;
+  /** Checks passwords; pass the one your login controller uses so they share its cache. */
+  readonly verifier?: CredentialsVerifier;
+}
+
+/** What an application gives Loupe. */
+export interface LoupeOptions {
+  /** The application's routes, matched in order after the profiler's own. */
+  readonly routes: readonly RouteDefinition[];
+  /**
+   * Listeners: an array is added to the defaults (session, locale, router, firewall, remember-me,
+   * response, robots, profiler, error…); a function gets the defaults and returns the set to run,
+   * to remove or replace some.
+   */
+  readonly listeners?: readonly Listener[] | ((defaults: readonly Listener[]) => readonly Listener[]);
+  /** Renders errors in the error sub-request; defaults to Loupe's HTML/JSON error pages. */
+  readonly errorController?: Controller;
+  /** Firewalls and users; without it no request is authenticated. */
+  readonly security?: SecurityOptions;
+  /** Defaults to readConfig(process.env). */
+  readonly config?: Config;
+  /** Where Loupe reports what goes wrong outside a request (a session not saved, a dropped profile). */
+  readonly log?: (line: string) => void;
+}
+
+/** A Loupe application. Redis is connected by the first listen() or inject(). */
+export interface Loupe {
+  readonly config: Config;
+  /** Starts serving; resolves with the URL and the port actually bound (PORT=0 picks a free one). */
+  listen(): Promise<{ readonly url: string; readonly port: number }>;
+  /** Runs one request through the kernel without a socket. */
+  inject(request: InjectRequest): Promise<InjectResponse>;
+  /** Stops accepting, finishes in-flight requests, stores queued profiles, closes Redis. */
+  close(): Promise<void>;
+  /** The listeners of each phase in the order they run (`npx loupe debug:listeners`). */
+  listenerTable(): ReturnType<ListenerRegistry['table']>;
+  /** The profiler once started with debug on, else `null`. */
+  readonly profiler: Profiler | null;
+  /** The requests in flight right now. */
+  readonly activeRequests: number;
+  /** Resolves once no request is in flight. */
+  whenIdle(): Promise<void>;
+}
+
+interface Started {
+  readonly redis: Redis;
+  readonly kernel: Kernel;
+  readonly profiler: Profiler | null;
+}
+
+/** The listeners every application gets, in the order of Symfony's defaults. */
+function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis, profiler: Profiler | null, security: SecurityOptions | undefined): Listener[] {
+  const listeners: Listener[] = [
+    validateRequestListener,
+    createLocaleListener(config.locale),
+    createRouterListener(router),
+    jsonViewListener,
+    responseListener,
+    createErrorListener({ debug: config.debug }),
+    createSessionListener({
+      storage: new RedisSessionStorage(redis, { prefix: config.redis.prefix, lifetime: config.session.lifetime }),
+      cookieName: config.session.cookieName,
+      // A browser-session cookie: Redis expires idle sessions (see SessionListenerOptions.lifetime).
+      lifetime: 0,
+    }),
+  ];
+  if (config.debug) listeners.push(disallowRobotsIndexingListener, createProfilerAccessListener(config.profiler.allowedIps));
+  if (profiler !== null) listeners.push(...profiler.listeners);
+  if (security !== undefined) {
+    const firewalls = new FirewallMap(security.firewalls);
+    const verifier = security.verifier ?? new CredentialsVerifier(security.users);
+    listeners.push(
+      createRememberMeListener({
+        secret: config.security.secret,
+        lifetime: config.security.rememberMeLifetime,
+        cookieName: config.security.rememberMeCookieName,
+        users: security.users,
+        firewalls,
+      }),
+      createFirewallListener({ firewalls, verifier }),
+    );
+  }
+  return listeners;
+}
+
+/**
+ * A Loupe application: the kernel with the default listeners, the application's routes and
+ * listeners, the profiler (with debug), sessions in Redis and the uWS server.
+ */
+export function createLoupe(options: LoupeOptions): Loupe {
+  const config = options.config ?? readConfig();
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  // Checked now: an invalid PROFILER_ALLOWED_IPS or a pure-JS uWS fails before anything is opened.
+  if (config.debug) createProfilerAccessListener(config.profiler.allowedIps);
+  let starting: Promise<Started> | null = null;
+  let started: Started | null = null;
+  let server: UwsServer | null = null;
+  let registry: ListenerRegistry | null = null;
+
+  const start = async (): Promise<Started> => {
+    const redis = await connectRedis(config.redis.url, 'loupe');
+    try {
+      const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
+      const profiler = config.debug ? await createProfiler(config, redis, secretCookies, log) : null;
+      // The profiler's pages exist only with debug: without it /_profiler/... is a plain 404.
+      const profilerRoutes =
+        profiler === null ? [] : createProfilerRoutes({ storage: profiler.storage, stats: () => profiler.stats(), droppedReason: (token) => profiler.writer.droppedReason(token) });
+      const router = new UrlMatcherRouter([...profilerRoutes, ...options.routes]);
+      const defaults = defaultListeners(config, router, redis, profiler, options.security);
+      const listeners = typeof options.listeners === 'function' ? options.listeners(defaults) : [...defaults, ...(options.listeners ?? [])];
+      registry = new ListenerRegistry(listeners);
+      const kernel = new Kernel({
+        defaultLocale: config.locale.defaultLocale,
+        errorController: options.errorController ?? createErrorController({ debug: config.debug }),
+        listeners: registry,
+        onCrash: (error) => log(`Request actor crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+      });
+      return (started = { redis, kernel, profiler });
+    } catch (error) {
+      redis.disconnect();
+      throw error;
+    }
+  };
+  const ready = (): Promise<Started> => (starting ??= start());
+  const closeStarted = async (): Promise<void> => {
+    if (starting === null) return;
+    const { redis, kernel, profiler } = await starting;
+    if (server !== null) await server.close();
+    else await kernel.whenIdle();
+    await profiler?.close();
+    await redis.quit().catch(() => redis.disconnect());
+  };
+
+  return {
+    config,
+    get profiler() {
+      return started?.profiler ?? null;
+    },
+    get activeRequests() {
+      return started?.kernel.activeRequests ?? 0;
+    },
+    whenIdle: async () => {
+      if (starting !== null) await (await starting).kernel.whenIdle();
+    },
+    listenerTable: () => (registry ?? new ListenerRegistry([])).table(),
+    listen: async () => {
+      const uws = loadNativeUws();
+      const { kernel } = await ready();
+      const { host, port: wanted, maxBodySize } = config.server;
+      server = new UwsServer(
+        kernel,
+        { host, port: wanted, maxBodySize, onError: (error) => log(`Request failed outside the kernel: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`) },
+        uws,
+      );
+      let port: number;
+      try {
+        port = await server.listen();
+      } catch (error) {
+        server = null;
+        await closeStarted();
+        throw error;
+      }
+      return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port };
+    },
+    inject: async (request) => {
+      const { kernel } = await ready();
+      return inject(kernel, request, { port: server?.port ?? config.server.port, maxBodySize: config.server.maxBodySize });
+    },
+    close: closeStarted,
+  };
+}

@@ -1,0 +1,64 @@
+import { PayloadTooLargeHttpError } from '../errors/http-error';
+import { type RequestData } from '../http/request-data';
+import { type Response } from '../http/response';
+import { type Kernel } from '../kernel/kernel';
+
+/** A request for inject(): as a client would send it, without a socket. */
+export interface InjectRequest {
+  readonly method?: string;
+  /** Path and query string, e.g. `/hello/ada?x=1`. */
+  readonly url: string;
+  /** Header names are case-insensitive; `host` defaults to `127.0.0.1:<port>`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer;
+  /** The client address; defaults to loopback. */
+  readonly remoteAddress?: string;
+}
+
+/** What the kernel answered; header names lower-cased, repeated headers as arrays. */
+export interface InjectResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[]>>;
+  readonly body: string;
+}
+
+/**
+ * Runs one request through the real kernel and request machine, as fastify.inject does: the same
+ * copy of the request the uWS adapter makes (lower-cased headers, split query, body limit), and
+ * the response as it would have been written.
+ */
+export function inject(kernel: Kernel, request: InjectRequest, server: { readonly port: number; readonly maxBodySize: number }): Promise<InjectResponse> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+  headers['host'] ??= `127.0.0.1:${server.port}`;
+  const body = request.body === undefined ? null : Buffer.from(request.body);
+  if (body !== null) headers['content-length'] ??= String(body.length);
+  const query = request.url.indexOf('?');
+  const tooLarge = body !== null && body.length > server.maxBodySize;
+  const data: RequestData = {
+    method: (request.method ?? 'GET').toUpperCase(),
+    path: query === -1 ? request.url : request.url.slice(0, query),
+    query: query === -1 ? '' : request.url.slice(query + 1),
+    headers,
+    remoteAddress: request.remoteAddress ?? '127.0.0.1',
+    scheme: 'http',
+    serverPort: server.port,
+    body: tooLarge ? null : body,
+    bodyError: tooLarge ? new PayloadTooLargeHttpError(server.maxBodySize) : null,
+  };
+  return new Promise((resolve) => {
+    kernel.handle(data, {
+      write: (response: Response) => {
+        const written: Record<string, string | string[]> = {};
+        for (const [spelled, value] of response.headers.lines()) {
+          const name = spelled.toLowerCase();
+          const previous = written[name];
+          written[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+        }
+        const text = data.method === 'HEAD' ? '' : Buffer.from(response.body).toString('utf8');
+        resolve({ status: response.status, headers: written, body: text });
+        return true;
+      },
+    });
+  });
+}

@@ -1,0 +1,15 @@
+export interface ProfilerConfig {
+  /** Seconds a stored profile lives. */
+  readonly lifetime: number;
+  /** Most profiles kept; older ones are trimmed. */
+  readonly maxProfiles: number;
+  /** Client address ranges (CIDR) allowed to read the profiler. */
+  readonly allowedIps: readonly string[];
+}
+
+/** The defaults readConfig applies; the CLI, which never writes profiles, needs no other. */
+export const PROFILER_DEFAULTS: ProfilerConfig = Object.freeze({
+  lifetime: 86400,
+  maxProfiles: 50_000,
+  allowedIps: Object.freeze(['127.0.0.0/8', '::1/128']),
+});

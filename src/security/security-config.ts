@@ -1,0 +1,10 @@
+/** The remember-me cookie's name: set here, read by the listener and kept out of profiles. */
+export const REMEMBER_ME_COOKIE = 'LOUPE_REMEMBERME';
+
+export interface SecurityConfig {
+  /** Signs remember-me cookies. */
+  readonly secret: string;
+  /** Seconds a remember-me cookie stays valid. */
+  readonly rememberMeLifetime: number;
+  readonly rememberMeCookieName: string;
+}
