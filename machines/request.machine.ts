@@ -1,4 +1,4 @@
-import { and, fromPromise, setup } from 'xstate';
+import { and, fromPromise, sendTo, setup } from 'xstate';
 import { type KernelPhase } from './kernel-phases';
 
 /** What the machine needs of a request's state: the prepared error sub-request to invoke. */
@@ -8,6 +8,7 @@ export interface MachineExchange {
 
 /** Events the request machine accepts. */
 export type RequestMachineEvent =
+  | { type: 'request.received' }
   | { type: 'listener.settled'; ok: true }
   | { type: 'listener.settled'; ok: false; error: unknown }
   | { type: 'controller.done'; result: unknown }
@@ -43,7 +44,7 @@ const notProvided = (): never => {
  * Symfony's HttpKernel. The machine decides the order; src/kernel provides what each step does
  * (createKernelMachine) and the exchange it works on.
  *
- *   kernel.request → kernel.controller → kernel.controller_arguments → controller
+ *   received → kernel.request → kernel.controller → kernel.controller_arguments → controller
  *      → (kernel.view) → kernel.response → kernel.finish_request → sending → kernel.terminate → done
  *   a listener's response at kernel.request → kernel.response
  *   any failing phase --error--> kernel.exception → error_sub_request (this same machine as a
@@ -117,11 +118,18 @@ export const requestMachine = setup({
     id: 'request',
     description: 'One HTTP request through the kernel phases, from the copied request to the written response.',
     context: ({ input }) => ({ exchange: input }),
-    initial: 'kernel.request',
+    initial: 'received',
     on: {
       'request.aborted': { target: '.aborted' },
     },
     states: {
+      received: {
+        // XState defers the actions of the transitions taken while an actor starts: the phases,
+        // whose guards read what their entry actions did, begin on the first event instead.
+        description: 'The request was copied out of uWS; the machine starts itself on the next step.',
+        entry: [{ type: 'recordState', params: { state: 'received' } }, sendTo(({ self }) => self, { type: 'request.received' })],
+        on: { 'request.received': { target: to('kernel.request') } },
+      },
       'kernel.request': phase('kernel.request', 'Session, locale and firewall handling, then route matching. A listener may answer at once.', 'fail', [
         { guard: 'hasError', target: to('kernel.exception') },
         { guard: 'hasResponse', target: to('kernel.response') },

@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { readConfig } from '../../src/config/config';
 import { LoupeError } from '../../src/errors/loupe-error';
+import { readRedisConfig } from '../../src/redis/redis-config';
 
 const PROD_SECRET = { APP_ENV: 'prod', APP_SECRET: 'a-secret-of-our-own' };
 
@@ -11,21 +12,14 @@ function throwsInvalid(t: ExecutionContext, env: Readonly<Record<string, string>
 
 test('an empty environment gives the defaults, in dev with debug on', (t) => {
   t.deepEqual(readConfig({}), {
-    host: '127.0.0.1',
-    port: 8000,
-    redisUrl: 'redis://127.0.0.1:6379',
-    redisPrefix: 'loupe:',
     appEnv: 'dev',
     debug: true,
-    maxBodySize: 1024 * 1024,
-    locales: ['en', 'fr', 'de'],
-    defaultLocale: 'en',
-    secret: 'loupe-dev-secret-change-me',
-    sessionLifetime: 1440 * 60,
-    rememberMeLifetime: 7 * 86400,
-    profilerLifetime: 86400,
-    profilerMaxProfiles: 50_000,
-    profilerAllowedIps: ['127.0.0.0/8', '::1/128'],
+    server: { host: '127.0.0.1', port: 8000, maxBodySize: 1024 * 1024 },
+    redis: { url: 'redis://127.0.0.1:6379', prefix: 'loupe:' },
+    locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
+    session: { lifetime: 1440 * 60, cookieName: 'LOUPESESSID' },
+    security: { secret: 'loupe-dev-secret-change-me', rememberMeLifetime: 7 * 86400, rememberMeCookieName: 'LOUPE_REMEMBERME' },
+    profiler: { lifetime: 86400, maxProfiles: 50_000, allowedIps: ['127.0.0.0/8', '::1/128'] },
   });
 });
 
@@ -41,21 +35,21 @@ test('values from the environment are used', (t) => {
     PROFILER_MAX_PROFILES: '10000000',
     PROFILER_ALLOWED_IPS: '10.0.0.0/8, 192.168.1.1',
   });
-  t.is(config.host, '0.0.0.0');
-  t.is(config.port, 8080);
-  t.is(config.redisUrl, 'rediss://cache.internal:6380/2');
-  t.is(config.redisPrefix, 'test-1:');
-  t.is(config.maxBodySize, 2048);
-  t.deepEqual(config.locales, ['fr', 'de']);
-  t.is(config.defaultLocale, 'fr');
-  t.is(config.secret, 'abc');
-  t.is(config.profilerMaxProfiles, 10_000_000);
-  t.deepEqual(config.profilerAllowedIps, ['10.0.0.0/8', '192.168.1.1']);
+  t.is(config.server.host, '0.0.0.0');
+  t.is(config.server.port, 8080);
+  t.is(config.redis.url, 'rediss://cache.internal:6380/2');
+  t.is(config.redis.prefix, 'test-1:');
+  t.is(config.server.maxBodySize, 2048);
+  t.deepEqual(config.locale.enabledLocales, ['fr', 'de']);
+  t.is(config.locale.defaultLocale, 'fr');
+  t.is(config.security.secret, 'abc');
+  t.is(config.profiler.maxProfiles, 10_000_000);
+  t.deepEqual(config.profiler.allowedIps, ['10.0.0.0/8', '192.168.1.1']);
 });
 
 test('an empty number falls back to its default', (t) => {
-  t.is(readConfig({ PORT: '' }).port, 8000);
-  t.is(readConfig({ PORT: '0' }).port, 0);
+  t.is(readConfig({ PORT: '' }).server.port, 8000);
+  t.is(readConfig({ PORT: '0' }).server.port, 0);
 });
 
 test('prod turns debug off; test keeps it on', (t) => {
@@ -82,7 +76,7 @@ test('a PORT that is not an integer from 0 to 65535 is refused', (t) => {
   for (const port of ['65536', '-1', '80.5', 'http']) {
     throwsInvalid(t, { PORT: port }, `Invalid PORT "${port}": expected an integer from 0 to 65535.`);
   }
-  t.is(readConfig({ PORT: '65535' }).port, 65535);
+  t.is(readConfig({ PORT: '65535' }).server.port, 65535);
 });
 
 test('an APP_ENV other than dev, prod or test is refused', (t) => {
@@ -93,7 +87,7 @@ test('an APP_ENV other than dev, prod or test is refused', (t) => {
 test('APP_DEFAULT_LOCALE must be one of APP_LOCALES', (t) => {
   throwsInvalid(t, { APP_DEFAULT_LOCALE: 'es' }, 'Invalid APP_DEFAULT_LOCALE "es": expected one of en, fr, de.');
   throwsInvalid(t, { APP_LOCALES: 'fr,de', APP_DEFAULT_LOCALE: 'en' }, 'Invalid APP_DEFAULT_LOCALE "en": expected one of fr, de.');
-  t.is(readConfig({ APP_DEFAULT_LOCALE: 'de' }).defaultLocale, 'de');
+  t.is(readConfig({ APP_DEFAULT_LOCALE: 'de' }).locale.defaultLocale, 'de');
 });
 
 test('REDIS_URL must be a redis:// or rediss:// URL', (t) => {
@@ -120,16 +114,28 @@ test('a configuration error is a LoupeError with status 500', (t) => {
 test('the configuration and its lists are frozen', (t) => {
   const config = readConfig({});
   t.true(Object.isFrozen(config));
-  t.true(Object.isFrozen(config.locales));
-  t.true(Object.isFrozen(config.profilerAllowedIps));
-  t.throws(() => Object.assign(config, { port: 1 }), { instanceOf: TypeError });
-  t.throws(() => (config.locales as string[]).push('es'), { instanceOf: TypeError });
-  t.is(config.port, 8000);
-  t.deepEqual(config.locales, ['en', 'fr', 'de']);
+  for (const part of [config.server, config.redis, config.locale, config.session, config.security, config.profiler]) t.true(Object.isFrozen(part));
+  t.true(Object.isFrozen(config.locale.enabledLocales));
+  t.true(Object.isFrozen(config.profiler.allowedIps));
+  t.throws(() => Object.assign(config.server, { port: 1 }), { instanceOf: TypeError });
+  t.throws(() => (config.locale.enabledLocales as string[]).push('es'), { instanceOf: TypeError });
+  t.is(config.server.port, 8000);
+  t.deepEqual(config.locale.enabledLocales, ['en', 'fr', 'de']);
 });
 
 test('the environment object given is left as it was', (t) => {
   const env = { PORT: '9000', APP_LOCALES: 'en,fr' };
   readConfig(env);
   t.deepEqual(env, { PORT: '9000', APP_LOCALES: 'en,fr' });
+});
+
+test('readRedisConfig reads REDIS_URL and REDIS_PREFIX alone, as readConfig does', (t) => {
+  t.deepEqual(readRedisConfig({}), { url: 'redis://127.0.0.1:6379', prefix: 'loupe:' });
+  const env = { REDIS_URL: 'rediss://cache.internal:6380/2', REDIS_PREFIX: 'cli:', PORT: 'not read' };
+  t.deepEqual(readRedisConfig(env), { url: 'rediss://cache.internal:6380/2', prefix: 'cli:' });
+  t.deepEqual(readRedisConfig(env), readConfig({ REDIS_URL: env.REDIS_URL, REDIS_PREFIX: env.REDIS_PREFIX }).redis);
+  t.true(Object.isFrozen(readRedisConfig({})));
+  throwsInvalid(t, { REDIS_URL: 'tcp://127.0.0.1:6379' }, 'Invalid REDIS_URL "tcp://127.0.0.1:6379": expected a redis:// or rediss:// URL.');
+  const error = t.throws(() => readRedisConfig({ REDIS_URL: 'tcp://127.0.0.1:6379' }), { instanceOf: LoupeError });
+  t.is(error?.code, 'LOUPE_ERR_CONFIG_INVALID');
 });

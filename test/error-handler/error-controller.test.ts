@@ -10,7 +10,9 @@ function render(error: unknown, debug: boolean, headers: Record<string, string> 
   const main = exchangeFor({ method: 'POST', path: '/config.yaml', headers });
   main.trace.log('critical', 'Uncaught Exception logged <before>', {});
   const sub = main.createErrorSubRequest(error, controller);
-  const result = controller.handle({ request: sub.request, params: {}, session: null, user: null, locale: 'en', error, exchange: sub });
+  const args = sub.resolveArguments();
+  if (args.error !== error) throw new Error('the error sub-request must hand the controller the error it renders');
+  const result = controller.handle(args);
   if (!(result instanceof Response)) throw new Error('the error controller must return a Response');
   return result;
 }

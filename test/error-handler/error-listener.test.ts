@@ -3,20 +3,15 @@ import { type FlatError } from '../../src/error-handler/flatten-error';
 import { BadRequestHttpError, HttpError, NotFoundHttpError } from '../../src/errors/http-error';
 import { LoupeError } from '../../src/errors/loupe-error';
 import { type Exchange } from '../../src/kernel/exchange';
-import { type PhaseSubscription } from '../../src/kernel/listener';
+import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { createErrorListener } from '../../src/error-handler/error-listener';
 import { exchangeFor } from '../helpers/request-data';
-
-function subscription(): PhaseSubscription {
-  const subscribed = createErrorListener().subscriptions['kernel.exception'];
-  if (subscribed === undefined || Array.isArray(subscribed)) throw new Error('expected one kernel.exception subscription');
-  return subscribed as PhaseSubscription;
-}
+import { runPhaseSync } from '../helpers/run-phase';
 
 function handle(error: unknown): Exchange {
   const exchange = exchangeFor({ path: '/config.yaml' });
   exchange.handlingError = error;
-  subscription().handle(exchange);
+  runPhaseSync(createErrorListener(), 'kernel.exception', exchange);
   return exchange;
 }
 
@@ -24,7 +19,10 @@ test('it is the ErrorListener on kernel.exception at priority 0, and nowhere els
   const listener = createErrorListener();
   t.is(listener.name, 'ErrorListener');
   t.deepEqual(Object.keys(listener.subscriptions), ['kernel.exception']);
-  t.is(subscription().priority, 0);
+  t.deepEqual(
+    new ListenerRegistry([listener]).for('kernel.exception').map(({ priority }) => priority),
+    [0],
+  );
 });
 
 test('a 4xx HttpError is logged at error level with class, message, file basename and line', (t) => {

@@ -1,13 +1,9 @@
 import test from 'ava';
-import { type Exchange } from '../../src/kernel/exchange';
-import { type Listener } from '../../src/kernel/listener';
+import { type KernelEvent } from '../../src/kernel/event/kernel-event';
+import { defineListener as listener } from '../../src/kernel/listener';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 
-const noop = (_exchange: Exchange): void => undefined;
-
-function listener(name: string, subscriptions: Listener['subscriptions']): Listener {
-  return { name, subscriptions };
-}
+const noop = (_event: KernelEvent): void => undefined;
 
 function order(registry: ListenerRegistry, phase: Parameters<ListenerRegistry['for']>[0]): string[] {
   return registry.for(phase).map(({ name, priority }) => `${name}@${priority}`);
@@ -15,34 +11,34 @@ function order(registry: ListenerRegistry, phase: Parameters<ListenerRegistry['f
 
 test('listeners of a phase run highest priority first', (t) => {
   const registry = new ListenerRegistry([
-    listener('Low', { 'kernel.request': { priority: -10, handle: noop } }),
-    listener('High', { 'kernel.request': { priority: 256, handle: noop } }),
-    listener('Middle', { 'kernel.request': { priority: 32, handle: noop } }),
+    listener('Low', { 'kernel.request': [-10, noop] }),
+    listener('High', { 'kernel.request': [256, noop] }),
+    listener('Middle', { 'kernel.request': [32, noop] }),
   ]);
   t.deepEqual(order(registry, 'kernel.request'), ['High@256', 'Middle@32', 'Low@-10']);
 });
 
 test('listeners of the same priority keep the order they were registered in', (t) => {
   const registry = new ListenerRegistry([
-    listener('A', { 'kernel.response': { priority: 0, handle: noop } }),
-    listener('B', { 'kernel.response': { priority: 8, handle: noop } }),
-    listener('C', { 'kernel.response': { priority: 0, handle: noop } }),
-    listener('D', { 'kernel.response': { priority: 0, handle: noop } }),
+    listener('A', { 'kernel.response': [0, noop] }),
+    listener('B', { 'kernel.response': [8, noop] }),
+    listener('C', { 'kernel.response': [0, noop] }),
+    listener('D', { 'kernel.response': [0, noop] }),
   ]);
   t.deepEqual(order(registry, 'kernel.response'), ['B@8', 'A@0', 'C@0', 'D@0']);
 });
 
 test('a listener with several subscriptions to one phase appears once per priority', (t) => {
-  const first = (_exchange: Exchange): void => undefined;
-  const second = (_exchange: Exchange): void => undefined;
+  const first = (_event: KernelEvent): void => undefined;
+  const second = (_event: KernelEvent): void => undefined;
   const registry = new ListenerRegistry([
     listener('Locale', {
       'kernel.request': [
-        { priority: 100, handle: first },
-        { priority: 16, handle: second },
+        [100, first],
+        [16, second],
       ],
     }),
-    listener('Router', { 'kernel.request': { priority: 32, handle: noop } }),
+    listener('Router', { 'kernel.request': [32, noop] }),
   ]);
   t.deepEqual(order(registry, 'kernel.request'), ['Locale@100', 'Router@32', 'Locale@16']);
   t.is(registry.for('kernel.request')[0]?.handle, first);
@@ -50,12 +46,12 @@ test('a listener with several subscriptions to one phase appears once per priori
 });
 
 test('each phase has its own list', (t) => {
-  const onRequest = (_exchange: Exchange): void => undefined;
-  const onFinish = (_exchange: Exchange): void => undefined;
+  const onRequest = (_event: KernelEvent): void => undefined;
+  const onFinish = (_event: KernelEvent): void => undefined;
   const registry = new ListenerRegistry([
     listener('Router', {
-      'kernel.request': { priority: 32, handle: onRequest },
-      'kernel.finish_request': { priority: 0, handle: onFinish },
+      'kernel.request': [32, onRequest],
+      'kernel.finish_request': [0, onFinish],
     }),
   ]);
   t.deepEqual(registry.for('kernel.request'), [{ name: 'Router', priority: 32, handle: onRequest }]);
@@ -64,7 +60,33 @@ test('each phase has its own list', (t) => {
 
 test('a phase nobody subscribed to has no listeners', (t) => {
   t.deepEqual(new ListenerRegistry([]).for('kernel.request'), []);
-  const registry = new ListenerRegistry([listener('Robots', { 'kernel.response': { priority: -255, handle: noop } })]);
+  const registry = new ListenerRegistry([listener('Robots', { 'kernel.response': [-255, noop] })]);
   t.deepEqual(registry.for('kernel.terminate'), []);
   t.deepEqual(registry.for('kernel.view'), []);
+});
+
+test('table() lists every subscribed phase with its listeners in the order they run', (t) => {
+  const registry = new ListenerRegistry([
+    listener('Robots', { 'kernel.response': [-255, noop] }),
+    listener('Locale', {
+      'kernel.request': [
+        [100, noop],
+        [16, noop],
+      ],
+      'kernel.finish_request': [0, noop],
+    }),
+    listener('Router', { 'kernel.request': [32, noop] }),
+  ]);
+  t.deepEqual(registry.table(), [
+    { phase: 'kernel.response', listeners: [{ name: 'Robots', priority: -255 }] },
+    {
+      phase: 'kernel.request',
+      listeners: [
+        { name: 'Locale', priority: 100 },
+        { name: 'Router', priority: 32 },
+        { name: 'Locale', priority: 16 },
+      ],
+    },
+    { phase: 'kernel.finish_request', listeners: [{ name: 'Locale', priority: 0 }] },
+  ]);
 });

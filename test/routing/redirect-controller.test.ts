@@ -5,7 +5,7 @@ import { exchangeFor } from '../helpers/request-data';
 
 function run(query: string, params: Record<string, string>): Response {
   const exchange = exchangeFor({ path: '/foo/', query });
-  const result = redirectController.handle({ request: exchange.request, params, session: null, user: null, locale: 'en', error: null, exchange });
+  const result = redirectController.handle({ ...exchange.resolveArguments(), params });
   if (!(result instanceof Response)) throw new Error('the redirect controller must return a Response');
   return result;
 }

@@ -1,11 +1,11 @@
 import test from 'ava';
-import { BadRequestHttpError, MethodNotAllowedHttpError, NotFoundHttpError } from '../../src/errors/http-error';
+import { BadRequestHttpError, MethodNotAllowedHttpError, NotFoundHttpError, PayloadTooLargeHttpError } from '../../src/errors/http-error';
 import { Response } from '../../src/http/response';
 import { type Controller } from '../../src/kernel/controller';
 import { type Exchange } from '../../src/kernel/exchange';
 import { Kernel } from '../../src/kernel/kernel';
 import { type KernelPhase } from '../../src/kernel/kernel-events';
-import { type PhaseSubscription } from '../../src/kernel/listener';
+import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { createRouterListener } from '../../src/routing/router-listener';
 import { MethodNotAllowedError } from '../../src/routing/method-not-allowed-error';
 import { redirectController } from '../../src/routing/redirect-controller';
@@ -14,6 +14,7 @@ import { ResourceNotFoundError } from '../../src/routing/resource-not-found-erro
 import { type Router } from '../../src/routing/router';
 import { UrlMatcherRouter } from '../../src/routing/url-matcher-router';
 import { exchangeFor, requestData } from '../helpers/request-data';
+import { runPhaseSync } from '../helpers/run-phase';
 
 const helloController: Controller = { name: 'App\\Controller\\HelloController::hello', handle: () => new Response('hello') };
 const errorController: Controller = { name: 'error_controller', handle: () => new Response('error page') };
@@ -24,14 +25,12 @@ const router = new UrlMatcherRouter([
   { name: 'foo', path: '/foo', methods: ['GET'], controller: helloController },
 ]);
 
-function subscription(phase: KernelPhase, on: Router = router): PhaseSubscription {
-  const subscribed = createRouterListener(on).subscriptions[phase];
-  if (subscribed === undefined || Array.isArray(subscribed)) throw new Error(`expected one ${phase} subscription`);
-  return subscribed as PhaseSubscription;
+function runRouter(phase: KernelPhase, exchange: Exchange, on: Router = router): void {
+  runPhaseSync(createRouterListener(on), phase, exchange);
 }
 
 function route(exchange: Exchange, on: Router = router): Exchange {
-  subscription('kernel.request', on).handle(exchange);
+  runRouter('kernel.request', exchange, on);
   return exchange;
 }
 
@@ -48,8 +47,9 @@ test('it is the RouterListener on kernel.request (32) and kernel.finish_request 
   const listener = createRouterListener(router);
   t.is(listener.name, 'RouterListener');
   t.deepEqual(Object.keys(listener.subscriptions).sort(), ['kernel.finish_request', 'kernel.request']);
-  t.is(subscription('kernel.request').priority, 32);
-  t.is(subscription('kernel.finish_request').priority, 0);
+  const registry = new ListenerRegistry([listener]);
+  t.deepEqual(registry.for('kernel.request').map(({ priority }) => priority), [32]);
+  t.deepEqual(registry.for('kernel.finish_request').map(({ priority }) => priority), [0]);
 });
 
 test('a matched route sets the attributes, the controller and logs the match', (t) => {
@@ -152,11 +152,31 @@ test('routing records the request context; a finished sub-request gives its pare
   t.is(requestContextOf(sub).host, 'example.com');
   setRequestContext(sub, { scheme: 'https', host: 'sub.example', port: 443, locale: 'de' });
   t.is(requestContextOf(sub).host, 'sub.example');
-  subscription('kernel.finish_request').handle(sub);
+  runRouter('kernel.finish_request', sub);
   t.is(requestContextOf(sub).host, 'example.com');
   // The main request has no parent to restore: its context stays for kernel.response and later.
-  subscription('kernel.finish_request').handle(main);
+  runRouter('kernel.finish_request', main);
   t.is(requestContextOf(main).host, 'example.com');
+});
+
+test('a body larger than the matched controller accepts is a 413 once the route matched', (t) => {
+  const small: Controller = { name: 'App\\Controller\\UploadController::small', handle: () => new Response('ok'), maxBodySize: 4 };
+  const limited = new UrlMatcherRouter([
+    { name: 'upload', path: '/upload', methods: ['POST'], controller: small },
+    { name: 'open', path: '/open', methods: ['POST'], controller: helloController },
+  ]);
+  const tooLarge = exchangeFor({ method: 'POST', path: '/upload', body: Buffer.from('12345') });
+  const error = t.throws(() => route(tooLarge, limited), { instanceOf: PayloadTooLargeHttpError, message: 'Request body exceeds the limit of 4 bytes.' });
+  t.is(error?.statusCode, 413);
+  t.is(error?.code, 'LOUPE_ERR_HTTP_PAYLOAD_TOO_LARGE');
+  // Checked after matching: the route is known and logged, so the profile shows which limit applied.
+  t.is(tooLarge.request.attributes.get('_route'), 'upload');
+  t.is(tooLarge.trace.logs[0]?.message, 'Matched route "upload".');
+
+  t.notThrows(() => route(exchangeFor({ method: 'POST', path: '/upload', body: Buffer.from('1234') }), limited));
+  t.notThrows(() => route(exchangeFor({ method: 'POST', path: '/upload' }), limited));
+  // A controller without a limit of its own leaves the server's limit alone.
+  t.notThrows(() => route(exchangeFor({ method: 'POST', path: '/open', body: Buffer.alloc(64 * 1024) }), limited));
 });
 
 test('without routing the context is Symfony\'s default http://localhost', (t) => {
@@ -165,7 +185,7 @@ test('without routing the context is Symfony\'s default http://localhost', (t) =
 
 test('through the kernel, the 405 response carries Allow and the redirect is a 301 with the query kept', async (t) => {
   const written: Response[] = [];
-  const kernel = new Kernel({ defaultLocale: 'en', errorController, listeners: [createRouterListener(router)] });
+  const kernel = new Kernel({ defaultLocale: 'en', errorController, listeners: new ListenerRegistry([createRouterListener(router)]) });
   const connection = { write: (response: Response) => written.push(response) > 0 };
   kernel.handle(requestData({ method: 'DELETE', path: '/only-get' }), connection);
   kernel.handle(requestData({ path: '/foo/', query: 'a=1&b=2' }), connection);

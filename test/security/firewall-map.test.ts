@@ -1,8 +1,8 @@
 import test from 'ava';
-import { createDemoFirewallMap } from '../../src/security/demo-firewalls';
+import { DEMO_FIREWALLS } from '../../demo/firewalls';
 import { FirewallMap } from '../../src/security/firewall-map';
 
-const map = createDemoFirewallMap();
+const map = new FirewallMap(DEMO_FIREWALLS);
 
 test('the profiler and toolbar belong to the unsecured dev firewall', (t) => {
   for (const path of ['/_profiler/abc123', '/_profiler', '/_wdt/abc123']) {

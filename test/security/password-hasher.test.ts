@@ -1,5 +1,5 @@
 import test from 'ava';
-import { DEMO_USERS } from '../../src/security/demo-users';
+import { DEMO_USERS } from '../../demo/users';
 import {
   hashPassword,
   hashPasswordSync,

@@ -1,31 +1,37 @@
 import test from 'ava';
 import { Response } from '../../src/http/response';
+import { DEMO_FIREWALLS } from '../../demo/firewalls';
+import { type AuthenticatedUser } from '../../src/http/session';
 import { type Exchange } from '../../src/kernel/exchange';
+import { KernelAttributes } from '../../src/kernel/kernel-attributes';
 import { type KernelPhase } from '../../src/kernel/kernel-events';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { createRememberMeListener } from '../../src/security/remember-me-listener';
-import { createDemoFirewallMap } from '../../src/security/demo-firewalls';
+import { FirewallMap } from '../../src/security/firewall-map';
 import { hashPasswordSync } from '../../src/security/password-hasher';
 import { RememberMeSigner } from '../../src/security/remember-me-signer';
-import { SecurityBagKeys } from '../../src/security/security-bag-keys';
+import { SecurityAttributes } from '../../src/security/security-attributes';
 import { InMemoryUserProvider } from '../../src/security/user-provider';
 import { exchangeFor } from '../helpers/request-data';
+import { runPhaseSync } from '../helpers/run-phase';
 
 const SECRET = 'test-secret';
 const NOW_MS = 1_800_000_000_000;
 const admin = { identifier: 'admin', passwordHash: hashPasswordSync('loupe', { N: 1024, r: 8, p: 1 }), roles: ['ROLE_ADMIN'] };
 const users = new InMemoryUserProvider([admin]);
 let clock = NOW_MS;
-const registry = new ListenerRegistry([
-  createRememberMeListener({ secret: SECRET, lifetime: 3600, cookieName: 'LOUPE_REMEMBERME', users, firewalls: createDemoFirewallMap(), now: () => clock }),
-]);
+const listener = createRememberMeListener({ secret: SECRET, lifetime: 3600, cookieName: 'LOUPE_REMEMBERME', users, firewalls: new FirewallMap(DEMO_FIREWALLS), now: () => clock });
+const registry = new ListenerRegistry([listener]);
 
 /** An exchange for a GET of `path` whose Host header carries no port, with `headers` added. */
 const get = (path: string, headers: Record<string, string> = {}): Exchange => exchangeFor({ path, headers: { host: '127.0.0.1', ...headers } });
 
+/** Runs the listener's `phase` handler; it must stay synchronous. */
 function run(phase: KernelPhase, exchange: Exchange): void {
-  for (const listener of registry.for(phase)) listener.handle(exchange);
+  runPhaseSync(listener, phase, exchange);
 }
+
+const userOf = (exchange: Exchange): AuthenticatedUser | null => exchange.attributes.get(KernelAttributes.USER) ?? null;
 
 const validCookie = (expiresAt = NOW_MS / 1000 + 60): string =>
   `LOUPE_REMEMBERME=${new RememberMeSigner(SECRET).sign({ u: 'admin', e: expiresAt }, admin.passwordHash)}`;
@@ -39,7 +45,7 @@ test('a valid cookie authenticates the user via remember_me', (t) => {
   clock = NOW_MS;
   const exchange = get('/admin', { cookie: validCookie() });
   run('kernel.request', exchange);
-  t.deepEqual(exchange.user, { identifier: 'admin', roles: ['ROLE_ADMIN'], via: 'remember_me' });
+  t.deepEqual(userOf(exchange), { identifier: 'admin', roles: ['ROLE_ADMIN'], via: 'remember_me' });
   exchange.response = new Response('ok');
   run('kernel.response', exchange);
   t.false(exchange.response.headers.has('Set-Cookie'));
@@ -50,8 +56,8 @@ test('a tampered cookie is ignored and cleared on the response', (t) => {
   const cookie = validCookie().replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`);
   const exchange = get('/admin', { cookie });
   run('kernel.request', exchange);
-  t.is(exchange.user, null);
-  t.true(exchange.bag.get(SecurityBagKeys.REMEMBER_ME_CLEAR));
+  t.is(userOf(exchange), null);
+  t.true(exchange.attributes.get(SecurityAttributes.REMEMBER_ME_CLEAR));
   exchange.response = new Response('denied', 401);
   run('kernel.response', exchange);
   t.regex(exchange.response.headers.get('Set-Cookie') ?? '', /^LOUPE_REMEMBERME=; Max-Age=0; .*HttpOnly; SameSite=Lax$/);
@@ -62,25 +68,25 @@ test('an expired cookie is ignored and cleared', (t) => {
   clock = NOW_MS + 61_000;
   const exchange = get('/admin', { cookie });
   run('kernel.request', exchange);
-  t.is(exchange.user, null);
-  t.true(exchange.bag.get(SecurityBagKeys.REMEMBER_ME_CLEAR));
+  t.is(userOf(exchange), null);
+  t.true(exchange.attributes.get(SecurityAttributes.REMEMBER_ME_CLEAR));
 });
 
 test('the cookie is not read with an Authorization header, nor on the unsecured dev firewall', (t) => {
   clock = NOW_MS;
   const withBasic = get('/admin', { cookie: validCookie(), authorization: 'Basic eDp5' });
   run('kernel.request', withBasic);
-  t.is(withBasic.user, null);
+  t.is(userOf(withBasic), null);
   const profiler = get('/_profiler/abc123', { cookie: validCookie() });
   run('kernel.request', profiler);
-  t.is(profiler.user, null);
-  t.false(profiler.bag.has(SecurityBagKeys.REMEMBER_ME_CLEAR));
+  t.is(userOf(profiler), null);
+  t.false(profiler.attributes.has(SecurityAttributes.REMEMBER_ME_CLEAR));
 });
 
 test('a login that asked to be remembered gets a signed cookie for the lifetime', (t) => {
   clock = NOW_MS;
   const exchange = get('/login');
-  exchange.bag.set(SecurityBagKeys.REMEMBER_ME_REQUESTED, 'admin');
+  exchange.attributes.set(SecurityAttributes.REMEMBER_ME_REQUESTED, 'admin');
   exchange.response = new Response('{}');
   run('kernel.response', exchange);
   const setCookie = exchange.response.headers.get('Set-Cookie') ?? '';
@@ -95,8 +101,8 @@ test('sub-requests neither read nor write the cookie', (t) => {
   const main = get('/admin', { cookie: validCookie() });
   const sub = main.createErrorSubRequest(new Error('x'), { name: 'error', handle: () => null });
   run('kernel.request', sub);
-  t.is(sub.user, null);
-  sub.bag.set(SecurityBagKeys.REMEMBER_ME_REQUESTED, 'admin');
+  t.is(userOf(sub), null);
+  sub.attributes.set(SecurityAttributes.REMEMBER_ME_REQUESTED, 'admin');
   sub.response = new Response('');
   run('kernel.response', sub);
   t.false(sub.response.headers.has('Set-Cookie'));

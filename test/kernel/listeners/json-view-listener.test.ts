@@ -1,27 +1,25 @@
 import test from 'ava';
 import { Response } from '../../../src/http/response';
 import { type Exchange } from '../../../src/kernel/exchange';
-import { type PhaseSubscription } from '../../../src/kernel/listener';
-import { viewListener } from '../../../src/kernel/listeners/json-view-listener';
+import { ListenerRegistry } from '../../../src/kernel/listener-registry';
+import { jsonViewListener as viewListener } from '../../../src/kernel/listeners/json-view-listener';
 import { exchangeFor } from '../../helpers/request-data';
-
-function subscription(): PhaseSubscription {
-  const subscribed = viewListener.subscriptions['kernel.view'];
-  if (subscribed === undefined || Array.isArray(subscribed)) throw new Error('expected one kernel.view subscription');
-  return subscribed as PhaseSubscription;
-}
+import { runPhaseSync } from '../../helpers/run-phase';
 
 function view(result: unknown): Exchange {
   const exchange = exchangeFor();
   exchange.controllerResult = result;
-  subscription().handle(exchange);
+  runPhaseSync(viewListener, 'kernel.view', exchange);
   return exchange;
 }
 
 test('it is the JsonViewListener on kernel.view (0) only', (t) => {
   t.is(viewListener.name, 'JsonViewListener');
   t.deepEqual(Object.keys(viewListener.subscriptions), ['kernel.view']);
-  t.is(subscription().priority, 0);
+  t.deepEqual(
+    new ListenerRegistry([viewListener]).for('kernel.view').map(({ priority }) => priority),
+    [0],
+  );
 });
 
 test('data returned by the controller becomes a 200 JSON response', (t) => {
@@ -48,7 +46,7 @@ test('a response already set is kept', (t) => {
   const existing = new Response('set by another listener');
   exchange.response = existing;
   exchange.controllerResult = { ignored: true };
-  subscription().handle(exchange);
+  runPhaseSync(viewListener, 'kernel.view', exchange);
   t.is(exchange.response, existing);
   t.is(existing.body, 'set by another listener');
 });

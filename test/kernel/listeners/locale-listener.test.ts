@@ -1,22 +1,25 @@
 import test from 'ava';
 import { Exchange } from '../../../src/kernel/exchange';
+import { createPhaseEvent } from '../../../src/kernel/event/create-phase-event';
 import { type KernelPhase } from '../../../src/kernel/kernel-events';
-import { type PhaseSubscription } from '../../../src/kernel/listener';
+import { ListenerRegistry, type RegisteredListener } from '../../../src/kernel/listener-registry';
 import { createLocaleListener, negotiateLocale } from '../../../src/kernel/listeners/locale-listener';
 import { exchangeFor } from '../../helpers/request-data';
 
 const listener = createLocaleListener({ enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'fr' });
+const registry = new ListenerRegistry([listener]);
 
-function subscriptions(phase: KernelPhase): readonly PhaseSubscription[] {
-  const subscribed = listener.subscriptions[phase];
-  if (subscribed === undefined) return [];
-  return Array.isArray(subscribed) ? subscribed : [subscribed as PhaseSubscription];
+function subscriptions(phase: KernelPhase): readonly RegisteredListener[] {
+  return registry.for(phase);
 }
 
-function at(phase: KernelPhase, priority: number): PhaseSubscription['handle'] {
+/** The handler subscribed to `phase` at `priority`, called with that phase's event for an exchange. */
+function at(phase: KernelPhase, priority: number): (exchange: Exchange) => void {
   const found = subscriptions(phase).find((subscription) => subscription.priority === priority);
   if (found === undefined) throw new Error(`no ${phase} subscription at ${priority}`);
-  return found.handle;
+  return (exchange) => {
+    if (found.handle(createPhaseEvent(phase, exchange)) !== undefined) throw new Error(`the ${phase} handler at ${priority} is expected to be synchronous`);
+  };
 }
 
 /** kernel.request as the kernel runs it: the default at 100, the locale at 16. */

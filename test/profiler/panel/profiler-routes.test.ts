@@ -27,7 +27,7 @@ async function call(deps: ProfilerRoutesDeps, routeName: string, params: Record<
   const route = createProfilerRoutes(deps).find((candidate) => candidate.name === routeName);
   if (route === undefined) throw new Error(`no route ${routeName}`);
   const exchange = exchangeFor({ path: '/_profiler/x', query, headers: { host: '127.0.0.1', accept } });
-  return (await route.controller.handle({ request: exchange.request, params, session: null, user: null, locale: 'en', error: null, exchange })) as Response;
+  return (await route.controller.handle({ ...exchange.resolveArguments(), params })) as Response;
 }
 
 const deps = (entries: Record<string, ReadResult>, droppedByWriter: Record<string, string> = {}, latest: string | null = null): ProfilerRoutesDeps => ({
