@@ -1,6 +1,6 @@
 import { Response } from '../../http/response';
 import { type Controller } from '../../kernel/controller';
-import { escapeHtml } from '../../view/escape-html';
+import { html } from '../../view/html';
 
 const GREETINGS: Readonly<Record<string, string>> = { en: 'Hello', fr: 'Bonjour', de: 'Hallo' };
 
@@ -10,8 +10,7 @@ export const helloController: Controller = {
   handle: ({ params, locale }) => {
     const greeting = `${GREETINGS[locale] ?? GREETINGS['en'] ?? 'Hello'} ${params['name'] ?? ''}!`;
     return new Response(
-      `<!DOCTYPE html><html lang="${escapeHtml(locale)}"><head><meta charset="UTF-8"><title>${escapeHtml(greeting)}</title></head>` +
-        `<body><h1>${escapeHtml(greeting)}</h1></body></html>`,
+      html`<!DOCTYPE html><html lang="${locale}"><head><meta charset="UTF-8"><title>${greeting}</title></head><body><h1>${greeting}</h1></body></html>`.toString(),
       200,
       { 'Content-Language': locale },
     );
