@@ -6,7 +6,7 @@ export const PANEL_STYLE = `
 * { box-sizing: border-box; }
 body { margin: 0; background: #f3f4f6; color: #222; font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; }
 a { color: #1c5fa8; }
-code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
+code, pre, .mono, .fn, .loc { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
 pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .header { background: #222; color: #eee; padding: 10px 24px; display: flex; gap: 24px; align-items: baseline; }
 .header h1 { margin: 0; font-size: 16px; font-weight: 600; }
@@ -48,8 +48,11 @@ tr.sub td:first-child { padding-left: 28px; }
 .error-class { font-weight: 600; }
 .error-message { margin: 0; padding: 8px 14px; font-size: 16px; word-break: break-word; }
 .frames { margin: 0; padding: 0 14px 10px 40px; }
-.frames li { padding: 2px 0; border-top: 1px solid #f3f3f3; }
-.frames li.vendor { color: #999; }
+.frame { padding: 3px 0; border-top: 1px solid #f3f3f3; }
+.frame.vendor { color: #999; }
+.fn { font-weight: 600; }
+.loc { color: #555; word-break: break-all; }
+.vendor .loc { color: #aaa; }
 .timeline { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; margin-bottom: 12px; }
 .timeline .row { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
 .timeline .label { width: 220px; flex: none; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
