@@ -1,8 +1,10 @@
+import { trustedHtml } from '../view/html';
+
 /**
  * The stylesheet of the error pages, inline so that a page loads nothing from elsewhere
  * (the server may be the thing that is broken).
  */
-export const HTML_ERROR_PAGE_STYLE = `
+export const HTML_ERROR_PAGE_STYLE = trustedHtml(`
 * { box-sizing: border-box; }
 body { margin: 0; background: #f3f4f6; color: #222; font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; }
 .container { max-width: 1200px; margin: 0 auto; padding: 0 24px; }
@@ -15,16 +17,16 @@ code, pre, .loc, .fn { font-family: ui-monospace, SFMono-Regular, Menlo, Consola
 .summary .http small { font-size: 14px; opacity: 0.85; }
 .summary h1.message { margin: 12px 0 0; font-size: 22px; font-weight: 500; word-break: break-word; }
 .section-title { margin: 28px 0 10px; font-size: 18px; font-weight: 600; }
-.count { display: inline-block; min-width: 20px; padding: 0 6px; border-radius: 10px; background: #ddd; font-size: 12px; text-align: center; }
-.trace { background: #fff; border: 1px solid #e2e2e2; border-radius: 4px; margin-bottom: 16px; }
-.trace-head { padding: 10px 14px; border-bottom: 1px solid #eee; background: #fafafa; }
-.trace-index { color: #888; }
-.trace-class { font-weight: 600; }
-.trace-code { margin-left: 8px; color: #888; font-size: 12px; }
-.trace-message { margin: 0; padding: 8px 14px; word-break: break-word; }
+.badge { display: inline-block; min-width: 20px; padding: 0 6px; border-radius: 10px; background: #ddd; font-size: 12px; text-align: center; }
+.error-block { background: #fff; border: 1px solid #e2e2e2; border-radius: 4px; margin-bottom: 16px; }
+.error-head { padding: 10px 14px; border-bottom: 1px solid #eee; background: #fafafa; }
+.error-index { color: #888; }
+.error-class { font-weight: 600; }
+.error-code { margin-left: 8px; color: #888; font-size: 12px; }
+.error-message { margin: 0; padding: 8px 14px; word-break: break-word; }
 .frames { margin: 0; padding: 0 14px 10px 40px; }
-.frames li { padding: 3px 0; border-top: 1px solid #f3f3f3; }
-.frames li.vendor { color: #999; }
+.frame { padding: 3px 0; border-top: 1px solid #f3f3f3; }
+.frame.vendor { color: #999; }
 .fn { font-weight: 600; }
 .loc { color: #555; word-break: break-all; }
 .vendor .loc { color: #aaa; }
@@ -39,4 +41,4 @@ details pre { background: #fff; border: 1px solid #e2e2e2; padding: 12px; overfl
 .public { max-width: 600px; margin: 60px auto; padding: 0 24px; }
 .public h1 { font-size: 24px; }
 .public h2 { font-size: 18px; font-weight: 400; }
-`;
+`);

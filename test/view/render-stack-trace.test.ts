@@ -1,4 +1,6 @@
 import test from 'ava';
+import { flattenError } from '../../src/error-handler/flatten-error';
+import { renderHtmlError } from '../../src/error-handler/html-error-renderer';
 import { type StackFrame } from '../../src/error-handler/parse-stack';
 import { renderStackTrace } from '../../src/view/render-stack-trace';
 
@@ -35,4 +37,12 @@ test('function names and files are escaped', (t) => {
 
 test('an empty trace says so', (t) => {
   t.is(renderStackTrace([]).toString(), '<p class="error-message empty">No stack trace.</p>');
+});
+
+test('the error page draws every trace of the chain with this renderer', (t) => {
+  const flat = flattenError(new Error('outer', { cause: new TypeError('inner') }));
+  const page = renderHtmlError(flat, { debug: true });
+  t.true(flat.trace.length > 0);
+  for (const entry of [flat, ...flat.previous]) t.true(page.includes(renderStackTrace(entry.trace).toString()), entry.message);
+  t.true(renderHtmlError(flattenError('not an error'), { debug: true }).includes(renderStackTrace([]).toString()));
 });

@@ -1,8 +1,10 @@
+import { trustedHtml } from '../../view/html';
+
 /**
  * The profiler's stylesheet, inline: a panel page loads nothing from elsewhere, works offline
  * and with a Content-Security-Policy that allows no script and no external resource.
  */
-export const PANEL_STYLE = `
+export const PANEL_STYLE = trustedHtml(`
 * { box-sizing: border-box; }
 body { margin: 0; background: #f3f4f6; color: #222; font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; }
 a { color: #1c5fa8; }
@@ -64,4 +66,4 @@ form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
 form.search input { font: inherit; padding: 4px 6px; width: 160px; }
 form.search button { font: inherit; padding: 5px 14px; }
-`;
+`);
