@@ -1,9 +1,10 @@
-import { htmlDocumentHead } from '../view/html-document-head';
 import { type LogRecord } from '../kernel/trace';
-import { escapeHtml } from '../view/escape-html';
+import { html, type SafeHtml } from '../view/html';
+import { htmlDocumentHead } from '../view/html-document-head';
+import { renderStackTrace } from '../view/render-stack-trace';
 import { type FlatError, type FlatErrorEntry } from './flatten-error';
 import { HTML_ERROR_PAGE_STYLE } from './html-error-page-style';
-import { type StackFrame } from './parse-stack';
+import { frameLocation } from './parse-stack';
 
 export interface HtmlErrorOptions {
   /** Shows the class, message, trace and logs; without it only the status line is shown. */
@@ -14,30 +15,12 @@ export interface HtmlErrorOptions {
 
 const CONTEXT_MAX = 300;
 
-function isVendor(frame: StackFrame): boolean {
-  return frame.file.startsWith('node:') || frame.file.includes('/node_modules/') || frame.file === '';
-}
-
-function location(frame: StackFrame): string {
-  return frame.line === 0 ? frame.file : `${frame.file}:${frame.line}:${frame.column}`;
-}
-
-function renderFrames(trace: readonly StackFrame[]): string {
-  if (trace.length === 0) return '<p class="trace-message empty">No stack trace.</p>';
-  const items = trace.map(
-    (frame) =>
-      `<li class="frame${isVendor(frame) ? ' vendor' : ''}"><span class="fn">${escapeHtml(frame.function || '(anonymous)')}</span>` +
-      ` <span class="loc">${escapeHtml(location(frame))}</span></li>`,
-  );
-  return `<ol class="frames">\n${items.join('\n')}\n</ol>`;
-}
-
-function renderError(error: FlatErrorEntry, position: number, total: number): string {
-  const code = error.code === null ? '' : ` <span class="trace-code">${escapeHtml(error.code)}</span>`;
-  return `<div class="trace">
-<div class="trace-head"><span class="trace-index">[${position}/${total}]</span> <span class="trace-class">${escapeHtml(error.class)}</span>${code}</div>
-<p class="trace-message">${escapeHtml(error.message)}</p>
-${renderFrames(error.trace)}
+function renderError(error: FlatErrorEntry, position: number, total: number): SafeHtml {
+  const code = error.code !== null && html` <span class="error-code">${error.code}</span>`;
+  return html`<div class="error-block">
+<div class="error-head"><span class="error-index">[${position}/${total}]</span> <span class="error-class">${error.class}</span>${code}</div>
+<p class="error-message">${error.message}</p>
+${renderStackTrace(error.trace)}
 </div>`;
 }
 
@@ -56,67 +39,67 @@ function describeContextValue(value: unknown): string {
   }
 }
 
-function renderLogs(logs: readonly LogRecord[]): string {
-  if (logs.length === 0) return '<p class="empty">No log messages.</p>';
+function renderLogs(logs: readonly LogRecord[]): SafeHtml {
+  if (logs.length === 0) return html`<p class="empty">No log messages.</p>`;
   const rows = logs.map((log) => {
-    const context = Object.entries(log.context)
-      .map(([key, value]) => `${escapeHtml(key)}: ${escapeHtml(describeContextValue(value))}`)
-      .join('<br />');
-    return `<tr><td class="level-${escapeHtml(log.level)}">${escapeHtml(log.level)}</td><td>${log.at.toFixed(1)} ms</td><td>${escapeHtml(log.message)}${
-      context === '' ? '' : `<div class="context">${context}</div>`
-    }</td></tr>`;
+    const context = Object.entries(log.context).map(([key, value], index) => html`${index > 0 && html`<br />`}${key}: ${describeContextValue(value)}`);
+    return html`<tr><td class="level-${log.level}">${log.level}</td><td>${log.at.toFixed(1)} ms</td><td>${log.message}${
+      context.length > 0 && html`<div class="context">${context}</div>`
+    }</td></tr>\n`;
   });
-  return `<table class="logs">\n<thead><tr><th>Level</th><th>Time</th><th>Message</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
+  return html`<table class="logs">
+<thead><tr><th>Level</th><th>Time</th><th>Message</th></tr></thead>
+<tbody>
+${rows}</tbody>
+</table>`;
 }
 
 /** The chain as plain text, to copy into a bug report. */
 function plainTraces(chain: readonly FlatErrorEntry[]): string {
   return chain
-    .map((error) => [`${error.class}: ${error.message}`, ...error.trace.map((frame) => (frame.function === '' ? `    at ${location(frame)}` : `    at ${frame.function} (${location(frame)})`))].join('\n'))
+    .map((error) => [`${error.class}: ${error.message}`, ...error.trace.map((frame) => (frame.function === '' ? `    at ${frameLocation(frame)}` : `    at ${frame.function} (${frameLocation(frame)})`))].join('\n'))
     .join('\n\n');
 }
 
-function debugPage(flat: FlatError, logs: readonly LogRecord[]): string {
-  const message = escapeHtml(flat.message);
-  const statusText = escapeHtml(flat.statusText);
-  const summary = `${message} (${flat.statusCode} ${statusText})`;
+function debugPage(flat: FlatError, logs: readonly LogRecord[]): SafeHtml {
+  const summary = `${flat.message} (${flat.statusCode} ${flat.statusText})`;
   // Deepest cause first, the outer error last: the order in which they happened.
   const chain: FlatErrorEntry[] = [...flat.previous].reverse();
   chain.push(flat);
-  const hierarchy = chain.map((error) => escapeHtml(error.class)).join(' <span class="sep">&rsaquo;</span> ');
-  return `<!-- ${summary} -->
+  const hierarchy = chain.map((error, index) => html`${index > 0 && html` <span class="sep">&rsaquo;</span> `}${error.class}`);
+  // The comments carry the message for whoever reads the source; escaping keeps `-->` in it from ending them.
+  return html`<!-- ${summary} -->
 ${htmlDocumentHead({ title: summary, style: HTML_ERROR_PAGE_STYLE })}
 <body>
 <header class="header"><div class="container"><h1>Loupe Exception</h1></div></header>
 <section class="summary"><div class="container">
 <div class="metadata">
 <h2 class="hierarchy">${hierarchy}</h2>
-<h2 class="http">HTTP ${flat.statusCode} <small>${statusText}</small></h2>
+<h2 class="http">HTTP ${flat.statusCode} <small>${flat.statusText}</small></h2>
 </div>
-<h1 class="message">${message}</h1>
+<h1 class="message">${flat.message}</h1>
 </div></section>
 <main class="container">
-<h3 class="section-title">Exceptions <span class="count">${chain.length}</span></h3>
-${chain.map((error, index) => renderError(error, index + 1, chain.length)).join('\n')}
-<h3 class="section-title">Logs <span class="count">${logs.length}</span></h3>
+<h3 class="section-title">Exceptions <span class="badge">${chain.length}</span></h3>
+${chain.map((error, index) => html`${index > 0 && '\n'}${renderError(error, index + 1, chain.length)}`)}
+<h3 class="section-title">Logs <span class="badge">${logs.length}</span></h3>
 ${renderLogs(logs)}
-<h3 class="section-title">Stack Traces <span class="count">${chain.length}</span></h3>
-<details><summary>Plain text</summary><pre>${escapeHtml(plainTraces(chain))}</pre></details>
+<h3 class="section-title">Stack Traces <span class="badge">${chain.length}</span></h3>
+<details><summary>Plain text</summary><pre>${plainTraces(chain)}</pre></details>
 </main>
 </body>
 </html>
-<!-- ${message} -->
+<!-- ${flat.message} -->
 `;
 }
 
 /** The page a visitor sees without debug: the status line and nothing about the error itself. */
-function publicPage(flat: FlatError): string {
-  const statusText = escapeHtml(flat.statusText);
-  return `${htmlDocumentHead({ title: `An Error Occurred: ${statusText}`, style: HTML_ERROR_PAGE_STYLE, robots: 'noindex,nofollow,noarchive', viewport: false })}
+function publicPage(flat: FlatError): SafeHtml {
+  return html`${htmlDocumentHead({ title: `An Error Occurred: ${flat.statusText}`, style: HTML_ERROR_PAGE_STYLE, robots: 'noindex,nofollow,noarchive', viewport: false })}
 <body>
 <div class="public">
 <h1>Oops! An Error Occurred</h1>
-<h2>The server returned a "${flat.statusCode} ${statusText}".</h2>
+<h2>The server returned a "${flat.statusCode} ${flat.statusText}".</h2>
 <p>Something is broken. Please let us know what you were doing when this error occurred. We will fix it as soon as possible. Sorry for any inconvenience caused.</p>
 </div>
 </body>
@@ -130,5 +113,5 @@ function publicPage(flat: FlatError): string {
  * error or the request is escaped.
  */
 export function renderHtmlError(flat: FlatError, options: HtmlErrorOptions): string {
-  return options.debug ? debugPage(flat, options.logs ?? []) : publicPage(flat);
+  return (options.debug ? debugPage(flat, options.logs ?? []) : publicPage(flat)).toString();
 }

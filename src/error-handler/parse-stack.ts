@@ -33,3 +33,8 @@ export function parseStack(stack: string, limit = 50): StackFrame[] {
   while (first > 0 && FRAME_LINE.test(lines[first - 1] ?? '')) first--;
   return lines.slice(first, first + limit).map((line) => parseFrame(line.trim().slice(3)));
 }
+
+/** Where a frame points, as V8 writes it: `file:line:column`, or the file alone without a position. */
+export function frameLocation(frame: StackFrame): string {
+  return frame.line === 0 ? frame.file : `${frame.file}:${frame.line}:${frame.column}`;
+}

@@ -1,4 +1,5 @@
 import { LoupeError } from '../errors/loupe-error';
+import { rawUrlEncode } from '../http/raw-url-encode';
 import { type CompiledRoute } from './compiled-route';
 
 /**
@@ -6,16 +7,6 @@ import { type CompiledRoute } from './compiled-route';
  * allowed there by RFC 3986 §3.3 and make nicer URLs.
  */
 const DECODED_IN_PATH: Readonly<Record<string, string>> = { '%2F': '/', '%40': '@', '%3A': ':', '%3B': ';', '%2C': ',', '%3D': '=', '%2B': '+', '%21': '!', '%2A': '*', '%7C': '|' };
-
-/** PHP's rawurlencode: every UTF-8 byte outside `A-Za-z0-9-_.~` becomes `%XX`. */
-function rawUrlEncode(text: string): string {
-  let out = '';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    const char = String.fromCharCode(byte);
-    out += /[A-Za-z0-9\-_.~]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
 
 function encodePath(path: string): string {
   let url = rawUrlEncode(path).replace(/%[0-9A-F]{2}/g, (escaped) => DECODED_IN_PATH[escaped] ?? escaped);

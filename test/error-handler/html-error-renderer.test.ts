@@ -27,7 +27,7 @@ test('debug: names Loupe, shows the status, the message in h1 and every error of
   t.true(html.includes('Loupe Exception'));
   t.true(html.includes('HTTP 404 <small>Not Found</small>'));
   t.regex(html, /<h1 class="message">No route found for &quot;GET http:\/\/localhost:8000\/foo&quot;<\/h1>/);
-  t.true(html.includes('Exceptions <span class="count">2</span>'));
+  t.true(html.includes('Exceptions <span class="badge">2</span>'));
   t.true(html.includes('No routes found for &quot;/foo/&quot;.'));
   t.true(html.includes('LOUPE_ERR_ROUTING_RESOURCE_NOT_FOUND'));
 });
@@ -35,15 +35,15 @@ test('debug: names Loupe, shows the status, the message in h1 and every error of
 test('debug: the chain is shown cause first, the outer error last', (t) => {
   const html = renderHtmlError(notFound, { debug: true });
   t.true(html.includes('<h2 class="hierarchy">LoupeError <span class="sep">&rsaquo;</span> NotFoundHttpError</h2>'));
-  const inner = html.indexOf('<span class="trace-index">[1/2]</span> <span class="trace-class">LoupeError</span>');
-  const outer = html.indexOf('<span class="trace-index">[2/2]</span> <span class="trace-class">NotFoundHttpError</span>');
+  const inner = html.indexOf('<span class="error-index">[1/2]</span> <span class="error-class">LoupeError</span>');
+  const outer = html.indexOf('<span class="error-index">[2/2]</span> <span class="error-class">NotFoundHttpError</span>');
   t.true(inner > 0);
   t.true(outer > inner);
 
   const deep = flattenError(new Error('outer', { cause: new RangeError('middle', { cause: new TypeError('deepest') }) }));
   const page = renderHtmlError(deep, { debug: true });
   t.true(page.includes('<h2 class="hierarchy">TypeError <span class="sep">&rsaquo;</span> RangeError <span class="sep">&rsaquo;</span> Error</h2>'));
-  const order = ['deepest', 'middle', 'outer'].map((message) => page.indexOf(`<p class="trace-message">${message}</p>`));
+  const order = ['deepest', 'middle', 'outer'].map((message) => page.indexOf(`<p class="error-message">${message}</p>`));
   t.deepEqual([...order].sort((a, b) => a - b), order);
   t.true((order[0] ?? -1) > 0);
 });
@@ -77,7 +77,7 @@ test('debug: the log entries are listed, escaped, with their context summarised'
     { level: 'critical', message: 'Uncaught Exception Error: "x"', context: { exception: hostile }, at: 3 },
   ];
   const html = renderHtmlError(hostile, { debug: true, logs });
-  t.true(html.includes('Logs <span class="count">2</span>'));
+  t.true(html.includes('Logs <span class="badge">2</span>'));
   t.true(html.includes('Matched route &quot;&lt;home&gt;&quot;.'));
   t.true(html.includes('route: &quot;home&quot;'));
   t.true(html.includes('exception: Error: &lt;script&gt;'));

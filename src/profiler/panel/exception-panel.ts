@@ -1,23 +1,8 @@
 import { type FlatErrorEntry } from '../../error-handler/flatten-error';
-import { type StackFrame } from '../../error-handler/parse-stack';
 import { html, type SafeHtml } from '../../view/html';
+import { renderStackTrace } from '../../view/render-stack-trace';
 import { type PanelDefinition } from './panel-definition';
 import { formatValue } from './panel-format';
-
-function isVendor(frame: StackFrame): boolean {
-  return frame.file === '' || frame.file.startsWith('node:') || frame.file.includes('/node_modules/');
-}
-
-function renderFrames(trace: readonly StackFrame[]): SafeHtml {
-  if (trace.length === 0) return html`<p class="error-message empty">No stack trace.</p>`;
-  return html`<ol class="frames">
-${trace.map(
-  (frame) =>
-    html`<li class="${isVendor(frame) ? 'frame vendor' : 'frame'}"><strong class="mono">${frame.function || '(anonymous)'}</strong> <span class="mono">${
-      frame.line === 0 ? frame.file : `${frame.file}:${frame.line}:${frame.column}`
-    }</span></li>\n`,
-)}</ol>`;
-}
 
 function renderEntry(entry: FlatErrorEntry, label: string): SafeHtml {
   const headers = Object.entries(entry.headers);
@@ -25,7 +10,7 @@ function renderEntry(entry: FlatErrorEntry, label: string): SafeHtml {
 <div class="error-head">${label} <span class="error-class">${entry.class}</span>${entry.code === null ? '' : html` <code>${entry.code}</code>`}
  — <span class="status">${entry.statusCode} ${entry.statusText}</span>${headers.length === 0 ? '' : html` — headers: <code>${formatValue(entry.headers)}</code>`}</div>
 <p class="error-message">${entry.message}</p>
-${renderFrames(entry.trace)}
+${renderStackTrace(entry.trace)}
 </div>`;
 }
 

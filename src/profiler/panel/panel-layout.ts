@@ -1,5 +1,5 @@
 import { htmlDocumentHead } from '../../view/html-document-head';
-import { html, trustedHtml, type SafeHtml } from '../../view/html';
+import { html, type SafeHtml } from '../../view/html';
 import { PANEL_STYLE } from './panel-style';
 
 export interface PanelLayoutOptions {
@@ -14,7 +14,7 @@ export interface PanelLayoutOptions {
  * navigation (search, latest, status). No script: everything can be read without one.
  */
 export function renderPanelLayout(options: PanelLayoutOptions): string {
-  return html`${trustedHtml(htmlDocumentHead({ title: 'Loupe Profiler', style: PANEL_STYLE }))}
+  return html`${htmlDocumentHead({ title: 'Loupe Profiler', style: PANEL_STYLE })}
 <body>
 <header class="header"><h1>Loupe Profiler</h1>
 <nav><a href="/_profiler/">Search profiles</a> · <a href="/_profiler/latest">Latest</a> · <a href="/_profiler/status">Status</a></nav>

@@ -1,15 +1,13 @@
+import { pageStyle } from '../../view/base-style';
+
 /**
  * The profiler's stylesheet, inline: a panel page loads nothing from elsewhere, works offline
- * and with a Content-Security-Policy that allows no script and no external resource.
+ * and with a Content-Security-Policy that allows no script and no external resource. The base
+ * rules, then the profiler's own.
  */
-export const PANEL_STYLE = `
-* { box-sizing: border-box; }
-body { margin: 0; background: #f3f4f6; color: #222; font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; }
-a { color: #1c5fa8; }
-code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
+export const PANEL_STYLE = pageStyle(`
 pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
-.header { background: #222; color: #eee; padding: 10px 24px; display: flex; gap: 24px; align-items: baseline; }
-.header h1 { margin: 0; font-size: 16px; font-weight: 600; }
+.header { padding: 10px 24px; display: flex; gap: 24px; align-items: baseline; }
 .header a { color: #ddd; }
 .layout { display: flex; align-items: flex-start; }
 .sidebar { width: 220px; flex: none; padding: 16px; }
@@ -18,7 +16,6 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .menu a { display: flex; justify-content: space-between; padding: 6px 10px; border-radius: 4px; text-decoration: none; color: #222; }
 .menu a:hover { background: #e5e7eb; }
 .menu a[aria-current="page"] { background: #222; color: #fff; }
-.badge { display: inline-block; min-width: 20px; padding: 0 6px; border-radius: 10px; background: #ddd; color: #222; font-size: 12px; text-align: center; }
 .badge.error { background: #b0413e; color: #fff; }
 .counters { font-size: 12px; color: #555; }
 .counters dt { float: left; clear: left; width: 90px; }
@@ -35,21 +32,9 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .notice { background: #fff8e1; border: 1px solid #f0d78c; padding: 8px 12px; border-radius: 4px; margin-bottom: 12px; }
 .panel h2 { font-size: 20px; margin: 8px 0 12px; }
 .panel h3 { font-size: 16px; margin: 20px 0 8px; }
-table { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid #e2e2e2; margin-bottom: 12px; }
-th, td { padding: 6px 10px; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; word-break: break-word; }
-th { background: #fafafa; font-weight: 600; }
 th.key { width: 30%; }
 tr.sub td:first-child { padding-left: 28px; }
-.empty { color: #888; }
-.level-error, .level-critical { color: #b0413e; font-weight: 600; }
-.level-warning { color: #a46a1f; font-weight: 600; }
-.error-block { background: #fff; border: 1px solid #e2e2e2; border-radius: 4px; margin-bottom: 16px; }
-.error-head { padding: 10px 14px; background: #fafafa; border-bottom: 1px solid #eee; }
-.error-class { font-weight: 600; }
-.error-message { margin: 0; padding: 8px 14px; font-size: 16px; word-break: break-word; }
-.frames { margin: 0; padding: 0 14px 10px 40px; }
-.frames li { padding: 2px 0; border-top: 1px solid #f3f3f3; }
-.frames li.vendor { color: #999; }
+.error-message { font-size: 16px; }
 .timeline { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; margin-bottom: 12px; }
 .timeline .row { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
 .timeline .label { width: 220px; flex: none; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
@@ -61,4 +46,4 @@ form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
 form.search input { font: inherit; padding: 4px 6px; width: 160px; }
 form.search button { font: inherit; padding: 5px 14px; }
-`;
+`);

@@ -65,7 +65,7 @@ test('the panel of GET /config.yaml shows the 404, its inner cause, the trace, a
   t.true(res.body.includes(`No route found for &quot;GET ${origin}/config.yaml&quot;`));
   t.true(res.body.includes('No routes found for &quot;/config.yaml/&quot;.'));
   t.true(res.body.includes('NotFoundHttpError') && res.body.includes('ResourceNotFoundError'));
-  t.regex(res.body, /toHttpError<\/strong> <span class="mono">[^<]*src\/routing\/router-listener\.ts:\d+:\d+/);
+  t.regex(res.body, /toHttpError<\/span> <span class="loc">[^<]*src\/routing\/router-listener\.ts:\d+:\d+/);
   t.true(res.body.includes('aria-current="page" data-panel="exception"'));
   t.true(res.body.includes('id="panel-exception"'));
   // The error sub-request's profile is a child link.
