@@ -67,3 +67,20 @@ export class ServiceUnavailableHttpError extends HttpError {
     super(options.code ?? 'LOUPE_ERR_HTTP_SERVICE_UNAVAILABLE', message, options);
   }
 }
+
+/**
+ * 429: too many failed logins from this client; `Retry-After` says in how many seconds to try
+ * again (RFC 6585 §4, RFC 9110 §10.2.3). The message is Symfony's, in whole minutes.
+ */
+export class TooManyRequestsHttpError extends HttpError {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number, options: { cause?: unknown } = {}) {
+    // delay-seconds is a non-negative integer; a refusal that says "retry in 0 s" would invite a loop.
+    const seconds = Number.isFinite(retryAfterSeconds) ? Math.max(1, Math.ceil(retryAfterSeconds)) : 1;
+    const minutes = Math.ceil(seconds / 60);
+    const message = `Too many failed login attempts, please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+    super('LOUPE_ERR_SECURITY_TOO_MANY_LOGIN_ATTEMPTS', message, { ...options, headers: { 'Retry-After': String(seconds) } });
+    this.retryAfterSeconds = seconds;
+  }
+}

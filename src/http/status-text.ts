@@ -12,6 +12,7 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = Object.freeze({
   404: 'Not Found',
   405: 'Method Not Allowed',
   413: 'Content Too Large',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 });

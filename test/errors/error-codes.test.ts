@@ -9,6 +9,7 @@ import {
   MethodNotAllowedHttpError,
   NotFoundHttpError,
   PayloadTooLargeHttpError,
+  TooManyRequestsHttpError,
   UnauthorizedHttpError,
 } from '../../src/errors/http-error';
 import { LoupeError } from '../../src/errors/loupe-error';
@@ -76,6 +77,7 @@ test('each HTTP error has the status of its code', (t) => {
     new NotFoundHttpError('nothing here'),
     new MethodNotAllowedHttpError(['GET'], 'no'),
     new PayloadTooLargeHttpError(1024),
+    new TooManyRequestsHttpError(60),
   ];
   t.deepEqual(
     errors.map((error) => [error.name, error.code, error.statusCode]),
@@ -87,6 +89,7 @@ test('each HTTP error has the status of its code', (t) => {
       ['NotFoundHttpError', 'LOUPE_ERR_HTTP_NOT_FOUND', 404],
       ['MethodNotAllowedHttpError', 'LOUPE_ERR_HTTP_METHOD_NOT_ALLOWED', 405],
       ['PayloadTooLargeHttpError', 'LOUPE_ERR_HTTP_PAYLOAD_TOO_LARGE', 413],
+      ['TooManyRequestsHttpError', 'LOUPE_ERR_SECURITY_TOO_MANY_LOGIN_ATTEMPTS', 429],
     ],
   );
   for (const error of errors) {
@@ -104,6 +107,20 @@ test('the 405 lists the allowed methods upper-cased in Allow', (t) => {
 
 test('the 401 carries its WWW-Authenticate challenge', (t) => {
   t.deepEqual(new UnauthorizedHttpError('Bad credentials.', 'Basic realm="Loupe"').headers, { 'WWW-Authenticate': 'Basic realm="Loupe"' });
+});
+
+test('the 429 carries Retry-After in whole seconds and says how many minutes to wait', (t) => {
+  const error = new TooManyRequestsHttpError(42.2);
+  t.deepEqual(error.headers, { 'Retry-After': '43' });
+  t.is(error.retryAfterSeconds, 43);
+  t.is(error.message, 'Too many failed login attempts, please try again in 1 minute.');
+  t.is(new TooManyRequestsHttpError(61).message, 'Too many failed login attempts, please try again in 2 minutes.');
+});
+
+test('the 429 never asks to retry in less than a second', (t) => {
+  t.deepEqual(new TooManyRequestsHttpError(0).headers, { 'Retry-After': '1' });
+  t.deepEqual(new TooManyRequestsHttpError(-5).headers, { 'Retry-After': '1' });
+  t.deepEqual(new TooManyRequestsHttpError(Number.NaN).headers, { 'Retry-After': '1' });
 });
 
 test('the 413 names the limit; the 403 has a default message', (t) => {
@@ -136,4 +153,5 @@ test('HTTP errors pass their cause on', (t) => {
   t.is(new NotFoundHttpError('x', { cause }).cause, cause);
   t.is(new MethodNotAllowedHttpError(['GET'], 'x', { cause }).cause, cause);
   t.is(new ForbiddenHttpError('x', { cause }).cause, cause);
+  t.is(new TooManyRequestsHttpError(60, { cause }).cause, cause);
 });

@@ -6,6 +6,7 @@ test('statusLine gives the code and its reason phrase', (t) => {
   t.is(statusLine(404), '404 Not Found');
   t.is(statusLine(405), '405 Method Not Allowed');
   t.is(statusLine(413), '413 Content Too Large');
+  t.is(statusLine(429), '429 Too Many Requests');
   t.is(statusLine(500), '500 Internal Server Error');
 });
 
