@@ -21,6 +21,7 @@ import { UrlMatcherRouter } from '../routing/url-matcher-router';
 import { CredentialsVerifier } from '../security/credentials-verifier';
 import { FirewallMap, type FirewallConfig } from '../security/firewall-map';
 import { createFirewallListener } from '../security/firewall-listener';
+import { LoginThrottle } from '../security/login-throttle';
 import { createRememberMeListener } from '../security/remember-me-listener';
 import { type UserProvider } from '../security/user-provider';
 import { loadNativeUws } from '../server/load-uws';
@@ -111,7 +112,7 @@ function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis
         users: security.users,
         firewalls,
       }),
-      createFirewallListener({ firewalls, verifier }),
+      createFirewallListener({ firewalls, verifier, throttle: new LoginThrottle(redis, config.redis.prefix) }),
     );
   }
   return listeners;
