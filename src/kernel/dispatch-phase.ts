@@ -1,8 +1,31 @@
+import { attributeKey } from './attributes';
 import { describeValue } from './describe-value';
 import { createPhaseEvent } from './event/create-phase-event';
-import { type Exchange, type PhaseDispatch } from './exchange';
+import { type KernelEvent } from './event/kernel-event';
+import { type Exchange } from './exchange';
 import { type KernelPhase } from './kernel-events';
-import { type ListenerRegistry } from './listener-registry';
+import { type ListenerRegistry, type RegisteredListener } from './listener-registry';
+
+/** Where a phase's dispatch stands: which listeners, which runs next, and what a failure does. */
+interface PhaseDispatch {
+  readonly phase: KernelPhase;
+  readonly event: KernelEvent;
+  readonly listeners: readonly RegisteredListener[];
+  /** The next listener to run. */
+  index: number;
+  /** `fail`: a throw becomes the request's error and ends the phase; `log`: it is logged and the next listener runs. */
+  readonly onError: 'fail' | 'log';
+  /** The listener whose promise the phase waits for, with when it started. */
+  pending: { readonly listener: RegisteredListener; readonly start: number } | null;
+}
+
+/** The phase being dispatched for an exchange. */
+const DISPATCH = attributeKey<PhaseDispatch>('kernel.dispatch');
+
+/** True while a listener's promise keeps the exchange's current phase waiting. */
+export function isListenerPending(exchange: Exchange): boolean {
+  return (exchange.attributes.get(DISPATCH)?.pending ?? null) !== null;
+}
 
 /** How a listener's promise ended; the machine hands it back with `listener.settled`. */
 export type ListenerOutcome = { readonly ok: true } | { readonly ok: false; readonly error: unknown };
@@ -70,15 +93,15 @@ export function dispatchPhase(
 ): void {
   exchange.trace.enter(phase);
   const dispatch: PhaseDispatch = { phase, event: createPhaseEvent(phase, exchange), listeners: registry.for(phase), index: 0, onError, pending: null };
-  exchange.dispatch = dispatch;
+  exchange.attributes.set(DISPATCH, dispatch);
   if (onError === 'fail' && exchange.error !== null) return;
   runListeners(exchange, dispatch, notify);
 }
 
 /** Takes the settled promise of the pending listener into account and runs the phase's remaining listeners. */
 export function resumePhase(exchange: Exchange, outcome: ListenerOutcome, notify: SettleNotifier): void {
-  const { dispatch } = exchange;
-  if (dispatch === null || dispatch.pending === null) return;
+  const dispatch = exchange.attributes.get(DISPATCH);
+  if (dispatch === undefined || dispatch.pending === null) return;
   const { listener, start } = dispatch.pending;
   dispatch.pending = null;
   exchange.trace.recordListener(dispatch.phase, listener.name, listener.priority, start);

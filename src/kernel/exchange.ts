@@ -2,26 +2,10 @@ import { type Request } from '../http/request';
 import { type Response } from '../http/response';
 import { Attributes } from './attributes';
 import { type Controller, type ControllerArguments } from './controller';
-import { type KernelEvent } from './event/kernel-event';
 import { KernelAttributes } from './kernel-attributes';
-import { type KernelPhase } from './kernel-events';
-import { type RegisteredListener } from './listener-registry';
 import { Trace } from './trace';
 
 let nextId = 1;
-
-/** Where a phase's dispatch stands: which listeners, which runs next, and what a failure does. */
-export interface PhaseDispatch {
-  readonly phase: KernelPhase;
-  readonly event: KernelEvent;
-  readonly listeners: readonly RegisteredListener[];
-  /** The next listener to run. */
-  index: number;
-  /** `fail`: a throw becomes the request's error and ends the phase; `log`: it is logged and the next listener runs. */
-  readonly onError: 'fail' | 'log';
-  /** The listener whose promise the phase waits for, with when it started. */
-  pending: { readonly listener: RegisteredListener; readonly start: number } | null;
-}
 
 /**
  * The state of one request while its machine runs: the request, the response being built,
@@ -43,8 +27,6 @@ export class Exchange {
   controllerResult: unknown = undefined;
   /** True while an async controller runs. */
   controllerPending = false;
-  /** The phase being dispatched; its `pending` is set while a listener's promise runs. */
-  dispatch: PhaseDispatch | null = null;
   /** The error not yet handled; kernel.exception takes it. */
   error: unknown = null;
   /** The error kernel.exception took and is handling. */
@@ -69,11 +51,6 @@ export class Exchange {
 
   get isMainRequest(): boolean {
     return this.parent === null;
-  }
-
-  /** True while a listener's promise keeps the current phase waiting. */
-  get isListenerPending(): boolean {
-    return (this.dispatch?.pending ?? null) !== null;
   }
 
   /** Records `error` as the one to handle next. */

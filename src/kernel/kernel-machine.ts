@@ -5,7 +5,7 @@ import { LoupeError } from '../errors/loupe-error';
 import { Response } from '../http/response';
 import { type Controller } from './controller';
 import { describeValue } from './describe-value';
-import { dispatchPhase, resumePhase, type SettleNotifier } from './dispatch-phase';
+import { dispatchPhase, isListenerPending, resumePhase, type SettleNotifier } from './dispatch-phase';
 import { Exchange } from './exchange';
 import { type ListenerRegistry } from './listener-registry';
 import { minimalErrorResponse } from './minimal-error-response';
@@ -160,7 +160,7 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
       },
     },
     guards: {
-      isDispatched: ({ context }) => !exchangeOf(context).isListenerPending,
+      isDispatched: ({ context }) => !isListenerPending(exchangeOf(context)),
       hasError: ({ context }) => exchangeOf(context).error !== null,
       hasResponse: ({ context }) => exchangeOf(context).response !== null,
       isControllerSettled: ({ context }) => !exchangeOf(context).controllerPending,

@@ -1,0 +1,40 @@
+/**
+ * Which way Loupe's dependencies point: http ← kernel ← features ← entry point ← demo.
+ * Checked by test/architecture/dependencies.test.ts (`npx depcruise src machines demo`).
+ */
+const FEATURES = '^src/(routing|security|session|profiler|error-handler|view|server|redis|config|cli)/';
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'A cycle makes the layers meaningless.', from: {}, to: { circular: true } },
+    {
+      name: 'demo-uses-the-entry-point',
+      severity: 'error',
+      comment: 'An application imports src/index.ts only: everything else is internal.',
+      from: { path: '^demo/' },
+      to: { path: '^src/', pathNot: '^src/index\\.ts$' },
+    },
+    { name: 'src-knows-no-demo', severity: 'error', from: { path: '^(src|machines)/' }, to: { path: '^demo/' } },
+    { name: 'machines-are-pure', severity: 'error', comment: 'machines/ define flow only; src/ provides implementations.', from: { path: '^machines/' }, to: { path: '^src/' } },
+    { name: 'errors-are-a-leaf', severity: 'error', from: { path: '^src/errors/' }, to: { path: '^src/', pathNot: '^src/errors/' } },
+    { name: 'http-is-below-the-kernel', severity: 'error', from: { path: '^src/http/' }, to: { path: '^src/', pathNot: '^src/(http|errors)/' } },
+    {
+      name: 'the-kernel-knows-no-feature',
+      severity: 'error',
+      from: { path: '^src/kernel/' },
+      to: { path: '^src/', pathNot: '^src/(kernel|http|errors)/' },
+    },
+    {
+      name: 'features-do-not-use-the-entry-point',
+      severity: 'error',
+      from: { path: FEATURES },
+      to: { path: '^src/(index\\.ts|loupe/)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(node_modules|dist)/' },
+  },
+};

@@ -1,0 +1,47 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const DEPCRUISE = path.join(ROOT, 'node_modules', '.bin', 'depcruise');
+const CONFIG = path.join(ROOT, '.dependency-cruiser.js');
+const run = promisify(execFile);
+
+/** Runs dependency-cruiser in `cwd`; resolves with its exit code and report. */
+async function cruise(cwd: string, paths: readonly string[]): Promise<{ code: number; report: string }> {
+  try {
+    const { stdout } = await run(DEPCRUISE, [...paths, '--config', CONFIG, '--output-type', 'err'], { cwd });
+    return { code: 0, report: stdout };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, report: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+test('dependencies point one way, with no cycle: http ← kernel ← features ← entry point ← demo', async (t) => {
+  const { code, report } = await cruise(ROOT, ['src', 'machines', 'demo']);
+  t.is(code, 0, report);
+  t.regex(report, /no dependency violations found/);
+});
+
+test('the rules catch a demo module that imports an internal module of src/, and a cycle', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-deps-'));
+  try {
+    await mkdir(path.join(dir, 'src', 'kernel'), { recursive: true });
+    await mkdir(path.join(dir, 'demo'));
+    await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'CommonJS' } }));
+    await writeFile(path.join(dir, 'src', 'index.ts'), "export { a } from './kernel/a';\n");
+    await writeFile(path.join(dir, 'src', 'kernel', 'a.ts'), "import { b } from './b';\nexport const a = (): number => b();\n");
+    await writeFile(path.join(dir, 'src', 'kernel', 'b.ts'), "import { a } from './a';\nexport const b = (): number => (a ? 1 : 0);\n");
+    await writeFile(path.join(dir, 'demo', 'app.ts'), "import { a } from '../src';\nimport { b } from '../src/kernel/b';\nexport const c = a() + b();\n");
+    const { code, report } = await cruise(dir, ['src', 'demo']);
+    t.not(code, 0);
+    t.regex(report, /demo-uses-the-entry-point: demo\/app\.ts → src\/kernel\/b\.ts/);
+    t.regex(report, /no-circular/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
