@@ -59,7 +59,7 @@ export function createLoginController(options: LoginControllerOptions): Controll
     handle: async ({ request, attributes, log }) => {
       const attempt = readAttempt(request);
       // Async scrypt: a login must not block other requests while the hash is computed.
-      const user = await options.verifier.verify(attempt.username, attempt.password);
+      const user = await options.verifier.verify(attempt.username, attempt.password, request.data.remoteAddress);
       if (user === null) throw new UnauthorizedHttpError('Invalid credentials.', `Basic realm="${options.realm}"`);
       attributes.set(KernelAttributes.USER, { identifier: user.identifier, roles: user.roles, via: 'form_login' });
       if (attempt.rememberMe) attributes.set(SecurityAttributes.REMEMBER_ME_REQUESTED, user.identifier);

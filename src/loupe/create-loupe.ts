@@ -104,6 +104,7 @@ function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis
   if (security !== undefined) {
     const firewalls = new FirewallMap(security.firewalls);
     const verifier = security.verifier ?? new CredentialsVerifier(security.users);
+    verifier.useThrottle(new LoginThrottle(redis, config.redis.prefix));
     listeners.push(
       createRememberMeListener({
         secret: config.security.secret,
@@ -112,7 +113,7 @@ function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis
         users: security.users,
         firewalls,
       }),
-      createFirewallListener({ firewalls, verifier, throttle: new LoginThrottle(redis, config.redis.prefix) }),
+      createFirewallListener({ firewalls, verifier }),
     );
   }
   return listeners;
@@ -199,7 +200,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
     },
     inject: async (request) => {
       const { kernel } = await ready();
-      return inject(kernel, request, { port: server?.port ?? config.server.port, maxBodySize: config.server.maxBodySize });
+      return inject(kernel, request, { port: server?.port ?? null, maxBodySize: config.server.maxBodySize });
     },
     close: closeStarted,
   };

@@ -8,7 +8,7 @@ export interface InjectRequest {
   readonly method?: string;
   /** Path and query string, e.g. `/hello/ada?x=1`. */
   readonly url: string;
-  /** Header names are case-insensitive; `host` defaults to `127.0.0.1:<port>`. */
+  /** Header names are case-insensitive; `host` defaults to the listening address, else `localhost`. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Buffer;
   /** The client address; defaults to loopback. */
@@ -27,10 +27,10 @@ export interface InjectResponse {
  * copy of the request the uWS adapter makes (lower-cased headers, split query, body limit), and
  * the response as it would have been written.
  */
-export function inject(kernel: Kernel, request: InjectRequest, server: { readonly port: number; readonly maxBodySize: number }): Promise<InjectResponse> {
+export function inject(kernel: Kernel, request: InjectRequest, server: { readonly port: number | null; readonly maxBodySize: number }): Promise<InjectResponse> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
-  headers['host'] ??= `127.0.0.1:${server.port}`;
+  headers['host'] ??= server.port === null ? 'localhost' : `127.0.0.1:${server.port}`;
   const body = request.body === undefined ? null : Buffer.from(request.body);
   if (body !== null) headers['content-length'] ??= String(body.length);
   const query = request.url.indexOf('?');
@@ -42,7 +42,7 @@ export function inject(kernel: Kernel, request: InjectRequest, server: { readonl
     headers,
     remoteAddress: request.remoteAddress ?? '127.0.0.1',
     scheme: 'http',
-    serverPort: server.port,
+    serverPort: server.port ?? 80,
     body: tooLarge ? null : body,
     bodyError: tooLarge ? new PayloadTooLargeHttpError(server.maxBodySize) : null,
   };

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
+import { TooManyRequestsHttpError } from '../errors/http-error';
+import { type LoginThrottle } from './login-throttle';
 import { verifyPassword } from './password-hasher';
 import { type SecurityUser, type UserProvider } from './user-provider';
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
 
 /**
  * Checked against when the user does not exist, so that an unknown identifier costs as much as a
@@ -23,6 +29,7 @@ export class CredentialsVerifier {
   readonly #users: UserProvider;
   readonly #cacheSize: number;
   readonly #verified = new Map<string, true>();
+  #throttle: LoginThrottle | null = null;
 
   constructor(users: UserProvider, options: CredentialsVerifierOptions = {}) {
     this.#users = users;
@@ -35,25 +42,43 @@ export class CredentialsVerifier {
   }
 
   /**
+   * Limits failed verifications per client address and identifier (createLoupe sets one once
+   * Redis is connected): past the limit verify() refuses with a 429 before any check.
+   */
+  useThrottle(throttle: LoginThrottle): void {
+    this.#throttle = throttle;
+  }
+
+  /**
    * The user when these credentials were verified recently, without running scrypt; `null` when
-   * they must be checked with verify(). Lets the firewall stay synchronous for a known client.
+   * they must be checked with verify() (also whenever the provider is asynchronous). Lets the
+   * firewall stay synchronous for a known client.
    */
   verifyCached(identifier: string, password: string): SecurityUser | null {
     const user = this.#users.loadUser(identifier);
-    return user !== null && this.#hit(cacheKey(user, password)) ? user : null;
+    if (user === null || isPromiseLike(user)) return null;
+    return this.#hit(cacheKey(user, password)) ? user : null;
   }
 
-  /** The user when the password is right, else `null`; scrypt runs off the event loop. */
-  async verify(identifier: string, password: string): Promise<SecurityUser | null> {
-    const user = this.#users.loadUser(identifier);
-    if (user === null) {
-      await verifyPassword(password, DUMMY_HASH);
+  /**
+   * The user when the password is right, else `null`; scrypt runs off the event loop, so a wrong
+   * password costs its sender the wait and nobody else. Throws a TooManyRequestsHttpError (429)
+   * once `clientAddress` failed too often for this identifier.
+   */
+  async verify(identifier: string, password: string, clientAddress = ''): Promise<SecurityUser | null> {
+    const throttle = this.#throttle;
+    const decision = await throttle?.check(clientAddress, identifier);
+    if (decision !== undefined && !decision.allowed) throw new TooManyRequestsHttpError(decision.retryAfterSeconds);
+    const user = await this.#users.loadUser(identifier);
+    const key = user === null ? null : cacheKey(user, password);
+    if (key !== null && this.#hit(key)) return user;
+    const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+    if (user === null || key === null || !valid) {
+      await throttle?.recordFailure(clientAddress, identifier);
       return null;
     }
-    const key = cacheKey(user, password);
-    if (this.#hit(key)) return user;
-    if (!(await verifyPassword(password, user.passwordHash))) return null;
     this.#remember(key);
+    await throttle?.reset(clientAddress, identifier);
     return user;
   }
 

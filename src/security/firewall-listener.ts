@@ -1,19 +1,17 @@
-import { ForbiddenHttpError, TooManyRequestsHttpError, UnauthorizedHttpError } from '../errors/http-error';
+import { ForbiddenHttpError, UnauthorizedHttpError } from '../errors/http-error';
 import { type RequestEvent } from '../kernel/event/request-event';
 import { KernelAttributes } from '../kernel/kernel-attributes';
 import { defineListener, type Listener } from '../kernel/listener';
 import { isBasicAuthorization, parseBasicCredentials, type BasicCredentials } from './basic-credentials';
 import { type CredentialsVerifier } from './credentials-verifier';
 import { type FirewallConfig, type FirewallMap } from './firewall-map';
-import { type LoginThrottle } from './login-throttle';
 import { SecurityAttributes } from './security-attributes';
 import { type SecurityUser } from './user-provider';
 
 export interface FirewallListenerOptions {
   readonly firewalls: FirewallMap;
+  /** Checks passwords; throttles failures when it was given a LoginThrottle. */
   readonly verifier: CredentialsVerifier;
-  /** Limits failed credentials per client address and user name; none when absent. */
-  readonly throttle?: LoginThrottle;
 }
 
 function challenge(firewall: FirewallConfig): string {
@@ -44,22 +42,11 @@ function checkAccess(event: RequestEvent, firewalls: FirewallMap, firewall: Fire
 
 /**
  * HTTP Basic (RFC 7617) with scrypt off the event loop: a wrong password costs its sender the
- * wait, nobody else; after repeated failures the client gets a 429 without any check.
+ * wait, nobody else; after repeated failures the verifier answers 429 without any check.
  */
-async function authenticateBasic(event: RequestEvent, firewalls: FirewallMap, firewall: FirewallConfig, options: FirewallListenerOptions, credentials: BasicCredentials): Promise<void> {
-  const { verifier, throttle } = options;
-  const address = event.request.data.remoteAddress;
-  const decision = await throttle?.check(address, credentials.identifier);
-  if (decision !== undefined && !decision.allowed) {
-    event.log('warning', 'Too many failed login attempts.', { firewall: firewall.name, address });
-    throw new TooManyRequestsHttpError(decision.retryAfterSeconds);
-  }
-  const user = await verifier.verify(credentials.identifier, credentials.password);
-  if (user === null) {
-    await throttle?.recordFailure(address, credentials.identifier);
-    refused(event, firewall);
-  }
-  await throttle?.reset(address, credentials.identifier);
+async function authenticateBasic(event: RequestEvent, firewalls: FirewallMap, firewall: FirewallConfig, verifier: CredentialsVerifier, credentials: BasicCredentials): Promise<void> {
+  const user = await verifier.verify(credentials.identifier, credentials.password, event.request.data.remoteAddress);
+  if (user === null) refused(event, firewall);
   authenticated(event, firewall, user);
   checkAccess(event, firewalls, firewall);
 }
@@ -86,7 +73,7 @@ export function createFirewallListener(options: FirewallListenerOptions): Listen
           const credentials = parseBasicCredentials(header);
           if (credentials === null) refused(event, firewall);
           const cached = verifier.verifyCached(credentials.identifier, credentials.password);
-          if (cached === null) return authenticateBasic(event, firewalls, firewall, options, credentials);
+          if (cached === null) return authenticateBasic(event, firewalls, firewall, verifier, credentials);
           authenticated(event, firewall, cached);
         }
         checkAccess(event, firewalls, firewall);

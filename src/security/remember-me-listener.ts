@@ -6,7 +6,7 @@ import { defineListener, type Listener } from '../kernel/listener';
 import { type FirewallMap } from './firewall-map';
 import { RememberMeSigner } from './remember-me-signer';
 import { SecurityAttributes } from './security-attributes';
-import { type UserProvider } from './user-provider';
+import { withLoadedUser, type UserProvider } from './user-provider';
 
 export interface RememberMeListenerOptions {
   /** Signs the cookies (the application secret). */
@@ -31,36 +31,41 @@ export function createRememberMeListener(options: RememberMeListenerOptions): Li
   const { cookieName, lifetime, users, firewalls } = options;
   const signer = new RememberMeSigner(options.secret);
   const now = options.now ?? Date.now;
-  const bindingOf = (identifier: string): string | null => users.loadUser(identifier)?.passwordHash ?? null;
-
-  const authenticate = (event: RequestEvent): void => {
-    const { request } = event;
-    if (!event.isMainRequest || event.user !== null || request.header('authorization') !== undefined) return;
-    const token = request.cookies[cookieName];
-    if (token === undefined || firewalls.match(request.path)?.rememberMe !== true) return;
-    const check = signer.check(token, Math.floor(now() / 1000), bindingOf);
-    const user = check.valid ? users.loadUser(check.payload.u) : null;
-    if (!check.valid || user === null) {
-      event.attributes.set(SecurityAttributes.REMEMBER_ME_CLEAR, true);
-      event.log('info', 'Remember-me cookie rejected.', { reason: check.valid ? 'unknown_user' : check.reason });
-      return;
-    }
-    event.attributes.set(KernelAttributes.USER, { identifier: user.identifier, roles: user.roles, via: 'remember_me' });
-    event.log('info', `Authenticated "${user.identifier}" with a remember-me cookie.`);
+  const reject = (event: RequestEvent, reason: string): void => {
+    event.attributes.set(SecurityAttributes.REMEMBER_ME_CLEAR, true);
+    event.log('info', 'Remember-me cookie rejected.', { reason });
   };
 
-  const writeCookie = (event: ResponseEvent): void => {
+  const authenticate = (event: RequestEvent): void | Promise<void> => {
+    const { request } = event;
+    if (!event.isMainRequest || event.user !== null || request.header('authorization') !== undefined) return undefined;
+    const token = request.cookies[cookieName];
+    if (token === undefined || firewalls.match(request.path)?.rememberMe !== true) return undefined;
+    const identifier = signer.identifierOf(token);
+    if (identifier === null) return reject(event, 'malformed');
+    // The user first (the provider may be async), then the signature bound to their password hash.
+    return withLoadedUser(users.loadUser(identifier), (user) => {
+      const check = signer.check(token, Math.floor(now() / 1000), () => user?.passwordHash ?? null);
+      if (!check.valid || user === null) return reject(event, check.valid ? 'unknown_user' : check.reason);
+      event.attributes.set(KernelAttributes.USER, { identifier: user.identifier, roles: user.roles, via: 'remember_me' });
+      event.log('info', `Authenticated "${user.identifier}" with a remember-me cookie.`);
+    });
+  };
+
+  const writeCookie = (event: ResponseEvent): void | Promise<void> => {
     const { response, attributes } = event;
-    if (!event.isMainRequest) return;
+    if (!event.isMainRequest) return undefined;
     const requested = attributes.get(SecurityAttributes.REMEMBER_ME_REQUESTED);
-    const user = requested === undefined ? null : users.loadUser(requested);
-    if (user !== null) {
+    if (requested === undefined) {
+      if (attributes.has(SecurityAttributes.REMEMBER_ME_CLEAR)) response.headers.append('Set-Cookie', serializeCookie(cookieName, '', { maxAge: 0 }));
+      return undefined;
+    }
+    return withLoadedUser(users.loadUser(requested), (user) => {
+      if (user === null) return;
       const expiresAt = Math.floor(now() / 1000) + lifetime;
       const value = signer.sign({ u: user.identifier, e: expiresAt }, user.passwordHash);
       response.headers.append('Set-Cookie', serializeCookie(cookieName, value, { maxAge: lifetime }));
-    } else if (attributes.has(SecurityAttributes.REMEMBER_ME_CLEAR)) {
-      response.headers.append('Set-Cookie', serializeCookie(cookieName, '', { maxAge: 0 }));
-    }
+    });
   };
 
   return defineListener('RememberMeListener', {

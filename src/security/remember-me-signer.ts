@@ -36,11 +36,8 @@ export class RememberMeSigner {
    * user no longer exists. The payload is untrusted until the signature matched.
    */
   check(token: string, nowSeconds: number, bindingOf: (identifier: string) => string | null): RememberMeCheck {
-    const parts = token.length <= MAX_TOKEN_LENGTH ? token.split('.') : [];
-    const [encoded, signature] = parts;
-    if (parts.length !== 2 || encoded === undefined || signature === undefined) return { valid: false, reason: 'malformed' };
-    const payload = decodePayload(encoded);
-    if (payload === null) return { valid: false, reason: 'malformed' };
+    const { encoded, signature, payload } = splitToken(token);
+    if (encoded === undefined || signature === undefined || payload === null) return { valid: false, reason: 'malformed' };
     const binding = bindingOf(payload.u);
     if (binding === null) return { valid: false, reason: 'unknown_user' };
     // Compared as text, not decoded bytes: base64 decoding ignores unused trailing bits, so
@@ -53,9 +50,24 @@ export class RememberMeSigner {
     return { valid: true, payload };
   }
 
+  /**
+   * The identifier a cookie names, unverified: which user to load before check() (a user
+   * provider may be asynchronous). `null` when the cookie is malformed.
+   */
+  identifierOf(token: string): string | null {
+    return splitToken(token).payload?.u ?? null;
+  }
+
   #mac(encoded: string, binding: string): Buffer {
     return createHmac('sha256', this.#secret).update(encoded).update('\0').update(binding).digest();
   }
+}
+
+function splitToken(token: string): { encoded?: string; signature?: string; payload: RememberMePayload | null } {
+  const parts = token.length <= MAX_TOKEN_LENGTH ? token.split('.') : [];
+  const [encoded, signature] = parts;
+  if (parts.length !== 2 || encoded === undefined || signature === undefined) return { payload: null };
+  return { encoded, signature, payload: decodePayload(encoded) };
 }
 
 function decodePayload(encoded: string): RememberMePayload | null {

@@ -9,10 +9,21 @@ export interface SecurityUser {
   readonly roles: readonly string[];
 }
 
-/** Loads users by identifier (Symfony's UserProviderInterface). */
+/** A user, or `null` when there is none by that identifier. */
+export type LoadedUser = SecurityUser | null;
+
+/**
+ * Loads users by identifier (Symfony's UserProviderInterface). A provider backed by a database
+ * returns a promise; one in memory answers at once, and the listeners then stay synchronous.
+ */
 export interface UserProvider {
-  /** The user, or `null` when there is none by that identifier. */
-  loadUser(identifier: string): SecurityUser | null;
+  loadUser(identifier: string): LoadedUser | PromiseLike<LoadedUser>;
+}
+
+/** Calls `use` with the loaded user: at once for a synchronous provider, once loaded for an async one. */
+export function withLoadedUser<T>(loaded: LoadedUser | PromiseLike<LoadedUser>, use: (user: LoadedUser) => T): T | Promise<T> {
+  if (loaded !== null && typeof (loaded as { then?: unknown }).then === 'function') return Promise.resolve(loaded).then(use);
+  return use(loaded as LoadedUser);
 }
 
 /**

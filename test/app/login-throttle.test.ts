@@ -30,3 +30,12 @@ test('after 5 wrong HTTP Basic passwords the client gets 429 with Retry-After, e
   const other = await httpRequest(server.port, { path: '/admin', headers: { accept: 'application/json', authorization: basic('mallory', 'x') } });
   t.is(other.status, 401);
 });
+
+test('POST /login is throttled the same way: the 6th attempt for a user name is a 429', async (t) => {
+  const login = (password: string): ReturnType<typeof httpRequest> =>
+    httpRequest(server.port, { method: 'POST', path: '/login', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ username: 'Carol', password }) });
+  for (let attempt = 1; attempt <= 5; attempt++) t.is((await login(`wrong-${attempt}`)).status, 401, `attempt ${attempt}`);
+  const refused = await login('still-wrong');
+  t.is(refused.status, 429);
+  t.truthy(refused.headers['retry-after']);
+});
