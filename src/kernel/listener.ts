@@ -3,9 +3,9 @@ import { type KernelPhase } from './kernel-events';
 
 /**
  * Handles one phase's event. It may return a promise: the phase then waits in the request machine
- * until it settles; a listener that returns nothing costs no promise.
+ * until it settles (a rejection is a throw); any other value is ignored and costs no promise.
  */
-export type PhaseHandler<E> = (event: E) => void | PromiseLike<void>;
+export type PhaseHandler<E> = (event: E) => unknown;
 
 /** One subscription: the priority (higher runs first) and the handler. */
 export type Subscription<E> = readonly [priority: number, handler: PhaseHandler<E>];
