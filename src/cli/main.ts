@@ -2,6 +2,7 @@ import { LoupeError } from '../errors/loupe-error';
 import { CliError } from './cli-error';
 import { type CliIo } from './cli-io';
 import { type CliCommand } from './command';
+import { debugListenersCommand } from './commands/debug-listeners';
 import { profilerListCommand } from './commands/profiler-list';
 import { profilerPurgeCommand } from './commands/profiler-purge';
 import { profilerShowCommand } from './commands/profiler-show';
@@ -9,7 +10,7 @@ import { parseCommandArgs, splitCommand } from './parse-command-args';
 import { processIo } from './process-io';
 import { usage } from './usage';
 
-const COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerPurgeCommand];
+const COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerPurgeCommand, debugListenersCommand];
 
 function find(name: string): CliCommand | undefined {
   return COMMANDS.find((command) => command.name === name);

@@ -67,8 +67,8 @@ export interface Loupe {
   inject(request: InjectRequest): Promise<InjectResponse>;
   /** Stops accepting, finishes in-flight requests, stores queued profiles, closes Redis. */
   close(): Promise<void>;
-  /** The listeners of each phase in the order they run (`npx loupe debug:listeners`). */
-  listenerTable(): ReturnType<ListenerRegistry['table']>;
+  /** The listeners of each phase in the order they run (`npx loupe debug:listeners`); connects Redis as listen() would. */
+  listenerTable(): Promise<ReturnType<ListenerRegistry['table']>>;
   /** The profiler once started with debug on, else `null`. */
   readonly profiler: Profiler | null;
   /** The requests in flight right now. */
@@ -78,6 +78,7 @@ export interface Loupe {
 }
 
 interface Started {
+  readonly registry: ListenerRegistry;
   readonly redis: Redis;
   readonly kernel: Kernel;
   readonly profiler: Profiler | null;
@@ -131,7 +132,6 @@ export function createLoupe(options: LoupeOptions): Loupe {
   let starting: Promise<Started> | null = null;
   let started: Started | null = null;
   let server: UwsServer | null = null;
-  let registry: ListenerRegistry | null = null;
 
   const start = async (): Promise<Started> => {
     const redis = await connectRedis(config.redis.url, 'loupe');
@@ -144,14 +144,14 @@ export function createLoupe(options: LoupeOptions): Loupe {
       const router = new UrlMatcherRouter([...profilerRoutes, ...options.routes]);
       const defaults = defaultListeners(config, router, redis, profiler, options.security);
       const listeners = typeof options.listeners === 'function' ? options.listeners(defaults) : [...defaults, ...(options.listeners ?? [])];
-      registry = new ListenerRegistry(listeners);
+      const registry = new ListenerRegistry(listeners);
       const kernel = new Kernel({
         defaultLocale: config.locale.defaultLocale,
         errorController: options.errorController ?? createErrorController({ debug: config.debug }),
         listeners: registry,
         onCrash: (error) => log(`Request actor crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       });
-      return (started = { redis, kernel, profiler });
+      return (started = { registry, redis, kernel, profiler });
     } catch (error) {
       redis.disconnect();
       throw error;
@@ -178,7 +178,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
     whenIdle: async () => {
       if (starting !== null) await (await starting).kernel.whenIdle();
     },
-    listenerTable: () => (registry ?? new ListenerRegistry([])).table(),
+    listenerTable: async () => (await ready()).registry.table(),
     listen: async () => {
       const uws = loadNativeUws();
       const { kernel } = await ready();

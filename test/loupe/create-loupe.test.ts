@@ -90,7 +90,7 @@ test('the listener set can be replaced: a function gets the defaults', async (t)
   const res = await loupe.inject({ url: '/' });
   t.is(res.status, 200);
   t.is(res.headers['x-robots-tag'], undefined);
-  const names = loupe.listenerTable().find((row) => row.phase === KernelEvents.RESPONSE)?.listeners.map((l) => l.name) ?? [];
+  const names = (await loupe.listenerTable()).find((row) => row.phase === KernelEvents.RESPONSE)?.listeners.map((l) => l.name) ?? [];
   t.false(names.includes('DisallowRobotsIndexingListener'));
   t.true(names.includes('ResponseListener'));
 });

@@ -1,0 +1,34 @@
+import test from 'ava';
+import { testKeyPrefix } from '../helpers/test-redis';
+import { runLoupe } from './run-loupe';
+
+const env = (): Record<string, string> => ({ REDIS_PREFIX: testKeyPrefix(), APP_ENV: 'test' });
+
+test('debug:listeners --app prints the demo application\'s listeners of a phase in the order they run', async (t) => {
+  const run = await runLoupe(['debug:listeners', '--app', 'demo/demo-app.ts', '--phase', 'kernel.request'], env());
+  t.is(run.code, 0, run.stderr);
+  t.regex(run.stdout, /^Registered listeners for "kernel\.request"\n=+\n/);
+  const rows = run.stdout.split('\n').filter((line) => line.startsWith('#')).map((line) => line.split(/\s+/));
+  t.deepEqual(
+    rows.map(([order, name, priority]) => `${order} ${name} ${priority}`),
+    ['#1 ValidateRequestListener 256', '#2 SessionListener 128', '#3 LocaleListener 100', '#4 RouterListener 32', '#5 ProfilerAccessListener 31', '#6 LocaleListener 16', '#7 RememberMeListener 9', '#8 Firewall 8'],
+  );
+});
+
+test('debug:listeners without --app lists Loupe\'s defaults for every phase; prod has no profiler and works without APP_SECRET', async (t) => {
+  const run = await runLoupe(['debug:listeners'], { ...env(), APP_ENV: 'prod' });
+  t.is(run.code, 0, run.stderr);
+  for (const phase of ['kernel.request', 'kernel.view', 'kernel.response', 'kernel.exception', 'kernel.finish_request']) t.true(run.stdout.includes(`"${phase}"`), phase);
+  t.false(run.stdout.includes('ProfilerListener'));
+  t.false(run.stdout.includes('Firewall'));
+  t.regex(run.stdout, /#1 +ResponseListener +0/);
+});
+
+test('debug:listeners names an unknown phase and a module that exports no application', async (t) => {
+  const phase = await runLoupe(['debug:listeners', '--phase', 'kernel.nope'], env());
+  t.is(phase.code, 1);
+  t.regex(phase.stderr, /No listener is registered for "kernel\.nope"/);
+  const module = await runLoupe(['debug:listeners', '--app', 'demo/routes.ts'], env());
+  t.is(module.code, 1);
+  t.regex(module.stderr, /exports no Loupe application/);
+});
