@@ -54,10 +54,10 @@ async function settledStatus(server: BenchServer): Promise<ProfilerStatus> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(path.join(ROOT, 'dist', 'src', 'main.js'))) throw new Error('No build: run `make bench` (it builds first) or `npm run build`.');
+  if (!existsSync(path.join(ROOT, 'dist', 'demo', 'main.js'))) throw new Error('No build: run `make bench` (it builds first) or `npm run build`.');
   const tool = loadTool();
   const redisPrefix = `loupe-bench:${process.pid}:`;
-  const loupe = [path.join(ROOT, 'dist', 'src', 'main.js')];
+  const loupe = [path.join(ROOT, 'dist', 'demo', 'main.js')];
   const servers: BenchServer[] = [];
   try {
     servers.push(await startServer('raw uWS', await freePort(), [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], {}));

@@ -8,13 +8,14 @@ const { requestMachine } = require('../../dist/machines/request.machine');
 const noop = () => undefined;
 const machine = requestMachine.provide({
   actions: {
-    dispatch: noop, recordState: noop, resolveController: noop, resolveArguments: noop,
+    dispatch: noop, resumeDispatch: noop, recordState: noop, takeError: noop, resolveController: noop, resolveArguments: noop,
     callController: ({ context }) => { context.exchange.response = 1; },
     storeControllerResult: noop, storeControllerError: noop, requireViewResponse: noop, prepareErrorSubRequest: noop,
     useErrorSubResponse: noop, renderMinimalError: noop, sendResponse: noop, markAborted: noop, finishTrace: noop,
   },
   guards: {
-    hasError: () => false, hasResponse: ({ context }) => context.exchange.response !== null, isControllerPending: () => false,
+    isDispatched: () => true, hasError: () => false, hasResponse: ({ context }) => context.exchange.response !== null,
+    isControllerSettled: () => true, isResponseResult: () => false,
     isSubRequest: () => false, isErrorAlreadyRendered: () => false, hasSubRequestFailed: () => false,
   },
 });

@@ -9,7 +9,9 @@ const noop = () => undefined;
 const machine = requestMachine.provide({
   actions: {
     dispatch: noop,
+    resumeDispatch: noop,
     recordState: noop,
+    takeError: noop,
     resolveController: noop,
     resolveArguments: noop,
     callController: ({ context }) => {
@@ -29,9 +31,11 @@ const machine = requestMachine.provide({
     finishTrace: noop,
   },
   guards: {
+    isDispatched: () => true,
     hasError: () => false,
     hasResponse: ({ context }) => context.exchange.response !== null,
-    isControllerPending: () => false,
+    isControllerSettled: () => true,
+    isResponseResult: () => false,
     isSubRequest: () => false,
     isErrorAlreadyRendered: () => false,
     hasSubRequestFailed: () => false,
