@@ -9,7 +9,9 @@ import { type Session } from '../../src/http/session';
 import { type Controller } from '../../src/kernel/controller';
 import { type Exchange } from '../../src/kernel/exchange';
 import { Kernel, type RunningRequest } from '../../src/kernel/kernel';
-import { type Listener } from '../../src/kernel/listener';
+import { KernelAttributes } from '../../src/kernel/kernel-attributes';
+import { defineListener, type Listener } from '../../src/kernel/listener';
+import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { collectProfile } from '../../src/profiler/collect-profile';
 import { type Profile } from '../../src/profiler/profile';
 import { REDACTED } from '../../src/profiler/redact';
@@ -43,39 +45,32 @@ const errorController: Controller = {
 
 /** Routes by path, as the router listener does: `_route`, `_controller` and the params as attributes. */
 function tableRouter(routes: Readonly<Record<string, Route>>): Listener {
-  return {
-    name: 'TableRouter',
-    subscriptions: {
-      'kernel.request': {
-        priority: 32,
-        handle: (exchange) => {
-          const { request } = exchange;
-          if (exchange.parent !== null) return;
-          const route = routes[request.path];
-          if (route === undefined) throw new NotFoundHttpError(`No route found for "${request.method} ${request.uri}"`);
-          request.attributes.set('_route', route.name);
-          request.attributes.set('_controller', route.controller.name);
-          for (const [key, value] of Object.entries(route.params ?? {})) request.attributes.set(key, value);
-        },
+  return defineListener('TableRouter', {
+    'kernel.request': [
+      32,
+      ({ request, isMainRequest }) => {
+        if (!isMainRequest) return;
+        const route = routes[request.path];
+        if (route === undefined) throw new NotFoundHttpError(`No route found for "${request.method} ${request.uri}"`);
+        request.attributes.set('_route', route.name);
+        request.attributes.set('_controller', route.controller.name);
+        for (const [key, value] of Object.entries(route.params ?? {})) request.attributes.set(key, value);
       },
-    },
-  };
+    ],
+  });
 }
 
 /** Sets the exchange's controller from `_controller` (the router listener only names it). */
 function controllerResolver(routes: Readonly<Record<string, Route>>): Listener {
-  return {
-    name: 'ControllerResolver',
-    subscriptions: {
-      'kernel.request': {
-        priority: 0,
-        handle: (exchange) => {
-          const route = Object.values(routes).find((candidate) => candidate.name === exchange.request.attributes.get('_route'));
-          if (route !== undefined) exchange.controller = route.controller;
-        },
+  return defineListener('ControllerResolver', {
+    'kernel.request': [
+      0,
+      ({ exchange, request }) => {
+        const route = Object.values(routes).find((candidate) => candidate.name === request.attributes.get('_route'));
+        if (route !== undefined) exchange.controller = route.controller;
       },
-    },
-  };
+    ],
+  });
 }
 
 interface RunOptions {
@@ -96,26 +91,23 @@ async function run(routes: Readonly<Record<string, Route>>, data: RequestData, o
   const crashes: unknown[] = [];
   const collected: Omit<Collected, 'written'>[] = [];
   const secretCookies = options.secretCookies ?? new Set<string>();
-  const collector: Listener = {
-    name: 'Collector',
-    subscriptions: {
-      'kernel.terminate': {
-        priority: -1024,
-        handle: (exchange) => {
-          const sub = exchange.subRequest;
-          collected.push({
-            exchange,
-            main: collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: sub === null ? [] : [SUB_TOKEN], secretCookies }),
-            sub: sub === null ? null : collectProfile(sub, { token: SUB_TOKEN, parent: MAIN_TOKEN, children: [], secretCookies }),
-          });
-        },
+  const collector = defineListener('Collector', {
+    'kernel.terminate': [
+      -1024,
+      ({ exchange }) => {
+        const sub = exchange.subRequest;
+        collected.push({
+          exchange,
+          main: collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: sub === null ? [] : [SUB_TOKEN], secretCookies }),
+          sub: sub === null ? null : collectProfile(sub, { token: SUB_TOKEN, parent: MAIN_TOKEN, children: [], secretCookies }),
+        });
       },
-    },
-  };
+    ],
+  });
   const kernel = new Kernel({
     defaultLocale: 'en',
     errorController,
-    listeners: [tableRouter(routes), controllerResolver(routes), collector, ...(options.extra ?? [])],
+    listeners: new ListenerRegistry([tableRouter(routes), controllerResolver(routes), collector, ...(options.extra ?? [])]),
     onCrash: (error) => crashes.push(error),
   });
   const connection: Connection = {
@@ -134,18 +126,13 @@ async function run(routes: Readonly<Record<string, Route>>, data: RequestData, o
 }
 
 /** A listener that only takes time in one phase, so that the trace has listeners to time. */
-const busy = (phase: 'kernel.request' | 'kernel.response', priority: number): Listener => ({
-  name: `Busy ${phase}`,
-  subscriptions: {
-    [phase]: {
-      priority,
-      handle: () => {
-        const until = performance.now() + 0.2;
-        while (performance.now() < until);
-      },
-    },
-  },
-});
+const busy = (phase: 'kernel.request' | 'kernel.response', priority: number): Listener => {
+  const spin = (): void => {
+    const until = performance.now() + 0.2;
+    while (performance.now() < until);
+  };
+  return defineListener(`Busy ${phase}`, phase === 'kernel.request' ? { 'kernel.request': [priority, spin] } : { 'kernel.response': [priority, spin] });
+};
 
 const decimals = (value: number): number => String(value).split('.')[1]?.length ?? 0;
 
@@ -178,7 +165,7 @@ test('a routed request: tokens as given, method, URL with its query, status from
   t.deepEqual(main.profilerCost, { collect: 0 });
 });
 
-test('phases are the kernel.* states in order; states keep received and sending', async (t) => {
+test('phases are the kernel.* states in order; states keep received, controller and sending', async (t) => {
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
   const names = main.states.map((state) => state.name);
   t.deepEqual(names, [
@@ -186,6 +173,7 @@ test('phases are the kernel.* states in order; states keep received and sending'
     'kernel.request',
     'kernel.controller',
     'kernel.controller_arguments',
+    'controller',
     'kernel.response',
     'kernel.finish_request',
     'sending',
@@ -416,7 +404,14 @@ class MemorySession implements Session {
 }
 
 function withSession(session: Session): Listener {
-  return { name: 'Session', subscriptions: { 'kernel.request': { priority: 128, handle: (exchange) => void (exchange.session = exchange.parent === null ? session : null) } } };
+  return defineListener('Session', {
+    'kernel.request': [
+      128,
+      ({ attributes, isMainRequest }) => {
+        if (isMainRequest) attributes.set(KernelAttributes.SESSION, session);
+      },
+    ],
+  });
 }
 
 test('session attributes are recorded, redacted, only when the session was started', async (t) => {
@@ -442,18 +437,15 @@ test('session attributes are recorded, redacted, only when the session was start
 
 test('the authenticated user and log records are copied, log contexts redacted', async (t) => {
   const roles = ['ROLE_ADMIN'];
-  const logs: Listener = {
-    name: 'Logs',
-    subscriptions: {
-      'kernel.request': {
-        priority: 8,
-        handle: (exchange) => {
-          exchange.user = { identifier: 'admin', roles, via: 'http_basic' };
-          exchange.trace.log('info', 'Authenticated.', { user: 'admin', remember_me_token: 'abc' });
-        },
+  const logs = defineListener('Logs', {
+    'kernel.request': [
+      8,
+      (event) => {
+        event.attributes.set(KernelAttributes.USER, { identifier: 'admin', roles, via: 'http_basic' });
+        event.log('info', 'Authenticated.', { user: 'admin', remember_me_token: 'abc' });
       },
-    },
-  };
+    ],
+  });
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }), { extra: [logs] });
   t.deepEqual(main.request.user, { identifier: 'admin', roles: ['ROLE_ADMIN'], via: 'http_basic' });
   t.not(main.request.user?.roles, roles);

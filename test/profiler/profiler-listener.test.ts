@@ -7,7 +7,7 @@ import { type RequestData } from '../../src/http/request-data';
 import { Response } from '../../src/http/response';
 import { type Controller } from '../../src/kernel/controller';
 import { Kernel, type RunningRequest } from '../../src/kernel/kernel';
-import { type Listener } from '../../src/kernel/listener';
+import { defineListener, type Listener } from '../../src/kernel/listener';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { createProfilerListener } from '../../src/profiler/profiler-listener';
 import { type Profile } from '../../src/profiler/profile';
@@ -42,22 +42,19 @@ const ROUTES: Readonly<Record<string, readonly [string, Controller]>> = {
   '/_wdt/abc123': ['_wdt', hello],
 };
 
-const router: Listener = {
-  name: 'TableRouter',
-  subscriptions: {
-    'kernel.request': {
-      priority: 32,
-      handle: (exchange) => {
-        if (exchange.parent !== null) return;
-        const route = ROUTES[exchange.request.path];
-        if (route === undefined) throw new NotFoundHttpError(`No route found for "GET ${exchange.request.path}"`);
-        exchange.request.attributes.set('_route', route[0]);
-        exchange.request.attributes.set('_controller', route[1].name);
-        exchange.controller = route[1];
-      },
+const router = defineListener('TableRouter', {
+  'kernel.request': [
+    32,
+    ({ exchange, request, isMainRequest }) => {
+      if (!isMainRequest) return;
+      const route = ROUTES[request.path];
+      if (route === undefined) throw new NotFoundHttpError(`No route found for "GET ${request.path}"`);
+      request.attributes.set('_route', route[0]);
+      request.attributes.set('_controller', route[1].name);
+      exchange.controller = route[1];
     },
-  },
-};
+  ],
+});
 
 const errorController: Controller = {
   name: 'error_controller',
@@ -68,6 +65,10 @@ const errorController: Controller = {
 };
 
 interface Setup {
+  /** The key prefix of this setup's profiles and token sequence. */
+  readonly prefix: string;
+  /** The token allocator's client. */
+  readonly reader: Redis;
   readonly writer: ProfileWriter;
   readonly writerRedis: Redis;
   /** The profiles, read through the admin client. */
@@ -101,9 +102,11 @@ async function setUp(options: SetUpOptions = {}): Promise<Setup> {
     onNotProfiled: (reason) => notProfiled.push(reason),
   });
   const crashes: unknown[] = [];
-  const kernel = new Kernel({ defaultLocale: 'en', errorController, listeners: [router, ...(options.extra ?? []), listener], onCrash: (error) => crashes.push(error) });
+  const kernel = new Kernel({ defaultLocale: 'en', errorController, listeners: new ListenerRegistry([router, ...(options.extra ?? []), listener]), onCrash: (error) => crashes.push(error) });
   const storage = new RedisProfileStorage({ redis: redis.admin(), prefix, lifetime: 600, maxProfiles: 1000 });
   return {
+    prefix,
+    reader,
     writer,
     writerRedis,
     storage,
@@ -198,10 +201,9 @@ test('an error response: the sub-request token becomes X-Previous-Debug-Token; b
 });
 
 test('a response that already carries an X-Debug-Token keeps it as X-Previous-Debug-Token', async (t) => {
-  const carried: Listener = {
-    name: 'Carried',
-    subscriptions: { 'kernel.response': { priority: 0, handle: ({ response }) => void response?.headers.set('X-Debug-Token', 'fedcba') } },
-  };
+  const carried = defineListener('Carried', {
+    'kernel.response': [0, ({ response }) => void response.headers.set('X-Debug-Token', 'fedcba')],
+  });
   const setup = await setUp({ extra: [carried] });
   const [response] = await setup.run(requestData({ path: '/hello' }));
   t.is(response?.headers.get('X-Previous-Debug-Token'), 'fedcba');
@@ -255,8 +257,12 @@ test('no token before the allocator reserved its first block; one once it has', 
   const [first] = await setup.run(requestData({ path: '/hello' }));
   t.false(first?.headers.has('X-Debug-Token'));
   t.deepEqual(setup.notProfiled, [NOT_PROFILED]);
-  // allocate() asked for a block; let it arrive.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // allocate() asked for a block; let it arrive. The reservation advances the token sequence in
+  // Redis; a PING on the allocator's connection then answers after the reservation's reply.
+  const sequenceKey = `${setup.prefix}profiler:token-sequence`;
+  for (let i = 0; i < 500 && (await redis.admin().exists(sequenceKey)) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await setup.reader.ping();
+  await new Promise((resolve) => setImmediate(resolve));
   const [second] = await setup.run(requestData({ path: '/hello' }));
   t.regex(second?.headers.get('X-Debug-Token') ?? '', TOKEN);
 });

@@ -71,3 +71,14 @@ test('the provider refuses a malformed hash or a duplicate user at construction'
   t.throws(() => new InMemoryUserProvider([{ ...alice, passwordHash: 'wonderland' }]), { message: /Invalid password hash for user "alice"/ });
   t.throws(() => new InMemoryUserProvider([alice, alice]), { message: /configured twice/ });
 });
+
+test('an asynchronous user provider: verify() awaits it; verifyCached() never answers, so callers take the async path', async (t) => {
+  const provider: UserProvider = { loadUser: (identifier) => Promise.resolve(identifier === 'alice' ? alice : null) };
+  const verifier = new CredentialsVerifier(provider);
+  t.is((await verifier.verify('alice', 'wonderland'))?.identifier, 'alice');
+  t.is(await verifier.verify('alice', 'nope'), null);
+  t.is(await verifier.verify('mallory', 'wonderland'), null);
+  t.is(verifier.cachedCount, 1);
+  t.is(verifier.verifyCached('alice', 'wonderland'), null);
+  t.is((await verifier.verify('alice', 'wonderland'))?.identifier, 'alice', 'the cached success still spares scrypt on the async path');
+});

@@ -11,9 +11,9 @@ import { FirewallMap } from '../../src/security/firewall-map';
 import { hashPasswordSync } from '../../src/security/password-hasher';
 import { RememberMeSigner } from '../../src/security/remember-me-signer';
 import { SecurityAttributes } from '../../src/security/security-attributes';
-import { InMemoryUserProvider } from '../../src/security/user-provider';
+import { InMemoryUserProvider, type UserProvider } from '../../src/security/user-provider';
 import { exchangeFor } from '../helpers/request-data';
-import { runPhaseSync } from '../helpers/run-phase';
+import { runPhase, runPhaseSync } from '../helpers/run-phase';
 
 const SECRET = 'test-secret';
 const NOW_MS = 1_800_000_000_000;
@@ -106,4 +106,25 @@ test('sub-requests neither read nor write the cookie', (t) => {
   sub.response = new Response('');
   run('kernel.response', sub);
   t.false(sub.response.headers.has('Set-Cookie'));
+});
+
+test('with an asynchronous user provider the cookie is checked once the user is loaded, with the same outcomes', async (t) => {
+  clock = NOW_MS;
+  const asyncUsers: UserProvider = { loadUser: (identifier) => Promise.resolve(users.loadUser(identifier)) };
+  const asyncListener = createRememberMeListener({ secret: SECRET, lifetime: 3600, cookieName: 'LOUPE_REMEMBERME', users: asyncUsers, firewalls: new FirewallMap(DEMO_FIREWALLS), now: () => clock });
+  const valid = get('/admin', { cookie: validCookie() });
+  t.throws(() => runPhaseSync(asyncListener, 'kernel.request', valid), { message: /returned a promise/ }, 'the provider is asynchronous: so is the check');
+  await runPhase(asyncListener, 'kernel.request', valid);
+  t.deepEqual(userOf(valid), { identifier: 'admin', roles: ['ROLE_ADMIN'], via: 'remember_me' });
+
+  const tampered = get('/admin', { cookie: validCookie().replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`) });
+  await runPhase(asyncListener, 'kernel.request', tampered);
+  t.is(userOf(tampered), null);
+  t.true(tampered.attributes.get(SecurityAttributes.REMEMBER_ME_CLEAR));
+
+  const login = get('/login');
+  login.attributes.set(SecurityAttributes.REMEMBER_ME_REQUESTED, 'admin');
+  login.response = new Response('{}');
+  await runPhase(asyncListener, 'kernel.response', login);
+  t.regex(login.response.headers.get('Set-Cookie') ?? '', /^LOUPE_REMEMBERME=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Max-Age=3600; /);
 });

@@ -1,25 +1,33 @@
 import test from 'ava';
 import type Redis from 'ioredis';
+import { ServiceUnavailableHttpError } from '../../src/errors/http-error';
+import { LoupeError } from '../../src/errors/loupe-error';
 import { Response } from '../../src/http/response';
+import { type Session } from '../../src/http/session';
 import { type Exchange } from '../../src/kernel/exchange';
+import { KernelAttributes } from '../../src/kernel/kernel-attributes';
 import { type KernelPhase } from '../../src/kernel/kernel-events';
+import { type Listener } from '../../src/kernel/listener';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { createSessionListener, NO_AUTO_CACHE_CONTROL_HEADER } from '../../src/session/session-listener';
 import { RedisSessionStorage } from '../../src/session/redis-session-storage';
 import { createSessionId } from '../../src/session/session-id';
+import { type SessionData, type SessionStorage } from '../../src/session/session-storage';
 import { exchangeFor } from '../helpers/request-data';
+import { runPhase, runPhaseSync } from '../helpers/run-phase';
 import { cleanUpTestRedis, connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
 
 const prefix = testKeyPrefix();
 let redis: Redis;
+let listener: Listener;
 let registry: ListenerRegistry;
 let storage: RedisSessionStorage;
-const errors: unknown[] = [];
 
 test.before(async () => {
   redis = await connectTestRedis();
   storage = new RedisSessionStorage(redis, { prefix, lifetime: 120 });
-  registry = new ListenerRegistry([createSessionListener({ storage, cookieName: 'LOUPESESSID', lifetime: 0, onError: (e) => errors.push(e) })]);
+  listener = createSessionListener({ storage, cookieName: 'LOUPESESSID', lifetime: 0 });
+  registry = new ListenerRegistry([listener]);
 });
 
 test.after.always(() => cleanUpTestRedis(redis, prefix));
@@ -28,9 +36,12 @@ test.after.always(() => cleanUpTestRedis(redis, prefix));
 const sessionExchange = (cookie?: string): Exchange =>
   exchangeFor({ path: '/session', headers: cookie === undefined ? { host: '127.0.0.1' } : { host: '127.0.0.1', cookie } });
 
-function run(phase: KernelPhase, exchange: Exchange): void {
-  for (const listener of registry.for(phase)) listener.handle(exchange);
+/** Runs the session listener's `phase` handlers as the kernel does, waiting for the save at kernel.response. */
+function run(phase: KernelPhase, exchange: Exchange): Promise<void> {
+  return runPhase(listener, phase, exchange);
 }
+
+const sessionOf = (exchange: Exchange): Session | null => exchange.attributes.get(KernelAttributes.SESSION) ?? null;
 
 test('subscribes where Symfony does: request 128, response -1000, finish_request 0', (t) => {
   t.deepEqual(registry.for('kernel.request').map((l) => [l.name, l.priority]), [['SessionListener', 128]]);
@@ -40,11 +51,12 @@ test('subscribes where Symfony does: request 128, response -1000, finish_request
 
 test('a request that never touches its session gets no cookie and keeps its cache directives', (t) => {
   const exchange = sessionExchange();
-  run('kernel.request', exchange);
-  t.truthy(exchange.session);
-  t.false(exchange.session?.isStarted);
+  runPhaseSync(listener, 'kernel.request', exchange);
+  t.truthy(sessionOf(exchange));
+  t.false(sessionOf(exchange)?.isStarted);
   exchange.response = new Response('ok', 200, { 'Cache-Control': 'no-cache, private' });
-  run('kernel.response', exchange);
+  // Nothing to save: kernel.response stays synchronous and the phase never waits.
+  runPhaseSync(listener, 'kernel.response', exchange);
   t.false(exchange.response.headers.has('Set-Cookie'));
   t.is(exchange.response.headers.get('Cache-Control'), 'no-cache, private');
   t.false(exchange.response.headers.has('Expires'));
@@ -52,29 +64,29 @@ test('a request that never touches its session gets no cookie and keeps its cach
 
 test('a session started but never read or written counts as unused: no cookie, cache directives kept', async (t) => {
   const exchange = sessionExchange();
-  run('kernel.request', exchange);
-  await exchange.session?.start();
-  t.true(exchange.session?.isStarted);
+  await run('kernel.request', exchange);
+  await sessionOf(exchange)?.start();
+  t.true(sessionOf(exchange)?.isStarted);
   exchange.response = new Response('ok', 200, { 'Cache-Control': 'no-cache, private' });
-  run('kernel.response', exchange);
+  await run('kernel.response', exchange);
   t.false(exchange.response.headers.has('Set-Cookie'));
   t.is(exchange.response.headers.get('Cache-Control'), 'no-cache, private');
 });
 
 test('a new session that was written is saved, gets a cookie and makes the response private', async (t) => {
   const exchange = sessionExchange();
-  run('kernel.request', exchange);
-  const session = exchange.session;
+  await run('kernel.request', exchange);
+  const session = sessionOf(exchange);
   if (session === null) return t.fail('no session');
   await session.start();
   session.set('count', 1);
   exchange.response = new Response('ok', 200, { 'Cache-Control': 'no-cache, private' });
-  run('kernel.response', exchange);
+  await run('kernel.response', exchange);
   const { headers } = exchange.response;
   t.is(headers.get('Set-Cookie'), `LOUPESESSID=${session.id}; Path=/; HttpOnly; SameSite=Lax`);
   t.is(headers.get('Cache-Control'), 'max-age=0, must-revalidate, private');
   t.truthy(headers.get('Expires'));
-  // The write was issued on this connection, so this read comes after it.
+  // kernel.response waited for the write: it is in Redis before the response is sent.
   t.is(await redis.get(`${prefix}session:${session.id}`), '{"count":1}');
 });
 
@@ -82,29 +94,29 @@ test('an existing session keeps its cookie: no Set-Cookie, but still private', a
   const id = createSessionId();
   await storage.write(id, { count: 4 });
   const exchange = sessionExchange(`other=1; LOUPESESSID=${id}`);
-  run('kernel.request', exchange);
-  await exchange.session?.start();
-  t.is(exchange.session?.get('count'), 4);
+  await run('kernel.request', exchange);
+  await sessionOf(exchange)?.start();
+  t.is(sessionOf(exchange)?.get('count'), 4);
   exchange.response = new Response('ok');
-  run('kernel.response', exchange);
+  await run('kernel.response', exchange);
   t.false(exchange.response.headers.has('Set-Cookie'));
   t.is(exchange.response.headers.get('Cache-Control'), 'max-age=0, must-revalidate, private');
 });
 
 test('the internal no-auto-cache-control header is never sent and keeps the directives', async (t) => {
   const exchange = sessionExchange();
-  run('kernel.request', exchange);
-  await exchange.session?.start();
-  exchange.session?.set('a', 1);
+  await run('kernel.request', exchange);
+  await sessionOf(exchange)?.start();
+  sessionOf(exchange)?.set('a', 1);
   exchange.response = new Response('ok', 200, { 'Cache-Control': 'public, max-age=60', [NO_AUTO_CACHE_CONTROL_HEADER]: '1' });
-  run('kernel.response', exchange);
+  await run('kernel.response', exchange);
   t.false(exchange.response.headers.has(NO_AUTO_CACHE_CONTROL_HEADER));
   t.is(exchange.response.headers.get('Cache-Control'), 'public, max-age=60');
 
   const untouched = sessionExchange();
-  run('kernel.request', untouched);
+  await run('kernel.request', untouched);
   untouched.response = new Response('ok', 200, { [NO_AUTO_CACHE_CONTROL_HEADER]: '1' });
-  run('kernel.response', untouched);
+  await run('kernel.response', untouched);
   t.false(untouched.response.headers.has(NO_AUTO_CACHE_CONTROL_HEADER));
 });
 
@@ -112,47 +124,82 @@ test('a session emptied by the request is deleted and its cookie cleared', async
   const id = createSessionId();
   await storage.write(id, { a: 1 });
   const exchange = sessionExchange(`LOUPESESSID=${id}`);
-  run('kernel.request', exchange);
-  await exchange.session?.start();
-  exchange.session?.remove('a');
+  await run('kernel.request', exchange);
+  await sessionOf(exchange)?.start();
+  sessionOf(exchange)?.remove('a');
   exchange.response = new Response('ok');
-  run('kernel.response', exchange);
+  await run('kernel.response', exchange);
   t.regex(exchange.response.headers.get('Set-Cookie') ?? '', /^LOUPESESSID=; Max-Age=0; /);
   t.is(await redis.exists(`${prefix}session:${id}`), 0);
 });
 
-test('sub-requests get no session, and lose any at finish_request', (t) => {
+test('sub-requests get no session, and lose any at finish_request', async (t) => {
   const main = sessionExchange();
-  run('kernel.request', main);
+  await run('kernel.request', main);
   const sub = main.createErrorSubRequest(new Error('x'), { name: 'error', handle: () => null });
-  run('kernel.request', sub);
-  t.is(sub.session, null);
-  sub.session = main.session;
+  await run('kernel.request', sub);
+  t.is(sessionOf(sub), null);
+  const mainSession = sessionOf(main);
+  if (mainSession === null) return t.fail('no main session');
+  sub.attributes.set(KernelAttributes.SESSION, mainSession);
   sub.response = new Response('error', 500);
-  run('kernel.response', sub);
+  await run('kernel.response', sub);
   t.false(sub.response.headers.has('Set-Cookie'));
-  run('kernel.finish_request', sub);
-  t.is(sub.session, null);
-  run('kernel.finish_request', main);
-  t.truthy(main.session, 'the main request keeps its session for the profiler');
+  await run('kernel.finish_request', sub);
+  t.is(sessionOf(sub), null);
+  await run('kernel.finish_request', main);
+  t.truthy(sessionOf(main), 'the main request keeps its session for the profiler');
 });
 
-test('a failed save is reported to onError, not thrown into the request', async (t) => {
+/** A storage kept in memory whose `write` rejects, counting the attempts. */
+class UnwritableStorage implements SessionStorage {
+  readonly cause = new LoupeError('LOUPE_ERR_SESSION_STORAGE', 'Could not write session in Redis: connection lost');
+  writes = 0;
+  read(): Promise<SessionData | null> {
+    return Promise.resolve(null);
+  }
+  write(): Promise<void> {
+    this.writes++;
+    return Promise.reject(this.cause);
+  }
+  touch(): Promise<void> {
+    return Promise.resolve();
+  }
+  destroy(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+test('a session whose write rejects makes kernel.response fail with a 503, never a silent 200', async (t) => {
+  const unwritable = new UnwritableStorage();
+  const failing = createSessionListener({ storage: unwritable, cookieName: 'S', lifetime: 0 });
+  const exchange = sessionExchange();
+  await runPhase(failing, 'kernel.request', exchange);
+  await sessionOf(exchange)?.start();
+  sessionOf(exchange)?.set('a', 1);
+  exchange.response = new Response('ok');
+  const error = await t.throwsAsync(runPhase(failing, 'kernel.response', exchange), { instanceOf: ServiceUnavailableHttpError });
+  t.is(error?.code, 'LOUPE_ERR_SESSION_NOT_SAVED');
+  t.is(error?.statusCode, 503);
+  t.is(error?.cause, unwritable.cause);
+  t.is(unwritable.writes, 1);
+  // The error page goes through kernel.response again: the save is not attempted a second time.
+  exchange.response = new Response('error page', 503);
+  await t.notThrowsAsync(runPhase(failing, 'kernel.response', exchange));
+  t.is(unwritable.writes, 1);
+});
+
+test('a Redis that went away while the request ran also ends in the 503', async (t) => {
   const closed = await connectTestRedis('loupe-test-closed');
   const broken = new RedisSessionStorage(closed, { prefix, lifetime: 120 });
-  const reported: unknown[] = [];
-  const listeners = new ListenerRegistry([createSessionListener({ storage: broken, cookieName: 'S', lifetime: 0, onError: (e) => reported.push(e) })]);
+  const failing = createSessionListener({ storage: broken, cookieName: 'S', lifetime: 0 });
   const exchange = sessionExchange();
-  for (const l of listeners.for('kernel.request')) l.handle(exchange);
-  await exchange.session?.start();
-  exchange.session?.set('a', 1);
+  await runPhase(failing, 'kernel.request', exchange);
+  await sessionOf(exchange)?.start();
+  sessionOf(exchange)?.set('a', 1);
   await closed.quit();
   exchange.response = new Response('ok');
-  t.notThrows(() => {
-    for (const l of listeners.for('kernel.response')) l.handle(exchange);
-  });
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  t.is(reported.length, 1);
-  t.like(reported[0], { code: 'LOUPE_ERR_SESSION_STORAGE' });
-  t.is(errors.length, 0);
+  const error = await t.throwsAsync(runPhase(failing, 'kernel.response', exchange), { instanceOf: ServiceUnavailableHttpError });
+  t.is(error?.code, 'LOUPE_ERR_SESSION_NOT_SAVED');
+  t.like(error?.cause, { code: 'LOUPE_ERR_SESSION_STORAGE' });
 });

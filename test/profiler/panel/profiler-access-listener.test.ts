@@ -5,6 +5,7 @@ import { Exchange } from '../../../src/kernel/exchange';
 import { ListenerRegistry } from '../../../src/kernel/listener-registry';
 import { createProfilerAccessListener } from '../../../src/profiler/profiler-access-listener';
 import { exchangeFor } from '../../helpers/request-data';
+import { runPhaseSync } from '../../helpers/run-phase';
 
 // Lives beside the panel tests because the listener guards the panel's routes.
 const DEFAULT_RANGES = ['127.0.0.0/8', '::1/128'];
@@ -16,7 +17,7 @@ function exchangeFrom(remoteAddress: string, route: string | null): Exchange {
 }
 
 function runRequestPhase(ranges: readonly string[], exchange: Exchange): void {
-  for (const listener of new ListenerRegistry([createProfilerAccessListener(ranges)]).for('kernel.request')) listener.handle(exchange);
+  runPhaseSync(createProfilerAccessListener(ranges), 'kernel.request', exchange);
 }
 
 test('runs at kernel.request 31, right after the RouterListener (32)', (t) => {
