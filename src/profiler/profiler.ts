@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import { type Config } from '../config/config';
 import { type Listener } from '../kernel/listener';
 import { debugTokenLinkListener } from './debug-token-link-listener';
+import { defaultCollectors } from './collectors/default-collectors';
 import { createProfilerListener } from './profiler-listener';
 import { connectWriterRedis } from './connect-writer-redis';
 import { RedisProfileStorage } from './redis-profile-storage';
@@ -62,7 +63,7 @@ export async function createProfiler(
   const listener = createProfilerListener({
     allocator,
     writer,
-    secretCookies,
+    collectors: defaultCollectors({ secretCookies }),
     onNotProfiled: (reason) => {
       notProfiled += 1;
       throttledLog(`Profiler: request served without a profile (${notProfiled} in all): ${reason}`);
