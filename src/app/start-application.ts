@@ -18,8 +18,11 @@ import { createDemoSecurity } from '../security/demo-security';
 import { loadNativeUws } from '../server/load-uws';
 import { UwsServer } from '../server/uws-server';
 import { RedisSessionStorage } from '../session/redis-session-storage';
-import { createProfiler, type Profiler } from '../profiler/profiler';
+import { checkProfilerParts } from '../profiler/check-profiler-parts';
+import { defaultCollectors } from '../profiler/collectors/default-collectors';
+import { createProfiler, type Profiler, type ProfilerParts } from '../profiler/profiler';
 import { createProfilerAccessListener } from '../profiler/profiler-access-listener';
+import { DEFAULT_PANELS } from '../profiler/panel/panel-registry';
 import { createProfilerRoutes } from '../profiler/panel/profiler-routes';
 import { appRoutes } from './routes';
 
@@ -38,18 +41,37 @@ export interface RunningApplication {
   close(): Promise<void>;
 }
 
-/** Connects Redis, assembles the kernel with the demo application and listens. */
-export async function startApplication(config: Config, log: (line: string) => void = () => undefined): Promise<RunningApplication> {
+/**
+ * Connects Redis, assembles the kernel with the demo application and listens. `profilerExtras`
+ * are the application's own collectors and panels, added after Loupe's.
+ */
+export async function startApplication(
+  config: Config,
+  log: (line: string) => void = () => undefined,
+  profilerExtras: Partial<ProfilerParts> = {},
+): Promise<RunningApplication> {
   // Refuse the pure-JS fallback before connecting anything.
   const uws = loadNativeUws();
   // Built first: an invalid PROFILER_ALLOWED_IPS fails the start before anything is opened.
   const profilerAccessListener = config.debug ? createProfilerAccessListener(config.profilerAllowedIps) : null;
+  // Checked here too, for the same reason: two collectors of one name fail before Redis is opened.
+  const profilerParts = checkProfilerParts({
+    collectors: [...defaultCollectors({ secretCookies: SECRET_COOKIES }), ...(profilerExtras.collectors ?? [])],
+    panels: [...DEFAULT_PANELS, ...(profilerExtras.panels ?? [])],
+  });
   const redis = await connectRedis(config.redisUrl, 'loupe');
-  const profiler = config.debug ? await createProfiler(config, redis, SECRET_COOKIES, log) : null;
+  const profiler = config.debug ? await createProfiler(config, redis, profilerParts, log) : null;
   const security = createDemoSecurity();
   // The profiler's pages exist only with debug: without it /_profiler/... is a plain 404.
   const profilerRoutes =
-    profiler === null ? [] : createProfilerRoutes({ storage: profiler.storage, stats: () => profiler.stats(), droppedReason: (token) => profiler.writer.droppedReason(token) });
+    profiler === null
+      ? []
+      : createProfilerRoutes({
+          storage: profiler.storage,
+          stats: () => profiler.stats(),
+          droppedReason: (token) => profiler.writer.droppedReason(token),
+          panels: profiler.panels,
+        });
   const router = new UrlMatcherRouter([...profilerRoutes, ...appRoutes(config.locales, security.verifier)]);
   const kernel = new Kernel({
     defaultLocale: config.defaultLocale,

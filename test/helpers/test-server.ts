@@ -1,5 +1,6 @@
 import { startApplication, type RunningApplication } from '../../src/app/start-application';
 import { readConfig, type Config } from '../../src/config/config';
+import { type ProfilerParts } from '../../src/profiler/profiler';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { testKeyPrefix } from './test-redis';
 
@@ -10,8 +11,9 @@ export interface TestServer extends RunningApplication {
 /**
  * The real server on a free port, against the real Redis at REDIS_URL, with a key prefix of its
  * own so that test files never see each other's keys. Fails with how to start Redis when none answers.
+ * `profilerExtras`: collectors and panels added after Loupe's, as an application adds its own.
  */
-export async function startTestServer(env: Readonly<Record<string, string>> = {}): Promise<TestServer> {
+export async function startTestServer(env: Readonly<Record<string, string>> = {}, profilerExtras: Partial<ProfilerParts> = {}): Promise<TestServer> {
   const config = readConfig({
     ...process.env,
     APP_ENV: 'test',
@@ -21,7 +23,7 @@ export async function startTestServer(env: Readonly<Record<string, string>> = {}
     REDIS_PREFIX: testKeyPrefix(),
     ...env,
   });
-  const app = await startApplication(config);
+  const app = await startApplication(config, undefined, profilerExtras);
   return {
     ...app,
     config,

@@ -6,7 +6,8 @@ import { type RouteDefinition } from '../../routing/route';
 import { unreadableProfileMessage } from '../profile-schema';
 import { loadProfile } from './load-profile';
 import { negotiatedResponse, panelErrorResponse } from './panel-response';
-import { DEFAULT_PANELS, defaultPanel, findPanel } from './panel-registry';
+import { type PanelDefinition } from './panel-definition';
+import { defaultPanel, findPanel } from './panel-registry';
 import { renderProfilePage } from './profile-page';
 import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
@@ -19,6 +20,8 @@ export interface ProfilerRoutesDeps {
   readonly stats: () => ProfilerStats;
   /** Why this process's writer dropped the profile of `token`, if it did (`profiler.writer.droppedReason`). */
   readonly droppedReason: (token: string) => string | undefined;
+  /** The panels of the profile page, in menu order (`profiler.panels`: DEFAULT_PANELS and the application's). */
+  readonly panels: readonly PanelDefinition[];
 }
 
 function createSearchController(deps: ProfilerRoutesDeps, name: string): Controller {
@@ -69,14 +72,14 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
       }
       const { profile, children } = lookup;
       const requested = request.queryParams.get('panel');
-      const panel = requested === null || requested === '' ? defaultPanel(DEFAULT_PANELS, profile) : findPanel(DEFAULT_PANELS, requested);
+      const panel = requested === null || requested === '' ? defaultPanel(deps.panels, profile) : findPanel(deps.panels, requested);
       if (panel === undefined) {
         return panelErrorResponse(request, 404, 'Panel not available', `Panel "${requested ?? ''}" is not available for token "${profile.token}".`);
       }
       return negotiatedResponse(request, 200, {
         // The stored JSON as it is, with summaries of the sub-request profiles it links to.
         json: () => ({ ...profile, childProfiles: children }),
-        html: () => renderProfilePage({ profile, children, panels: DEFAULT_PANELS, panel }, deps.stats()),
+        html: () => renderProfilePage({ profile, children, panels: deps.panels, panel }, deps.stats()),
       });
     },
   };

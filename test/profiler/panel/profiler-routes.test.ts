@@ -36,6 +36,7 @@ const deps = (entries: Record<string, ReadResult>, droppedByWriter: Record<strin
   storage: storage(entries, latest),
   stats: () => STATS,
   droppedReason: (token) => droppedByWriter[token],
+  panels: DEFAULT_PANELS,
 });
 
 test('the routes carry Symfony\'s names, static paths first, the token requirement on _profiler', (t) => {
