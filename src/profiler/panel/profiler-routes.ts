@@ -3,9 +3,11 @@ import { type Controller } from '../../kernel/controller';
 import { type ProfileStorage } from '../profile-storage';
 import { type ProfilerStats } from '../profiler';
 import { type RouteDefinition } from '../../routing/route';
+import { unreadableProfileMessage } from '../profile-schema';
 import { loadProfile } from './load-profile';
 import { negotiatedResponse, panelErrorResponse } from './panel-response';
-import { defaultPanelName, findPanel } from './panel-registry';
+import { type PanelDefinition } from './panel-definition';
+import { defaultPanel, findPanel } from './panel-registry';
 import { renderProfilePage } from './profile-page';
 import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
@@ -18,6 +20,8 @@ export interface ProfilerRoutesDeps {
   readonly stats: () => ProfilerStats;
   /** Why this process's writer dropped the profile of `token`, if it did (`profiler.writer.droppedReason`). */
   readonly droppedReason: (token: string) => string | undefined;
+  /** The panels of the profile page, in menu order (`profiler.panels`: DEFAULT_PANELS and the application's). */
+  readonly panels: readonly PanelDefinition[];
 }
 
 function createSearchController(deps: ProfilerRoutesDeps, name: string): Controller {
@@ -64,18 +68,18 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
         case 'dropped':
           return panelErrorResponse(request, 404, 'Profile dropped', `The profile of token "${lookup.token}" was dropped and is not available: ${lookup.reason}`);
         case 'unreadable':
-          return panelErrorResponse(request, 500, 'Profile unreadable', `The profile of token "${lookup.token}" cannot be read: ${lookup.reason}.`);
+          return panelErrorResponse(request, 500, 'Profile unreadable', unreadableProfileMessage(lookup.token, lookup.reason));
       }
-      const { profile, raw, children } = lookup;
+      const { profile, children } = lookup;
       const requested = request.queryParams.get('panel');
-      const panel = findPanel(requested === null || requested === '' ? defaultPanelName(profile) : requested);
+      const panel = requested === null || requested === '' ? defaultPanel(deps.panels, profile) : findPanel(deps.panels, requested);
       if (panel === undefined) {
         return panelErrorResponse(request, 404, 'Panel not available', `Panel "${requested ?? ''}" is not available for token "${profile.token}".`);
       }
       return negotiatedResponse(request, 200, {
         // The stored JSON as it is, with summaries of the sub-request profiles it links to.
-        json: () => ({ ...raw, childProfiles: children }),
-        html: () => renderProfilePage({ profile, children }, panel, deps.stats()),
+        json: () => ({ ...profile, childProfiles: children }),
+        html: () => renderProfilePage({ profile, children, panels: deps.panels, panel }, deps.stats()),
       });
     },
   };
