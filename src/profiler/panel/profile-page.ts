@@ -6,6 +6,7 @@ import { type PanelDefinition } from './panel-definition';
 import { renderPanelLayout } from './panel-layout';
 import { renderProfileSummary } from './profile-summary';
 import { renderWriterCounters } from './writer-counters';
+import { profilePath } from '../profiler-paths';
 
 /** What the profile page shows: a profile, its children, the panels and the one chosen. */
 export interface ProfilePageContent {
@@ -23,7 +24,7 @@ function renderMenu(content: ProfilePageContent): SafeHtml {
 ${panels.map((panel) => {
   const data = collectorData(profile, panel.collector);
   const badge = data === undefined ? null : (panel.badge?.(data, profile) ?? null);
-  return html`<li><a href="/_profiler/${token}?panel=${panel.name}"${panel === content.panel ? html` aria-current="page"` : ''} data-panel="${panel.name}"><span>${panel.label}</span>${
+  return html`<li><a href="${profilePath(token, panel.name)}"${panel === content.panel ? html` aria-current="page"` : ''} data-panel="${panel.name}"><span>${panel.label}</span>${
     badge === null ? '' : html`<span class="${badge.isError ? 'badge error' : 'badge'}">${badge.count}</span>`
   }</a></li>\n`;
 })}</ul>`;

@@ -4,12 +4,13 @@ import { REQUEST_COLLECTOR, type RequestCollectorData } from '../collectors/requ
 import { html, type SafeHtml } from '../../view/html';
 import { type ChildProfile } from './load-profile';
 import { formatMs, formatTime } from './panel-format';
+import { profilePath, searchPath } from '../profiler-paths';
 
 /** Only web URLs become links: a Referer such as `javascript:…` stays text. */
 const WEB_URL = /^https?:\/\//i;
 
 function profileLink(token: string): SafeHtml {
-  return html`<a class="mono" href="/_profiler/${encodeURIComponent(token)}">${token}</a>`;
+  return html`<a class="mono" href="${profilePath(token)}">${token}</a>`;
 }
 
 function statusHeading(profile: Profile): SafeHtml {
@@ -42,7 +43,7 @@ export function renderProfileSummary(profile: Profile, children: readonly ChildP
 ${statusHeading(profile)}
 <p class="request-line"><strong class="method">${profile.method}</strong> <span class="url">${url}</span></p>
 <dl>
-${item('IP', html`<a href="/_profiler/search?ip=${encodeURIComponent(profile.ip)}">${profile.ip}</a>`)}
+${item('IP', html`<a href="${searchPath('ip', profile.ip)}">${profile.ip}</a>`)}
 ${item('Profiled on', html`<time datetime="${time.iso}">${time.rfc}</time> <span class="empty mono">${time.iso}</span>`)}
 ${item('Token', html`<span class="mono token">${profile.token}</span>`)}
 ${item('Duration', formatMs(profile.duration))}

@@ -13,6 +13,7 @@ import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
 import { renderStatusPage } from './status-page';
 import { counterValues } from './writer-counters';
+import { profilePath, ProfilerPaths } from '../profiler-paths';
 
 /** What the profiler's pages read: the storage, the counters, and the writer's recent drops. */
 export interface ProfilerRoutesDeps {
@@ -29,7 +30,7 @@ function createSearchController(deps: ProfilerRoutesDeps, name: string): Control
     name,
     handle: async ({ request }) => {
       const token = (request.queryParams.get('token') ?? '').trim().toLowerCase();
-      if (token !== '') return Response.redirect(`/_profiler/${encodeURIComponent(token)}`, 302);
+      if (token !== '') return Response.redirect(profilePath(token), 302);
       const search = parseSearchQuery(request.queryParams);
       if (!search.ok) return panelErrorResponse(request, 400, 'Invalid search', search.message);
       const rows = await deps.storage.find(search.criteria);
@@ -93,12 +94,12 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
  */
 export function createProfilerRoutes(deps: ProfilerRoutesDeps): RouteDefinition[] {
   return [
-    { name: '_profiler_home', path: '/_profiler/', methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::homeAction') },
-    { name: '_profiler_search', path: '/_profiler/search', methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::searchAction') },
-    { name: '_profiler_status', path: '/_profiler/status', methods: ['GET'], controller: createStatusController(deps) },
+    { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::homeAction') },
+    { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::searchAction') },
+    { name: '_profiler_status', path: ProfilerPaths.STATUS, methods: ['GET'], controller: createStatusController(deps) },
     {
       name: '_profiler',
-      path: '/_profiler/{token}',
+      path: ProfilerPaths.PROFILE_ROUTE,
       methods: ['GET'],
       requirements: { token: '[0-9a-f]{6}|latest' },
       controller: createPanelController(deps),
