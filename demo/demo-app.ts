@@ -1,16 +1,20 @@
-import { createLoupe, CredentialsVerifier, InMemoryUserProvider, readConfig, type Config, type Loupe } from '../src';
+import { createLoupe, CredentialsVerifier, InMemoryUserProvider, readConfig, type Config, type Loupe, type LoupeOptions } from '../src';
 import { DEMO_FIREWALLS } from './firewalls';
 import { demoRoutes } from './routes';
 import { DEMO_USERS } from './users';
 
+/** What may be added to the demo, as another application would: its own collectors, panels and listeners. */
+export type DemoExtras = Pick<LoupeOptions, 'collectors' | 'panels' | 'listeners'>;
+
 /** The demo application: a few routes, users and firewalls on Loupe, as any application builds one. */
-export function createDemoApp(config: Config = readConfig(), log?: (line: string) => void): Loupe {
+export function createDemoApp(config: Config = readConfig(), log?: (line: string) => void, extras: DemoExtras = {}): Loupe {
   const users = new InMemoryUserProvider(DEMO_USERS);
   const verifier = new CredentialsVerifier(users);
   return createLoupe({
     config,
     routes: demoRoutes(config.locale.enabledLocales, verifier),
     security: { firewalls: DEMO_FIREWALLS, users, verifier },
+    ...extras,
     ...(log === undefined ? {} : { log }),
   });
 }

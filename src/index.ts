@@ -39,5 +39,10 @@ export { CredentialsVerifier } from './security/credentials-verifier';
 export { hashPassword } from './security/password-hasher';
 export { SecurityAttributes } from './security/security-attributes';
 
+// The profiler: an application's own collectors and panels.
+export { type ProfileCollector } from './profiler/collector';
+export { type PanelDefinition, type PanelContext } from './profiler/panel/panel-definition';
+export { type Profile } from './profiler/profile';
+
 // Pages.
 export { html, trustedHtml, type SafeHtml } from './view/html';

@@ -11,6 +11,11 @@ import { jsonViewListener } from '../kernel/listeners/json-view-listener';
 import { createLocaleListener } from '../kernel/listeners/locale-listener';
 import { responseListener } from '../kernel/listeners/response-listener';
 import { validateRequestListener } from '../kernel/listeners/validate-request-listener';
+import { checkProfilerParts } from '../profiler/check-profiler-parts';
+import { type ProfileCollector } from '../profiler/collector';
+import { defaultCollectors } from '../profiler/collectors/default-collectors';
+import { DEFAULT_PANELS } from '../profiler/panel/panel-registry';
+import { type PanelDefinition } from '../profiler/panel/panel-definition';
 import { createProfiler, type Profiler } from '../profiler/profiler';
 import { createProfilerAccessListener } from '../profiler/profiler-access-listener';
 import { createProfilerRoutes } from '../profiler/panel/profiler-routes';
@@ -48,6 +53,10 @@ export interface LoupeOptions {
    * to remove or replace some.
    */
   readonly listeners?: readonly Listener[] | ((defaults: readonly Listener[]) => readonly Listener[]);
+  /** The application's own profiler collectors, recorded after Loupe's (request, exception, logs, events, router, machine). */
+  readonly collectors?: readonly ProfileCollector[];
+  /** The application's own profiler panels, each reading one collector's entry, shown after Loupe's. */
+  readonly panels?: readonly PanelDefinition[];
   /** Renders errors in the error sub-request; defaults to Loupe's HTML/JSON error pages. */
   readonly errorController?: Controller;
   /** Firewalls and users; without it no request is authenticated. */
@@ -127,8 +136,13 @@ function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis
 export function createLoupe(options: LoupeOptions): Loupe {
   const config = options.config ?? readConfig();
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  // Checked now: an invalid PROFILER_ALLOWED_IPS or a pure-JS uWS fails before anything is opened.
+  // Checked now: an invalid PROFILER_ALLOWED_IPS, or two collectors of one name, fail before anything is opened.
   if (config.debug) createProfilerAccessListener(config.profiler.allowedIps);
+  const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
+  const profilerParts = checkProfilerParts({
+    collectors: [...defaultCollectors({ secretCookies }), ...(options.collectors ?? [])],
+    panels: [...DEFAULT_PANELS, ...(options.panels ?? [])],
+  });
   let starting: Promise<Started> | null = null;
   let started: Started | null = null;
   let server: UwsServer | null = null;
@@ -136,11 +150,12 @@ export function createLoupe(options: LoupeOptions): Loupe {
   const start = async (): Promise<Started> => {
     const redis = await connectRedis(config.redis.url, 'loupe');
     try {
-      const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
-      const profiler = config.debug ? await createProfiler(config, redis, secretCookies, log) : null;
+      const profiler = config.debug ? await createProfiler(config, redis, profilerParts, log) : null;
       // The profiler's pages exist only with debug: without it /_profiler/... is a plain 404.
       const profilerRoutes =
-        profiler === null ? [] : createProfilerRoutes({ storage: profiler.storage, stats: () => profiler.stats(), droppedReason: (token) => profiler.writer.droppedReason(token) });
+        profiler === null
+          ? []
+          : createProfilerRoutes({ storage: profiler.storage, stats: () => profiler.stats(), droppedReason: (token) => profiler.writer.droppedReason(token), panels: profiler.panels });
       const router = new UrlMatcherRouter([...profilerRoutes, ...options.routes]);
       const defaults = defaultListeners(config, router, redis, profiler, options.security);
       const listeners = typeof options.listeners === 'function' ? options.listeners(defaults) : [...defaults, ...(options.listeners ?? [])];

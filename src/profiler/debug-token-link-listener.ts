@@ -1,4 +1,5 @@
 import { defineListener } from '../kernel/listener';
+import { profilePath } from './profiler-paths';
 
 /**
  * `X-Debug-Token-Link`: the absolute URL of the profile of a profiled response (Symfony's
@@ -11,7 +12,7 @@ export const debugTokenLinkListener = defineListener('DebugTokenLinkListener', {
       const token = response.headers.get('X-Debug-Token');
       // No host (an invalid Host header was refused): no absolute URL can be made.
       if (token === undefined || request.host === '') return;
-      response.headers.set('X-Debug-Token-Link', `${request.schemeAndHttpHost}/_profiler/${token}`);
+      response.headers.set('X-Debug-Token-Link', `${request.schemeAndHttpHost}${profilePath(token)}`);
     },
   ],
 });

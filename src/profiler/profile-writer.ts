@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { profileWriterMachine } from '../../machines/profile-writer.machine';
-import { type Profile, type ProfileSummary } from './profile';
+import { summarize, type Profile } from './profile';
 import { type ProfileStorage, type StoredProfile } from './profile-storage';
 
 export interface ProfileWriterOptions {
@@ -27,11 +27,6 @@ export interface WriterStats {
 }
 
 const TOMBSTONES_KEPT = 10_000;
-
-function summarize(profile: Profile): ProfileSummary {
-  const { token, parent, ip, method, url, time, statusCode } = profile;
-  return { token, parent, ip, method, url, time, statusCode };
-}
 
 /**
  * Takes finished profiles from kernel.terminate and stores them through a long-lived actor

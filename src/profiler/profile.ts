@@ -1,53 +1,34 @@
-import { type FlatError } from '../error-handler/flatten-error';
-import { type LogRecord, type ListenerRecord, type PhaseRecord } from '../kernel/trace';
+/** The schema version of a stored profile; readers refuse any other with a message. */
+export const PROFILE_VERSION = 1;
 
-export interface ProfileRouting {
-  /** The matched route name, or `null` when nothing matched. */
-  readonly route: string | null;
-  readonly controller: string | null;
-  /** Route parameters with `_route` and `_controller`, as Symfony's request attributes. */
-  readonly params: Readonly<Record<string, string>>;
-  /** Why nothing matched, when nothing did. */
-  readonly failure: string | null;
-}
+/** One collector's entry in a stored profile: a JSON object. */
+export type CollectorEntry = Readonly<Record<string, unknown>>;
 
-/** Everything Loupe stores for one request (main or sub-request), as JSON. */
+/**
+ * Everything Loupe stores for one request (main or sub-request), as JSON: an envelope that
+ * every reader understands (what search, lists and summaries need) and one entry per
+ * collector, as Symfony's Profile and its data collectors.
+ */
 export interface Profile {
+  readonly version: typeof PROFILE_VERSION;
   readonly token: string;
   readonly parent: string | null;
   readonly children: readonly string[];
   readonly type: 'main' | 'sub';
-  readonly ip: string;
   readonly method: string;
+  /** Absolute, with the values of secret-looking query parameters replaced. */
   readonly url: string;
-  /** Epoch milliseconds when the request started. */
-  readonly time: number;
+  readonly ip: string;
   /** 0 when the client disconnected before a response was written. */
   readonly statusCode: number;
-  readonly aborted: boolean;
+  /** Epoch milliseconds when the request started. */
+  readonly time: number;
   /** Milliseconds from the copied request to the end of the machine. */
   readonly duration: number;
-  readonly phases: readonly PhaseRecord[];
-  readonly states: readonly PhaseRecord[];
-  readonly listeners: readonly ListenerRecord[];
-  readonly routing: ProfileRouting;
-  /** Every error raised while handling the request, each with its chain of previous errors. */
-  readonly errors: readonly FlatError[];
-  readonly logs: readonly LogRecord[];
-  readonly request: {
-    readonly headers: Readonly<Record<string, string>>;
-    readonly query: Readonly<Record<string, string | string[]>>;
-    readonly cookies: Readonly<Record<string, string>>;
-    readonly body: unknown;
-    readonly session: Readonly<Record<string, unknown>> | null;
-    readonly locale: string;
-    readonly user: { readonly identifier: string; readonly roles: readonly string[]; readonly via: string } | null;
-  };
-  readonly response: {
-    readonly statusCode: number;
-    readonly headers: Readonly<Record<string, string | string[]>>;
-  };
-  /** What profiling this request cost, in milliseconds. */
+  readonly aborted: boolean;
+  /** Each collector's data under its name. */
+  readonly collectors: Readonly<Record<string, CollectorEntry>>;
+  /** What profiling this request cost, in milliseconds; the profiler listener fills it in last. */
   profilerCost: { collect: number };
 }
 
@@ -60,4 +41,20 @@ export interface ProfileSummary {
   readonly url: string;
   readonly time: number;
   readonly statusCode: number;
+}
+
+/** The search row of `profile`: what the writer indexes and the page shows of a child profile. */
+export function summarize(profile: Profile): ProfileSummary {
+  const { token, parent, ip, method, url, time, statusCode } = profile;
+  return { token, parent, ip, method, url, time, statusCode };
+}
+
+/**
+ * The entry the collector `name` stored in `profile`, or `undefined` when it has none (as
+ * Symfony's Profile::getCollector). The parser checked that an entry is an object of a
+ * version-1 profile; that it is `TData` is trusted, as the collector of that name wrote it.
+ */
+export function collectorData<TData extends object>(profile: Profile, name: string): TData | undefined {
+  // Own keys only: a collector named like an Object.prototype member must not find one.
+  return Object.hasOwn(profile.collectors, name) ? (profile.collectors[name] as TData | undefined) : undefined;
 }

@@ -2,15 +2,15 @@ import { performance } from 'node:perf_hooks';
 import { attributeKey } from '../kernel/attributes';
 import { type Exchange } from '../kernel/exchange';
 import { defineListener, type Listener } from '../kernel/listener';
-import { collectProfile } from './collect-profile';
+import { collectProfile, type CollectOptions } from './collect-profile';
 import { type ProfileWriter } from './profile-writer';
 import { type TokenAllocator } from './token-allocator';
 
 export interface ProfilerListenerOptions {
   readonly allocator: TokenAllocator;
   readonly writer: ProfileWriter;
-  /** Cookie names whose values are never recorded (session, remember-me). */
-  readonly secretCookies: ReadonlySet<string>;
+  /** What each profile records (defaultCollectors and the application's own). */
+  readonly collectors: CollectOptions['collectors'];
   /** Counts requests left unprofiled because their profile could not have been stored. */
   readonly onNotProfiled: (reason: string) => void;
 }
@@ -43,7 +43,7 @@ export function createProfilerListener(options: ProfilerListenerOptions): Listen
     const token = tokenOf(exchange);
     if (token === null) return;
     const start = performance.now();
-    const profile = collectProfile(exchange, { token, parent, children, secretCookies: options.secretCookies });
+    const profile = collectProfile(exchange, { token, parent, children, collectors: options.collectors });
     profile.profilerCost.collect = performance.now() - start + (exchange.attributes.get(COST) ?? 0);
     writer.enqueue(profile);
   };

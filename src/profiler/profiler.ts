@@ -2,12 +2,15 @@ import type Redis from 'ioredis';
 import { type RedisConfig } from '../redis/redis-config';
 import { type ProfilerConfig } from './profiler-config';
 import { type Listener } from '../kernel/listener';
+import { checkProfilerParts } from './check-profiler-parts';
+import { type ProfileCollector } from './collector';
 import { debugTokenLinkListener } from './debug-token-link-listener';
 import { createProfilerListener } from './profiler-listener';
 import { connectWriterRedis } from './connect-writer-redis';
 import { RedisProfileStorage } from './redis-profile-storage';
 import { ProfileWriter, type WriterStats } from './profile-writer';
 import { TokenAllocator } from './token-allocator';
+import { type PanelDefinition } from './panel/panel-definition';
 
 /** The profiler's counters: what was stored, dropped, or never profiled. */
 export interface ProfilerStats {
@@ -16,26 +19,39 @@ export interface ProfilerStats {
   readonly notProfiled: number;
 }
 
+/**
+ * What the profiler records and shows: its collectors, and the panels that read them, in menu
+ * order. An application passes Loupe's (defaultCollectors, DEFAULT_PANELS) with its own after them.
+ */
+export interface ProfilerParts {
+  readonly collectors: readonly ProfileCollector[];
+  readonly panels: readonly PanelDefinition[];
+}
+
 /** The assembled profiler: its listeners, where it stores, and its counters. */
 export interface Profiler {
   readonly listeners: readonly Listener[];
   readonly storage: RedisProfileStorage;
   readonly writer: ProfileWriter;
+  /** The panels of the profile page, in menu order, checked against the collectors. */
+  readonly panels: readonly PanelDefinition[];
   stats(): ProfilerStats;
   /** Writes what is queued (bounded), then closes the writer's Redis connection. */
   close(): Promise<void>;
 }
 
 /**
- * Builds the profiler on its own Redis connection. Writes never queue while Redis is away
- * (no offline queue) and time out quickly, so a slow or dead Redis never holds a request.
+ * Builds the profiler on its own Redis connection, recording with `parts.collectors` and showing
+ * `parts.panels` (both checked first: see checkProfilerParts). Writes never queue while Redis is
+ * away (no offline queue) and time out quickly, so a slow or dead Redis never holds a request.
  */
 export async function createProfiler(
   config: { readonly redis: RedisConfig; readonly profiler: ProfilerConfig },
   reader: Redis,
-  secretCookies: ReadonlySet<string>,
+  parts: ProfilerParts,
   log: (line: string) => void,
 ): Promise<Profiler> {
+  const { collectors, panels } = checkProfilerParts(parts);
   // Profiles are only collected once the writer can store them: its connection is ready first.
   const writerRedis = await connectWriterRedis(config.redis.url);
   const storage = new RedisProfileStorage({
@@ -63,7 +79,7 @@ export async function createProfiler(
   const listener = createProfilerListener({
     allocator,
     writer,
-    secretCookies,
+    collectors,
     onNotProfiled: (reason) => {
       notProfiled += 1;
       throttledLog(`Profiler: request served without a profile (${notProfiled} in all): ${reason}`);
@@ -73,6 +89,7 @@ export async function createProfiler(
     listeners: [listener, debugTokenLinkListener],
     storage: new RedisProfileStorage({ redis: reader, prefix: config.redis.prefix, lifetime: config.profiler.lifetime, maxProfiles: config.profiler.maxProfiles }),
     writer,
+    panels,
     stats: () => ({ writer: { ...writer.stats }, notProfiled }),
     close: async () => {
       await writer.stop();

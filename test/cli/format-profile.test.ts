@@ -1,39 +1,39 @@
 import test from 'ava';
-import { CliError } from '../../src/cli/cli-error';
 import { formatProfile } from '../../src/cli/format/format-profile';
-import { parseProfile } from '../../src/cli/parse-profile';
-import { type Profile } from '../../src/profiler/profile';
+import { sampleProfile } from '../helpers/sample-profile';
 
-const profile: Profile = {
-  token: 'abc123',
-  parent: null,
-  children: [],
-  type: 'main',
-  ip: '127.0.0.1',
-  method: 'GET',
+const profile = sampleProfile({
   url: 'http://127.0.0.1:8000/hello/anna?x=1',
-  time: Date.UTC(2025, 4, 6, 7, 8, 9, 10),
-  statusCode: 200,
-  aborted: false,
   duration: 4,
-  phases: [
-    { name: 'kernel.request', start: 0, duration: 1 },
-    { name: 'kernel.controller', start: 1, duration: 1 },
-    { name: 'kernel.response', start: 2, duration: 2 },
-  ],
-  states: [],
-  listeners: [
-    { phase: 'kernel.request', name: 'RouterListener', priority: 32, start: 0, duration: 0.5 },
-    { phase: 'kernel.response', name: 'ResponseListener', priority: 0, start: 2, duration: 0.25 },
-    { phase: 'kernel.request', name: 'LocaleListener', priority: 100, start: 0.5, duration: 0.1 },
-  ],
-  routing: { route: 'hello', controller: 'helloController', params: { _route: 'hello', name: 'anna' }, failure: null },
-  errors: [],
-  logs: [{ level: 'info', message: 'Matched route "hello".', context: { route: 'hello' }, at: 0.75 }],
-  request: { headers: { host: '127.0.0.1:8000' }, query: { x: '1' }, cookies: {}, body: null, session: null, locale: 'en', user: null },
-  response: { statusCode: 200, headers: { 'Set-Cookie': ['a=1', 'b=2'], 'X-Debug-Token-Link': 'http://127.0.0.1:8000/_profiler/abc123' } },
-  profilerCost: { collect: 0.1 },
-};
+  collectors: {
+    events: {
+      phases: [
+        { name: 'kernel.request', start: 0, duration: 1 },
+        { name: 'kernel.controller', start: 1, duration: 1 },
+        { name: 'kernel.response', start: 2, duration: 2 },
+      ],
+      listeners: [
+        { phase: 'kernel.request', name: 'RouterListener', priority: 32, start: 0, duration: 0.5 },
+        { phase: 'kernel.response', name: 'ResponseListener', priority: 0, start: 2, duration: 0.25 },
+        { phase: 'kernel.request', name: 'LocaleListener', priority: 100, start: 0.5, duration: 0.1 },
+      ],
+    },
+    machine: { states: [] },
+    router: { route: 'hello', controller: 'helloController', params: { _route: 'hello', name: 'anna' }, failure: null },
+    exception: { errors: [] },
+    logs: { records: [{ level: 'info', message: 'Matched route "hello".', context: { route: 'hello' }, at: 0.75 }] },
+    request: {
+      headers: { host: '127.0.0.1:8000' },
+      query: { x: '1' },
+      cookies: {},
+      body: null,
+      session: null,
+      locale: 'en',
+      user: null,
+      response: { statusCode: 200, headers: { 'Set-Cookie': ['a=1', 'b=2'], 'X-Debug-Token-Link': 'http://127.0.0.1:8000/_profiler/abc123' } },
+    },
+  },
+});
 
 test('formatProfile shows the summary, phases, listeners grouped by phase, routing, logs and headers', (t) => {
   const text = formatProfile(profile);
@@ -56,11 +56,13 @@ test('formatProfile tells an aborted request and a sub-request apart', (t) => {
   t.true(text.includes('  Parent    fff000\n'));
 });
 
-test('parseProfile accepts a stored profile and rejects what the view cannot show', (t) => {
-  t.deepEqual(parseProfile('abc123', JSON.stringify(profile)), profile);
-  const notJson = t.throws(() => parseProfile('abc123', '{'), { instanceOf: CliError });
-  t.is(notJson?.exitCode, 1);
-  const { phases: _phases, ...withoutPhases } = profile;
-  const partial = t.throws(() => parseProfile('abc123', JSON.stringify(withoutPhases)), { instanceOf: CliError });
-  t.regex(partial?.message ?? '', /missing or unexpected: phases/);
+test('formatProfile says which sections have no data when collector entries are missing, and names entries it has no view for', (t) => {
+  const text = formatProfile({ ...profile, collectors: { cart: { items: 2 } } });
+  t.true(text.startsWith('Profile abc123 (main request)\n\nSummary\n  Method    GET\n'), 'the envelope is shown all the same');
+  t.false(text.includes('  Panel '), 'the link comes from the response headers, which are missing');
+  t.true(text.includes('Phases\n  (no data: no "events" collector entry)\n'));
+  t.true(text.includes('Errors\n  (no data: no "exception" collector entry)\n'));
+  t.true(text.includes('Response headers\n  (no data: no "request" collector entry)\n'));
+  t.true(text.endsWith('Other collectors (--json shows them)\n  cart\n'));
+  t.false(formatProfile(profile).includes('Other collectors'));
 });

@@ -8,10 +8,12 @@ let env: Record<string, string>;
 let origin: string;
 let token = { config: '', hello: '', post: '' };
 
-async function stored(tokenToRead: string): Promise<{ phases: { name: string }[]; children: string[] } & Record<string, unknown>> {
+type StoredJson = { children: string[]; collectors: { events: { phases: { name: string }[] } } } & Record<string, unknown>;
+
+async function stored(tokenToRead: string): Promise<StoredJson> {
   const found = await server.profiler?.storage.read(tokenToRead);
   if (found?.kind !== 'found') throw new Error(`No profile stored under ${tokenToRead}.`);
-  return JSON.parse(found.json) as { phases: { name: string }[]; children: string[] } & Record<string, unknown>;
+  return JSON.parse(found.json) as StoredJson;
 }
 
 /** The lines of one section of `profiler:show`, without their indent. */
@@ -57,7 +59,7 @@ test('profiler:show TOKEN of a 404 shows the summary, the error chain and the ph
 
   const phases = section(run.stdout, 'Phases').map((line) => line.split(/\s+/)[0]);
   t.deepEqual(phases, ['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
-  t.deepEqual(phases, profile.phases.map((phase) => phase.name));
+  t.deepEqual(phases, profile.collectors.events.phases.map((phase) => phase.name));
   t.true(section(run.stdout, 'Phases').every((line) => /\+\d+\.\d+ m?s\s+\d+\.\d+ m?s\s+\|[ #]+\|$/.test(line)));
 
   const listeners = section(run.stdout, 'Listeners');
@@ -78,7 +80,7 @@ test('profiler:show of a routed request shows its route, parameters and controll
   t.regex(routing.find((line) => line.startsWith('Params')) ?? '', /name=anna/);
   t.deepEqual(section(run.stdout, 'Errors'), ['(none)']);
   const phases = section(run.stdout, 'Phases').map((line) => line.split(/\s+/)[0]);
-  t.deepEqual(phases, (await stored(token.hello)).phases.map((phase) => phase.name));
+  t.deepEqual(phases, (await stored(token.hello)).collectors.events.phases.map((phase) => phase.name));
   t.true(phases.indexOf('kernel.request') < phases.indexOf('kernel.controller'));
 });
 
@@ -103,7 +105,7 @@ test('profiler:show --json prints the stored profile', async (t) => {
   const printed = JSON.parse(run.stdout) as Record<string, unknown>;
   t.is(printed['token'], token.config);
   t.deepEqual(printed, await stored(token.config));
-  t.true(run.stdout.startsWith('{\n  "token"'), 'pretty-printed');
+  t.true(run.stdout.startsWith('{\n  "version": 1,\n  "token"'), 'pretty-printed');
 });
 
 test('profiler:show of an unknown token fails with exit code 1', async (t) => {

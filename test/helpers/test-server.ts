@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { createDemoApp } from '../../demo/demo-app';
+import { createDemoApp, type DemoExtras } from '../../demo/demo-app';
 import { readConfig, type Config } from '../../src/config/config';
 import { type Loupe } from '../../src/loupe/create-loupe';
 import { connectRedis } from '../../src/redis/connect-redis';
@@ -32,11 +32,11 @@ export async function deleteKeys(redisUrl: string, prefix: string): Promise<void
 /**
  * The demo application listening on a free port, against the real Redis at REDIS_URL, with a key
  * prefix of its own so that test files never see each other's keys. Fails with how to start
- * Redis when none answers.
+ * Redis when none answers. `extras`: collectors, panels or listeners added as an application adds its own.
  */
-export async function startTestServer(env: Readonly<Record<string, string>> = {}): Promise<TestServer> {
+export async function startTestServer(env: Readonly<Record<string, string>> = {}, extras: DemoExtras = {}): Promise<TestServer> {
   const config = testConfig(env);
-  const app = createDemoApp(config, () => undefined);
+  const app = createDemoApp(config, () => undefined, extras);
   const { url, port } = await app.listen();
   const redis = await connectRedis(config.redis.url, 'loupe-test');
   return {

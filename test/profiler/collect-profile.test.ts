@@ -13,8 +13,11 @@ import { KernelAttributes } from '../../src/kernel/kernel-attributes';
 import { defineListener, type Listener } from '../../src/kernel/listener';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { collectProfile } from '../../src/profiler/collect-profile';
+import { type ProfileCollector } from '../../src/profiler/collector';
+import { defaultCollectors } from '../../src/profiler/collectors/default-collectors';
 import { type Profile } from '../../src/profiler/profile';
 import { REDACTED } from '../../src/profiler/redact';
+import { entries } from '../helpers/profile-entries';
 import { requestData } from '../helpers/request-data';
 
 interface Route {
@@ -76,6 +79,8 @@ function controllerResolver(routes: Readonly<Record<string, Route>>): Listener {
 interface RunOptions {
   readonly extra?: readonly Listener[];
   readonly secretCookies?: ReadonlySet<string>;
+  /** Collectors run after the default ones. */
+  readonly collectors?: readonly ProfileCollector[];
   /** What the fake connection answers: false when the client is gone. */
   readonly writable?: boolean;
   /** Called once the request runs, e.g. to abort it. */
@@ -90,7 +95,7 @@ async function run(routes: Readonly<Record<string, Route>>, data: RequestData, o
   const written: Response[] = [];
   const crashes: unknown[] = [];
   const collected: Omit<Collected, 'written'>[] = [];
-  const secretCookies = options.secretCookies ?? new Set<string>();
+  const collectors = [...defaultCollectors({ secretCookies: options.secretCookies ?? new Set<string>() }), ...(options.collectors ?? [])];
   const collector = defineListener('Collector', {
     'kernel.terminate': [
       -1024,
@@ -98,8 +103,8 @@ async function run(routes: Readonly<Record<string, Route>>, data: RequestData, o
         const sub = exchange.subRequest;
         collected.push({
           exchange,
-          main: collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: sub === null ? [] : [SUB_TOKEN], secretCookies }),
-          sub: sub === null ? null : collectProfile(sub, { token: SUB_TOKEN, parent: MAIN_TOKEN, children: [], secretCookies }),
+          main: collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: sub === null ? [] : [SUB_TOKEN], collectors }),
+          sub: sub === null ? null : collectProfile(sub, { token: SUB_TOKEN, parent: MAIN_TOKEN, children: [], collectors }),
         });
       },
     ],
@@ -155,19 +160,22 @@ test('a routed request: tokens as given, method, URL with its query, status from
   t.is(main.time, exchange.trace.startedAt);
   t.is(main.statusCode, 201);
   t.false(main.aborted);
-  t.deepEqual(main.request.query, { x: ['1', '2'], y: '3' });
-  t.is(main.request.locale, 'en');
-  t.is(main.request.body, null);
-  t.is(main.request.session, null);
-  t.is(main.request.user, null);
-  t.deepEqual(main.response, { statusCode: 201, headers: { 'X-Answer': 'yes' } });
-  t.deepEqual(main.errors, []);
+  const { request, exception } = entries(main);
+  t.deepEqual(request.query, { x: ['1', '2'], y: '3' });
+  t.is(request.locale, 'en');
+  t.is(request.body, null);
+  t.is(request.session, null);
+  t.is(request.user, null);
+  t.deepEqual(request.response, { statusCode: 201, headers: { 'X-Answer': 'yes' } });
+  t.deepEqual(exception.errors, []);
   t.deepEqual(main.profilerCost, { collect: 0 });
 });
 
 test('phases are the kernel.* states in order; states keep received, controller and sending', async (t) => {
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
-  const names = main.states.map((state) => state.name);
+  const { states } = entries(main).machine;
+  const { phases } = entries(main).events;
+  const names = states.map((state) => state.name);
   t.deepEqual(names, [
     'received',
     'kernel.request',
@@ -180,15 +188,15 @@ test('phases are the kernel.* states in order; states keep received, controller 
     'kernel.terminate',
   ]);
   t.deepEqual(
-    main.phases.map((phase) => phase.name),
+    phases.map((phase) => phase.name),
     ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request', 'kernel.terminate'],
   );
-  const byName = new Map(main.states.map((state) => [state.name, state]));
-  t.deepEqual(main.phases, main.phases.map((phase) => byName.get(phase.name)), 'a phase is the state of the same name');
-  for (const [previous, next] of main.states.slice(0, -1).map((state, i) => [state, main.states[i + 1]] as const)) {
+  const byName = new Map(states.map((state) => [state.name, state]));
+  t.deepEqual(phases, phases.map((phase) => byName.get(phase.name)), 'a phase is the state of the same name');
+  for (const [previous, next] of states.slice(0, -1).map((state, i) => [state, states[i + 1]] as const)) {
     t.true(next !== undefined && next.start >= previous.start, `${next?.name} starts after ${previous.name}`);
   }
-  const last = main.states.at(-1);
+  const last = states.at(-1);
   t.is(main.duration, last === undefined ? -1 : Math.round((last.start + last.duration) * 1000) / 1000);
 });
 
@@ -196,8 +204,9 @@ test('listeners are recorded per phase with non-negative timings rounded to the 
   const { main, exchange } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }), {
     extra: [busy('kernel.request', 100), busy('kernel.response', 0)],
   });
+  const { listeners } = entries(main).events;
   t.deepEqual(
-    main.listeners.map(({ phase, name, priority }) => [phase, name, priority]),
+    listeners.map(({ phase, name, priority }) => [phase, name, priority]),
     [
       ['kernel.request', 'Busy kernel.request', 100],
       ['kernel.request', 'TableRouter', 32],
@@ -208,18 +217,18 @@ test('listeners are recorded per phase with non-negative timings rounded to the 
   );
   const raw = exchange.trace.listeners;
   t.true(raw.some((listener) => decimals(listener.duration) > 3), 'the raw trace is finer than the profile');
-  for (const [i, listener] of main.listeners.entries()) {
+  for (const [i, listener] of listeners.entries()) {
     t.true(listener.start >= 0 && listener.duration >= 0, `${listener.name} has non-negative timings`);
     t.true(decimals(listener.start) <= 3 && decimals(listener.duration) <= 3, `${listener.name}: ${listener.start} / ${listener.duration}`);
     t.true(Math.abs(listener.duration - (raw[i]?.duration ?? Infinity)) <= 0.0005);
   }
-  t.true((main.listeners[0]?.duration ?? 0) >= 0.2, 'the busy listener took its 0.2 ms');
-  for (const state of main.states) t.true(state.start >= 0 && state.duration >= 0 && decimals(state.start) <= 3 && decimals(state.duration) <= 3);
+  t.true((listeners[0]?.duration ?? 0) >= 0.2, 'the busy listener took its 0.2 ms');
+  for (const state of entries(main).machine.states) t.true(state.start >= 0 && state.duration >= 0 && decimals(state.start) <= 3 && decimals(state.duration) <= 3);
 });
 
 test('routing comes from _route, _controller and the string attributes', async (t) => {
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
-  t.deepEqual(main.routing, {
+  t.deepEqual(entries(main).router, {
     route: 'hello',
     controller: 'App\\Controller\\HelloController::hello',
     params: { _route: 'hello', _controller: 'App\\Controller\\HelloController::hello', name: 'anna' },
@@ -229,8 +238,8 @@ test('routing comes from _route, _controller and the string attributes', async (
 
 test('an unrouted request records why nothing matched', async (t) => {
   const { main, sub } = await run({}, requestData({ path: '/config.yaml' }));
-  t.is(main.routing.route, null);
-  t.is(main.routing.failure, 'No route found for "GET http://127.0.0.1:8000/config.yaml"');
+  t.is(entries(main).router.route, null);
+  t.is(entries(main).router.failure, 'No route found for "GET http://127.0.0.1:8000/config.yaml"');
   t.is(main.statusCode, 404);
   t.is(sub?.statusCode, 404);
 });
@@ -254,14 +263,14 @@ test('an error sub-request: type sub, parent as given, a GET, the rendered error
   t.is(sub.method, 'GET');
   t.is(sub.url, 'http://127.0.0.1:8000/fail');
   t.is(sub.statusCode, 500, 'a sub-request is never sent itself: its status is its response');
-  t.is(sub.routing.controller, 'error_controller');
-  t.is(sub.routing.route, null);
+  t.is(entries(sub).router.controller, 'error_controller');
+  t.is(entries(sub).router.route, null);
   t.deepEqual(
-    sub.phases.map((phase) => phase.name),
+    entries(sub).events.phases.map((phase) => phase.name),
     ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request'],
   );
-  t.is(sub.errors.length, 1);
-  const [rendered] = sub.errors;
+  t.is(entries(sub).exception.errors.length, 1);
+  const [rendered] = entries(sub).exception.errors;
   t.like(rendered, { class: 'Error', message: 'the order could not be saved', statusCode: 500 });
   t.deepEqual(
     rendered?.previous.map((entry) => [entry.class, entry.message]),
@@ -276,11 +285,11 @@ test('an error sub-request: type sub, parent as given, a GET, the rendered error
   t.is(main.method, 'POST');
   t.is(main.statusCode, 500);
   t.deepEqual(
-    main.errors.map((error) => error.message),
+    entries(main).exception.errors.map((error) => error.message),
     ['the order could not be saved'],
   );
-  t.true(main.states.some((state) => state.name === 'error_sub_request'));
-  t.true(main.phases.some((phase) => phase.name === 'kernel.exception'));
+  t.true(entries(main).machine.states.some((state) => state.name === 'error_sub_request'));
+  t.true(entries(main).events.phases.some((phase) => phase.name === 'kernel.exception'));
 });
 
 const echo: Route = {
@@ -308,11 +317,12 @@ test('secrets are redacted: Authorization, Cookie and Set-Cookie, secret cookies
     }),
     { secretCookies: new Set(['LOUPESESSID', 'REMEMBERME']) },
   );
-  t.deepEqual(main.request.headers, { host: '127.0.0.1:8000', authorization: REDACTED, cookie: REDACTED, 'content-type': 'application/json' });
-  t.deepEqual(main.request.cookies, { LOUPESESSID: REDACTED, REMEMBERME: REDACTED, theme: 'dark' });
-  t.deepEqual(main.request.body, { username: 'anna', password: REDACTED, profile: { api_key: REDACTED, theme: 'dark' } });
-  t.deepEqual(main.request.query, { token: REDACTED, page: '2' });
-  t.deepEqual(main.response.headers, { 'Set-Cookie': REDACTED, 'Content-Type': 'application/json' });
+  const { request } = entries(main);
+  t.deepEqual(request.headers, { host: '127.0.0.1:8000', authorization: REDACTED, cookie: REDACTED, 'content-type': 'application/json' });
+  t.deepEqual(request.cookies, { LOUPESESSID: REDACTED, REMEMBERME: REDACTED, theme: 'dark' });
+  t.deepEqual(request.body, { username: 'anna', password: REDACTED, profile: { api_key: REDACTED, theme: 'dark' } });
+  t.deepEqual(request.query, { token: REDACTED, page: '2' });
+  t.deepEqual(request.response.headers, { 'Set-Cookie': REDACTED, 'Content-Type': 'application/json' });
   const json = JSON.stringify(main);
   for (const secret of ['hunter2', 'YW5uYTpodW50ZXIy', 's3cr3t', 'r3m', 'fresh']) t.false(json.includes(secret), `${secret} is not in the profile`);
 });
@@ -327,26 +337,26 @@ test('a form body is recorded as fields, the password redacted', async (t) => {
       headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
     }),
   );
-  t.deepEqual(main.request.body, { _username: 'anna', _password: REDACTED, _remember_me: 'on' });
+  t.deepEqual(entries(main).request.body, { _username: 'anna', _password: REDACTED, _remember_me: 'on' });
 });
 
 test('other bodies, and JSON that does not parse, are recorded as text', async (t) => {
   const text = await run({ '/login': echo }, requestData({ method: 'POST', path: '/login', body: Buffer.from('plain words'), headers: { 'content-type': 'text/plain' } }));
-  t.is(text.main.request.body, 'plain words');
+  t.is(entries(text.main).request.body, 'plain words');
   const broken = await run({ '/login': echo }, requestData({ method: 'POST', path: '/login', body: Buffer.from('{"a":'), headers: { 'content-type': 'application/json' } }));
-  t.is(broken.main.request.body, '{"a":');
+  t.is(entries(broken.main).request.body, '{"a":');
   const empty = await run({ '/login': echo }, requestData({ method: 'POST', path: '/login', body: Buffer.alloc(0) }));
-  t.is(empty.main.request.body, null);
+  t.is(entries(empty.main).request.body, null);
 });
 
 test('a body over 64 KiB is not recorded, only its size', async (t) => {
   const large = Buffer.from(JSON.stringify({ blob: 'x'.repeat(70_000) }));
   const { main } = await run({ '/login': echo }, requestData({ method: 'POST', path: '/login', body: large, headers: { 'content-type': 'application/json' } }));
-  t.is(main.request.body, `(${large.length} bytes, not recorded)`);
+  t.is(entries(main).request.body, `(${large.length} bytes, not recorded)`);
   const limit = Buffer.from(JSON.stringify({ blob: 'x'.repeat(64 * 1024 - 11) }));
   t.is(limit.length, 64 * 1024);
   const kept = await run({ '/login': echo }, requestData({ method: 'POST', path: '/login', body: limit, headers: { 'content-type': 'application/json' } }));
-  t.is(typeof (kept.main.request.body as Record<string, unknown>)['blob'], 'string', 'exactly 64 KiB is still recorded');
+  t.is(typeof (entries(kept.main).request.body as Record<string, unknown>)['blob'], 'string', 'exactly 64 KiB is still recorded');
 });
 
 test('an aborted request has status 0 and aborted set; it went through aborted, never sending', async (t) => {
@@ -355,17 +365,17 @@ test('an aborted request has status 0 and aborted set; it went through aborted, 
   t.is(written.length, 0);
   t.is(main.statusCode, 0);
   t.true(main.aborted);
-  t.deepEqual(main.response, { statusCode: 0, headers: {} });
-  const names = main.states.map((state) => state.name);
+  t.deepEqual(entries(main).request.response, { statusCode: 0, headers: {} });
+  const names = entries(main).machine.states.map((state) => state.name);
   t.true(names.includes('aborted'));
   t.false(names.includes('sending'));
-  t.is(main.logs[0]?.level, 'warning');
+  t.is(entries(main).logs.records[0]?.level, 'warning');
 });
 
 test('a response the connection could not write has status 0 in the profile', async (t) => {
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }), { writable: false });
   t.is(main.statusCode, 0);
-  t.is(main.response.statusCode, 201, 'the response that was built is still shown');
+  t.is(entries(main).request.response.statusCode, 201, 'the response that was built is still shown');
 });
 
 /** A session held in memory; only what collectProfile reads matters, the rest is plain. */
@@ -417,7 +427,7 @@ function withSession(session: Session): Listener {
 test('session attributes are recorded, redacted, only when the session was started', async (t) => {
   const untouched = new MemorySession({ user: 'anna' });
   const notStarted = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }), { extra: [withSession(untouched)] });
-  t.is(notStarted.main.request.session, null);
+  t.is(entries(notStarted.main).request.session, null);
 
   const started = new MemorySession({ user: 'anna', _csrf_token: 'c', cart: { items: [1, 2] } });
   const usesSession: Route = {
@@ -431,8 +441,8 @@ test('session attributes are recorded, redacted, only when the session was start
     },
   };
   const { main } = await run({ '/cart': usesSession }, requestData({ path: '/cart' }), { extra: [withSession(started)] });
-  t.deepEqual(main.request.session, { user: 'anna', _csrf_token: REDACTED, cart: { items: [1, 2] } });
-  t.not(main.request.session, started.all());
+  t.deepEqual(entries(main).request.session, { user: 'anna', _csrf_token: REDACTED, cart: { items: [1, 2] } });
+  t.not(entries(main).request.session, started.all());
 });
 
 test('the authenticated user and log records are copied, log contexts redacted', async (t) => {
@@ -447,9 +457,34 @@ test('the authenticated user and log records are copied, log contexts redacted',
     ],
   });
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }), { extra: [logs] });
-  t.deepEqual(main.request.user, { identifier: 'admin', roles: ['ROLE_ADMIN'], via: 'http_basic' });
-  t.not(main.request.user?.roles, roles);
-  t.is(main.logs.length, 1);
-  t.like(main.logs[0], { level: 'info', message: 'Authenticated.', context: { user: 'admin', remember_me_token: REDACTED } });
-  t.true(decimals(main.logs[0]?.at ?? 0.00001) <= 3);
+  const { request, logs: { records } } = entries(main);
+  t.deepEqual(request.user, { identifier: 'admin', roles: ['ROLE_ADMIN'], via: 'http_basic' });
+  t.not(request.user?.roles, roles);
+  t.is(records.length, 1);
+  t.like(records[0], { level: 'info', message: 'Authenticated.', context: { user: 'admin', remember_me_token: REDACTED } });
+  t.true(decimals(records[0]?.at ?? 0.00001) <= 3);
+});
+
+test('the profile is a version 1 envelope with one entry per collector, under its name', async (t) => {
+  const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
+  t.is(main.version, 1);
+  t.deepEqual(Object.keys(main.collectors), ['request', 'exception', 'logs', 'events', 'router', 'machine']);
+  t.deepEqual(Object.keys(main), ['version', 'token', 'parent', 'children', 'type', 'method', 'url', 'ip', 'statusCode', 'time', 'duration', 'aborted', 'collectors', 'profilerCost']);
+});
+
+test('an application collector is stored under its name; one that throws or answers no object loses only its own entry', async (t) => {
+  const cart: ProfileCollector<{ path: string }> = { name: 'cart', collect: (exchange) => ({ path: exchange.request.path }) };
+  const failing: ProfileCollector = {
+    name: 'failing',
+    collect: () => {
+      throw new Error('the collector is broken');
+    },
+  };
+  const list = { name: 'list', collect: () => [1, 2] };
+  const { main, sub } = await run({}, requestData({ path: '/cart' }), { collectors: [cart, failing, list] });
+  t.deepEqual(main.collectors['cart'], { path: '/cart' });
+  t.deepEqual(sub?.collectors['cart'], { path: '/cart' }, 'the error sub-request is collected as well');
+  t.false('failing' in main.collectors);
+  t.false('list' in main.collectors);
+  t.is(entries(main).router.failure, 'No route found for "GET http://127.0.0.1:8000/cart"', 'the other entries are all there');
 });

@@ -2,11 +2,14 @@ import test from 'ava';
 import type Redis from 'ioredis';
 import { Response } from '../../src/http/response';
 import { collectProfile } from '../../src/profiler/collect-profile';
+import { defaultCollectors } from '../../src/profiler/collectors/default-collectors';
 import { type Profile } from '../../src/profiler/profile';
+import { parseProfile } from '../../src/profiler/profile-schema';
 import { type ProfileStorage } from '../../src/profiler/profile-storage';
 import { ProfileWriter, type ProfileWriterOptions } from '../../src/profiler/profile-writer';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
 import { exchangeFor } from '../helpers/request-data';
+import { sampleProfile } from '../helpers/sample-profile';
 import { useTestRedis } from '../helpers/test-redis';
 
 const BASE = Date.now();
@@ -48,31 +51,22 @@ async function setUp(options: Partial<Omit<ProfileWriterOptions, 'redis' | 'onDr
 
 /** A finished main-request profile, as collectProfile makes them. */
 function profile(token: string, index = 0): Profile {
-  return {
+  return sampleProfile({
     token,
-    parent: null,
-    children: [],
-    type: 'main',
-    ip: '127.0.0.1',
-    method: 'GET',
     url: `http://127.0.0.1:8000/hello/${index}`,
     time: BASE + index,
-    statusCode: 200,
-    aborted: false,
     duration: 1.5,
-    phases: [{ name: 'kernel.request', start: 0.1, duration: 0.2 }],
-    states: [
-      { name: 'received', start: 0, duration: 0.1 },
-      { name: 'kernel.request', start: 0.1, duration: 0.2 },
-    ],
-    listeners: [],
-    routing: { route: 'hello', controller: 'HelloController', params: { _route: 'hello' }, failure: null },
-    errors: [],
-    logs: [],
-    request: { headers: { host: '127.0.0.1:8000' }, query: {}, cookies: {}, body: null, session: null, locale: 'en', user: null },
-    response: { statusCode: 200, headers: {} },
+    collectors: {
+      machine: {
+        states: [
+          { name: 'received', start: 0, duration: 0.1 },
+          { name: 'kernel.request', start: 0.1, duration: 0.2 },
+        ],
+      },
+      router: { route: 'hello', controller: 'HelloController', params: { _route: 'hello' }, failure: null },
+    },
     profilerCost: { collect: 0.01 },
-  };
+  });
 }
 
 const tokens = (count: number, offset = 0): string[] => Array.from({ length: count }, (_, i) => (0xa00000 + offset + i).toString(16));
@@ -106,13 +100,14 @@ test('a profile collected from an exchange is stored as the JSON of it', async (
   const exchange = exchangeFor({ path: '/hello/anna', query: 'page=2', headers: { authorization: 'Basic eDp5' } });
   exchange.response = new Response('hi');
   exchange.sent = true;
-  const collected = collectProfile(exchange, { token: 'c0ffee', parent: null, children: [], secretCookies: new Set() });
+  const collected = collectProfile(exchange, { token: 'c0ffee', parent: null, children: [], collectors: defaultCollectors({ secretCookies: new Set() }) });
   writer.enqueue(collected);
   await writer.whenIdle();
   const stored = await reader.read('c0ffee');
   if (stored.kind !== 'found') return t.fail(`the profile is ${stored.kind}`);
   t.deepEqual(JSON.parse(stored.json), JSON.parse(JSON.stringify(collected)));
   t.false(stored.json.includes('eDp5'), 'what is stored is the redacted profile');
+  t.like(parseProfile(stored.json), { ok: true }, 'what the writer stores, the one parser reads');
 });
 
 test('a profile enqueued again under its token replaces the stored one and is counted', async (t) => {

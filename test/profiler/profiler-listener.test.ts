@@ -9,11 +9,13 @@ import { type Controller } from '../../src/kernel/controller';
 import { Kernel, type RunningRequest } from '../../src/kernel/kernel';
 import { defineListener, type Listener } from '../../src/kernel/listener';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
+import { defaultCollectors } from '../../src/profiler/collectors/default-collectors';
 import { createProfilerListener } from '../../src/profiler/profiler-listener';
 import { type Profile } from '../../src/profiler/profile';
 import { ProfileWriter } from '../../src/profiler/profile-writer';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
 import { TokenAllocator } from '../../src/profiler/token-allocator';
+import { entries } from '../helpers/profile-entries';
 import { requestData } from '../helpers/request-data';
 import { useTestRedis } from '../helpers/test-redis';
 
@@ -98,7 +100,7 @@ async function setUp(options: SetUpOptions = {}): Promise<Setup> {
   const listener = createProfilerListener({
     allocator,
     writer,
-    secretCookies: new Set(['LOUPESESSID']),
+    collectors: defaultCollectors({ secretCookies: new Set(['LOUPESESSID']) }),
     onNotProfiled: (reason) => notProfiled.push(reason),
   });
   const crashes: unknown[] = [];
@@ -138,7 +140,7 @@ test('it is the ProfilerListener on kernel.response at -100 and kernel.terminate
   const listener = createProfilerListener({
     allocator: {} as TokenAllocator,
     writer: {} as ProfileWriter,
-    secretCookies: new Set(),
+    collectors: [],
     onNotProfiled: () => undefined,
   });
   t.is(listener.name, 'ProfilerListener');
@@ -157,9 +159,9 @@ test('a main response gets a six-hex-digit X-Debug-Token, and its profile is sto
   t.false(response?.headers.has('X-Previous-Debug-Token'));
   const profile = await setup.read(token);
   t.like(profile, { token, parent: null, children: [], type: 'main', method: 'GET', statusCode: 200, url: 'http://127.0.0.1:8000/hello' });
-  t.is(profile?.routing.route, 'hello');
+  t.is(entries(profile).router.route, 'hello');
   t.true((profile?.profilerCost.collect ?? -1) > 0, 'what profiling cost is recorded');
-  t.is(profile?.response.headers['X-Debug-Token'], token, 'the profile shows the response as sent');
+  t.is(entries(profile).request.response.headers['X-Debug-Token'], token, 'the profile shows the response as sent');
   t.deepEqual(setup.notProfiled, []);
   t.is(setup.writer.stats.stored, 1);
 });
@@ -189,7 +191,7 @@ test('an error response: the sub-request token becomes X-Previous-Debug-Token; b
   const sub = await setup.read(subToken);
   t.like(main, { token: mainToken, parent: null, children: [subToken], type: 'main', method: 'POST', statusCode: 500 });
   t.like(sub, { token: subToken, parent: mainToken, children: [], type: 'sub', method: 'GET', statusCode: 500 });
-  t.deepEqual(sub?.errors.map((error) => [error.message, error.previous.map((entry) => entry.message)]), [['boom', ['inner']]]);
+  t.deepEqual(entries(sub).exception.errors.map((error) => [error.message, error.previous.map((entry) => entry.message)]), [['boom', ['inner']]]);
   t.is(setup.writer.stats.stored, 2);
   t.deepEqual(
     (await setup.storage.find({})).map((row) => [row.token, row.parent]).sort(),

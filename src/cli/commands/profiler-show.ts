@@ -1,7 +1,7 @@
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
 import { formatProfile } from '../format/format-profile';
-import { parseProfile } from '../parse-profile';
+import { parseProfile, unreadableProfileMessage } from '../../profiler/profile-schema';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from './connection-help';
 
@@ -44,7 +44,14 @@ export const profilerShowCommand: CliCommand = {
       if (found.kind === 'dropped') throw new CliError(1, `Token "${resolved}" was dropped: its profile could not be stored (${found.reason}).`);
       return { token: resolved, json: found.json };
     });
-    io.out(args.flag('json') ? `${prettyJson(json)}\n` : formatProfile(parseProfile(token, json)));
+    if (args.flag('json')) {
+      io.out(`${prettyJson(json)}\n`);
+      return 0;
+    }
+    const parsed = parseProfile(json);
+    // The panel's words for the same profile, then what still works.
+    if (!parsed.ok) throw new CliError(1, `${unreadableProfileMessage(token, parsed.error)}\nprofiler:show --json prints it as stored.`);
+    io.out(formatProfile(parsed.profile));
     return 0;
   },
 };

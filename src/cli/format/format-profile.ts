@@ -1,14 +1,29 @@
 import { STATUS_TEXT } from '../../http/status-text';
 import { type ListenerRecord, type LogRecord } from '../../kernel/trace';
-import { type Profile } from '../../profiler/profile';
+import { EVENTS_COLLECTOR, type EventsCollectorData } from '../../profiler/collectors/events-collector';
+import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../profiler/collectors/exception-collector';
+import { LOGS_COLLECTOR, type LogsCollectorData } from '../../profiler/collectors/logs-collector';
+import { MACHINE_COLLECTOR } from '../../profiler/collectors/machine-collector';
+import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../profiler/collectors/request-collector';
+import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../profiler/collectors/router-collector';
+import { collectorData, type Profile } from '../../profiler/profile';
 import { formatDuration } from './format-duration';
 import { formatErrors } from './format-errors';
 import { formatTimeline } from './format-timeline';
 
 type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
 
+/** The collectors this view has sections for; the machine's states are in the phases already. */
+const SHOWN: ReadonlySet<string> = new Set([EVENTS_COLLECTOR, EXCEPTION_COLLECTOR, LOGS_COLLECTOR, REQUEST_COLLECTOR, ROUTER_COLLECTOR, MACHINE_COLLECTOR]);
+
 function section(title: string, lines: readonly string[]): string {
   return [title, ...(lines.length === 0 ? ['(none)'] : lines).map((line) => (line === '' ? '' : `  ${line}`))].join('\n');
+}
+
+/** The lines `format` makes of the entry of collector `name`, or `(no data)` when the profile has none. */
+function fromCollector<TData extends object>(profile: Profile, name: string, format: (data: TData) => string[]): string[] {
+  const data = collectorData<TData>(profile, name);
+  return data === undefined ? [`(no data: no "${name}" collector entry)`] : format(data);
 }
 
 function fields(rows: readonly (readonly [string, string])[]): string[] {
@@ -29,7 +44,8 @@ function statusText(profile: Profile): string {
 }
 
 function summary(profile: Profile): string[] {
-  const link = headerValue(profile.response.headers, 'X-Debug-Token-Link');
+  const response = collectorData<RequestCollectorData>(profile, REQUEST_COLLECTOR)?.response;
+  const link = response === undefined ? undefined : headerValue(response.headers, 'X-Debug-Token-Link');
   return fields([
     ['Method', profile.method],
     ['URL', profile.url],
@@ -80,8 +96,7 @@ function headerLines(headers: HeaderValues): string[] {
   return Object.entries(headers).flatMap(([name, value]) => (typeof value === 'string' ? [value] : value).map((item) => `${name}: ${item}`));
 }
 
-function requestLines(profile: Profile): string[] {
-  const { request } = profile;
+function requestLines(request: RequestCollectorData): string[] {
   const rows: [string, string][] = [['Locale', request.locale]];
   if (request.user !== null) rows.push(['User', `${request.user.identifier} (${request.user.roles.join(', ')}; via ${request.user.via})`]);
   if (Object.keys(request.query).length > 0) rows.push(['Query', JSON.stringify(request.query)]);
@@ -91,29 +106,36 @@ function requestLines(profile: Profile): string[] {
   return fields(rows);
 }
 
+function routingLines(routing: RouterCollectorData): string[] {
+  const params = Object.entries(routing.params).map(([name, value]) => `${name}=${value}`);
+  return fields([
+    ['Route', routing.route ?? '-'],
+    ['Controller', routing.controller ?? '-'],
+    ['Params', params.length === 0 ? '-' : params.join(', ')],
+    ...(routing.failure === null ? [] : [['Failure', routing.failure] as const]),
+  ]);
+}
+
 /**
  * A stored profile for a terminal: summary, phases on a timeline, listeners per phase, routing,
  * errors with their chain and first frames, logs, then the request and the headers both ways.
+ * Each section reads one collector's entry and says so when the profile has none; entries of
+ * other collectors (an application's) are only named.
  */
 export function formatProfile(profile: Profile): string {
-  const { routing } = profile;
-  const params = Object.entries(routing.params).map(([name, value]) => `${name}=${value}`);
+  const others = Object.keys(profile.collectors).filter((name) => !SHOWN.has(name));
   const sections = [
     `Profile ${profile.token} (${profile.type === 'sub' ? 'sub-request' : 'main request'})`,
     section('Summary', summary(profile)),
-    section('Phases', formatTimeline(profile.phases, profile.duration)),
-    section('Listeners', listenerLines(profile.listeners)),
-    section('Routing', fields([
-      ['Route', routing.route ?? '-'],
-      ['Controller', routing.controller ?? '-'],
-      ['Params', params.length === 0 ? '-' : params.join(', ')],
-      ...(routing.failure === null ? [] : [['Failure', routing.failure] as const]),
-    ])),
-    section('Errors', formatErrors(profile.errors)),
-    section('Logs', logLines(profile.logs)),
-    section('Request', requestLines(profile)),
-    section('Request headers', headerLines(profile.request.headers)),
-    section('Response headers', headerLines(profile.response.headers)),
+    section('Phases', fromCollector<EventsCollectorData>(profile, EVENTS_COLLECTOR, (events) => formatTimeline(events.phases, profile.duration))),
+    section('Listeners', fromCollector<EventsCollectorData>(profile, EVENTS_COLLECTOR, (events) => listenerLines(events.listeners))),
+    section('Routing', fromCollector(profile, ROUTER_COLLECTOR, routingLines)),
+    section('Errors', fromCollector<ExceptionCollectorData>(profile, EXCEPTION_COLLECTOR, (exception) => formatErrors(exception.errors))),
+    section('Logs', fromCollector<LogsCollectorData>(profile, LOGS_COLLECTOR, (logs) => logLines(logs.records))),
+    section('Request', fromCollector(profile, REQUEST_COLLECTOR, requestLines)),
+    section('Request headers', fromCollector<RequestCollectorData>(profile, REQUEST_COLLECTOR, (request) => headerLines(request.headers))),
+    section('Response headers', fromCollector<RequestCollectorData>(profile, REQUEST_COLLECTOR, (request) => headerLines(request.response.headers))),
+    ...(others.length === 0 ? [] : [section('Other collectors (--json shows them)', others)]),
   ];
   return `${sections.join('\n\n')}\n`;
 }

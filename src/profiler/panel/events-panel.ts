@@ -1,4 +1,5 @@
 import { type ListenerRecord } from '../../kernel/trace';
+import { EVENTS_COLLECTOR, type EventsCollectorData } from '../collectors/events-collector';
 import { html, type SafeHtml } from '../../view/html';
 import { type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
@@ -19,18 +20,19 @@ ${listeners.map(
  * Events: the kernel phases the request went through as a timeline, then each phase's
  * listeners in the order they ran, with priority and duration.
  */
-export const eventsPanel: PanelDefinition = {
+export const eventsPanel: PanelDefinition<EventsCollectorData> = {
   name: 'events',
   label: 'Events',
-  render: ({ profile }) => {
-    const total = timelineTotal(profile.duration, profile.phases);
-    const names = [...new Set(profile.phases.map((phase) => phase.name))];
+  collector: EVENTS_COLLECTOR,
+  render: ({ profile, data }) => {
+    const total = timelineTotal(profile.duration, data.phases);
+    const names = [...new Set(data.phases.map((phase) => phase.name))];
     return html`<h2>Events</h2>
 <p>Kernel phases, relative to the request's ${formatMs(profile.duration)}.</p>
-${renderTimeline(profile.phases, total)}
+${renderTimeline(data.phases, total)}
 ${names.map(
   (name) => html`<h3 class="mono" id="phase-${name}">${name}</h3>
-${renderListeners(profile.listeners.filter((listener) => listener.phase === name))}\n`,
+${renderListeners(data.listeners.filter((listener) => listener.phase === name))}\n`,
 )}`;
   },
 };

@@ -1,4 +1,5 @@
 import { type FlatErrorEntry } from '../../error-handler/flatten-error';
+import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../collectors/exception-collector';
 import { html, type SafeHtml } from '../../view/html';
 import { renderStackTrace } from '../../view/render-stack-trace';
 import { type PanelDefinition } from './panel-definition';
@@ -18,15 +19,16 @@ ${renderStackTrace(entry.trace)}
  * Exceptions: every error raised while handling the request, each followed by its chain of
  * previous errors (`cause`), with class, code, status, message and stack trace.
  */
-export const exceptionPanel: PanelDefinition = {
+export const exceptionPanel: PanelDefinition<ExceptionCollectorData> = {
   name: 'exception',
   label: 'Exception',
-  badge: (profile) => (profile.errors.length === 0 ? null : { count: profile.errors.length, isError: true }),
-  render: ({ profile }) => {
-    if (profile.errors.length === 0) return html`<h2>Exceptions</h2><p class="empty">No exception was thrown and caught.</p>`;
-    const total = profile.errors.length;
+  collector: EXCEPTION_COLLECTOR,
+  badge: ({ errors }) => (errors.length === 0 ? null : { count: errors.length, isError: true }),
+  render: ({ data: { errors } }) => {
+    if (errors.length === 0) return html`<h2>Exceptions</h2><p class="empty">No exception was thrown and caught.</p>`;
+    const total = errors.length;
     return html`<h2>Exceptions</h2>
-${profile.errors.map(
+${errors.map(
   (error, index) => html`<section class="exception">
 <h3>${total === 1 ? '' : `[${index + 1}/${total}] `}${error.class}: ${error.message}</h3>
 ${renderEntry(error, 'Thrown')}

@@ -1,4 +1,5 @@
 import { type LogRecord } from '../../kernel/trace';
+import { LOGS_COLLECTOR, type LogsCollectorData } from '../collectors/logs-collector';
 import { html, type SafeHtml } from '../../view/html';
 import { type PanelDefinition } from './panel-definition';
 import { formatMs, formatValue } from './panel-format';
@@ -15,20 +16,21 @@ function renderContext(context: LogRecord['context']): SafeHtml {
 }
 
 /** Logs: the entries the request's listeners and controller wrote, with level, time, message and context. */
-export const logsPanel: PanelDefinition = {
+export const logsPanel: PanelDefinition<LogsCollectorData> = {
   name: 'logs',
   label: 'Logs',
-  badge: (profile) => {
-    if (profile.logs.length === 0) return null;
-    return { count: profile.logs.length, isError: profile.logs.some((log) => PROBLEM_LEVELS.has(log.level)) };
+  collector: LOGS_COLLECTOR,
+  badge: ({ records }) => {
+    if (records.length === 0) return null;
+    return { count: records.length, isError: records.some((log) => PROBLEM_LEVELS.has(log.level)) };
   },
-  render: ({ profile }) => {
-    if (profile.logs.length === 0) return html`<h2>Logs</h2><p class="empty">No log messages available.</p>`;
+  render: ({ data: { records } }) => {
+    if (records.length === 0) return html`<h2>Logs</h2><p class="empty">No log messages available.</p>`;
     return html`<h2>Logs</h2>
 <table class="logs">
 <thead><tr><th>Level</th><th>Time</th><th>Message</th></tr></thead>
 <tbody>
-${profile.logs.map(
+${records.map(
   (log) => html`<tr><td class="level-${log.level}">${log.level}</td><td>${formatMs(log.at)}</td><td>${log.message}${renderContext(log.context)}</td></tr>\n`,
 )}</tbody>
 </table>`;

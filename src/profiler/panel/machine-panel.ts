@@ -1,4 +1,5 @@
 import { html } from '../../view/html';
+import { MACHINE_COLLECTOR, type MachineCollectorData } from '../collectors/machine-collector';
 import { type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
 import { renderTimeline, timelineTotal } from './timeline';
@@ -7,18 +8,19 @@ import { renderTimeline, timelineTotal } from './timeline';
  * Machine: every state the request's XState actor entered, in order, with timing: the kernel
  * phases and the machine's own states around them (received, error sub-request, sending).
  */
-export const machinePanel: PanelDefinition = {
+export const machinePanel: PanelDefinition<MachineCollectorData> = {
   name: 'machine',
   label: 'State machine',
-  render: ({ profile }) => {
-    const total = timelineTotal(profile.duration, profile.states);
+  collector: MACHINE_COLLECTOR,
+  render: ({ profile, data: { states } }) => {
+    const total = timelineTotal(profile.duration, states);
     return html`<h2>State machine</h2>
 <p>The states of this ${profile.type === 'sub' ? 'sub-request' : 'request'}'s actor, in order${profile.aborted ? html` — <strong>the client disconnected before the response was sent</strong>` : ''}.</p>
-${renderTimeline(profile.states, total, 'bar machine')}
+${renderTimeline(states, total, 'bar machine')}
 <table class="states">
 <thead><tr><th>#</th><th>State</th><th>Entered at</th><th>Duration</th></tr></thead>
 <tbody>
-${profile.states.map(
+${states.map(
   (state, index) => html`<tr><td>${index + 1}</td><td class="mono">${state.name}</td><td>${formatMs(state.start)}</td><td>${formatMs(state.duration)}</td></tr>\n`,
 )}</tbody>
 </table>`;

@@ -1,6 +1,7 @@
 import { htmlDocumentHead } from '../../view/html-document-head';
 import { html, type SafeHtml } from '../../view/html';
 import { PANEL_STYLE } from './panel-style';
+import { ProfilerPaths } from '../profiler-paths';
 
 export interface PanelLayoutOptions {
   /** The main column. */
@@ -17,7 +18,7 @@ export function renderPanelLayout(options: PanelLayoutOptions): string {
   return html`${htmlDocumentHead({ title: 'Loupe Profiler', style: PANEL_STYLE })}
 <body>
 <header class="header"><h1>Loupe Profiler</h1>
-<nav><a href="/_profiler/">Search profiles</a> · <a href="/_profiler/latest">Latest</a> · <a href="/_profiler/status">Status</a></nav>
+<nav><a href="${ProfilerPaths.HOME}">Search profiles</a> · <a href="${ProfilerPaths.LATEST}">Latest</a> · <a href="${ProfilerPaths.STATUS}">Status</a></nav>
 </header>
 <div class="layout">
 <aside class="sidebar">${options.sidebar}</aside>

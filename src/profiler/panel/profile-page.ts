@@ -1,32 +1,55 @@
+import { collectorData, type Profile } from '../profile';
 import { type ProfilerStats } from '../profiler';
 import { html, type SafeHtml } from '../../view/html';
-import { type PanelContext, type PanelDefinition } from './panel-definition';
+import { type ChildProfile } from './load-profile';
+import { type PanelDefinition } from './panel-definition';
 import { renderPanelLayout } from './panel-layout';
-import { PANELS } from './panel-registry';
 import { renderProfileSummary } from './profile-summary';
 import { renderWriterCounters } from './writer-counters';
+import { profilePath } from '../profiler-paths';
 
-function renderMenu(context: PanelContext, current: PanelDefinition): SafeHtml {
-  const token = encodeURIComponent(context.profile.token);
+/** What the profile page shows: a profile, its children, the panels and the one chosen. */
+export interface ProfilePageContent {
+  readonly profile: Profile;
+  readonly children: readonly ChildProfile[];
+  readonly panels: readonly PanelDefinition[];
+  readonly panel: PanelDefinition;
+}
+
+function renderMenu(content: ProfilePageContent): SafeHtml {
+  const { profile, panels } = content;
+  const token = encodeURIComponent(profile.token);
   return html`<h2>Panels</h2>
 <ul class="menu">
-${PANELS.map((panel) => {
-  const badge = panel.badge?.(context.profile) ?? null;
-  return html`<li><a href="/_profiler/${token}?panel=${panel.name}"${panel === current ? html` aria-current="page"` : ''} data-panel="${panel.name}"><span>${panel.label}</span>${
+${panels.map((panel) => {
+  const data = collectorData(profile, panel.collector);
+  const badge = data === undefined ? null : (panel.badge?.(data, profile) ?? null);
+  return html`<li><a href="${profilePath(token, panel.name)}"${panel === content.panel ? html` aria-current="page"` : ''} data-panel="${panel.name}"><span>${panel.label}</span>${
     badge === null ? '' : html`<span class="${badge.isError ? 'badge error' : 'badge'}">${badge.count}</span>`
   }</a></li>\n`;
 })}</ul>`;
 }
 
+/** The chosen panel, or "no data" when the profile holds nothing of its collector. */
+function renderPanel(content: ProfilePageContent): SafeHtml {
+  const { profile, children, panel } = content;
+  const data = collectorData(profile, panel.collector);
+  if (data === undefined) {
+    return html`<h2>${panel.label}</h2>
+<p class="empty">No data: this profile holds nothing from the "${panel.collector}" collector (it was not registered, or it failed, when the request was profiled).</p>`;
+  }
+  return panel.render({ profile, data, children });
+}
+
 /** The profile page: summary, panel menu, writer counters and the chosen panel. */
-export function renderProfilePage(context: PanelContext, panel: PanelDefinition, stats: ProfilerStats): string {
+export function renderProfilePage(content: ProfilePageContent, stats: ProfilerStats): string {
   return renderPanelLayout({
-    sidebar: html`${renderMenu(context, panel)}
+    sidebar: html`${renderMenu(content)}
 <h2>Profiler</h2>
 ${renderWriterCounters(stats)}`,
-    content: html`${renderProfileSummary(context.profile, context.children)}
-<section class="panel" id="panel-${panel.name}">
-${panel.render(context)}
+    content: html`${renderProfileSummary(content.profile, content.children)}
+<section class="panel" id="panel-${content.panel.name}">
+${renderPanel(content)}
 </section>`,
   });
 }

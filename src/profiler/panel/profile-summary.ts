@@ -1,14 +1,16 @@
 import { STATUS_TEXT } from '../../http/status-text';
-import { type Profile } from '../profile';
+import { collectorData, type Profile } from '../profile';
+import { REQUEST_COLLECTOR, type RequestCollectorData } from '../collectors/request-collector';
 import { html, type SafeHtml } from '../../view/html';
 import { type ChildProfile } from './load-profile';
 import { formatMs, formatTime } from './panel-format';
+import { profilePath, searchPath } from '../profiler-paths';
 
 /** Only web URLs become links: a Referer such as `javascript:…` stays text. */
 const WEB_URL = /^https?:\/\//i;
 
 function profileLink(token: string): SafeHtml {
-  return html`<a class="mono" href="/_profiler/${encodeURIComponent(token)}">${token}</a>`;
+  return html`<a class="mono" href="${profilePath(token)}">${token}</a>`;
 }
 
 function statusHeading(profile: Profile): SafeHtml {
@@ -35,19 +37,18 @@ function item(label: string, value: SafeHtml | string): SafeHtml {
  */
 export function renderProfileSummary(profile: Profile, children: readonly ChildProfile[]): SafeHtml {
   const time = formatTime(profile.time);
-  const referer = profile.request.headers['referer'];
+  const referer = collectorData<RequestCollectorData>(profile, REQUEST_COLLECTOR)?.headers['referer'];
   const url = WEB_URL.test(profile.url) && (profile.method === 'GET' || profile.method === 'HEAD') ? html`<a href="${profile.url}">${profile.url}</a>` : profile.url;
-  const cost = profile.profilerCost as { collect?: unknown } | undefined;
   return html`<section class="${profile.statusCode >= 400 || profile.statusCode === 0 ? 'summary status-error' : 'summary'}">
 ${statusHeading(profile)}
 <p class="request-line"><strong class="method">${profile.method}</strong> <span class="url">${url}</span></p>
 <dl>
-${item('IP', html`<a href="/_profiler/search?ip=${encodeURIComponent(profile.ip)}">${profile.ip}</a>`)}
+${item('IP', html`<a href="${searchPath('ip', profile.ip)}">${profile.ip}</a>`)}
 ${item('Profiled on', html`<time datetime="${time.iso}">${time.rfc}</time> <span class="empty mono">${time.iso}</span>`)}
 ${item('Token', html`<span class="mono token">${profile.token}</span>`)}
 ${item('Duration', formatMs(profile.duration))}
-${item('Profiler cost', typeof cost?.collect === 'number' ? `${formatMs(cost.collect)} (collect)` : '–')}
-${referer === undefined ? '' : item('Referer', WEB_URL.test(referer) ? html`<a href="${referer}" rel="noreferrer">${referer}</a>` : referer)}
+${item('Profiler cost', `${formatMs(profile.profilerCost.collect)} (collect)`)}
+${typeof referer !== 'string' ? '' : item('Referer', WEB_URL.test(referer) ? html`<a href="${referer}" rel="noreferrer">${referer}</a>` : referer)}
 </dl>
 ${profile.parent === null ? '' : html`<p class="parent">Sub-request of ${profileLink(profile.parent)} (the error sub-request that rendered its error).</p>`}
 ${children.length === 0 ? '' : html`<p class="children">Sub-requests (error rendering): ${children.map(childItem)}</p>`}

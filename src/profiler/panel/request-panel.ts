@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../../view/html';
+import { REQUEST_COLLECTOR, type RequestCollectorData } from '../collectors/request-collector';
 import { renderKeyValueTable } from './key-value-table';
 import { type PanelDefinition } from './panel-definition';
 import { formatValue } from './panel-format';
@@ -12,11 +13,12 @@ function renderBody(body: unknown): SafeHtml {
  * Request / Response: what the client sent (headers, query, cookies, body, session, locale,
  * user) and what it got back. Secrets were already replaced when the profile was collected.
  */
-export const requestPanel: PanelDefinition = {
+export const requestPanel: PanelDefinition<RequestCollectorData> = {
   name: 'request',
   label: 'Request / Response',
-  render: ({ profile }) => {
-    const { request, response } = profile;
+  collector: REQUEST_COLLECTOR,
+  render: ({ profile, data: request }) => {
+    const { response } = request;
     const user = request.user === null ? null : { identifier: request.user.identifier, roles: request.user.roles.join(', '), authenticated_via: request.user.via };
     return html`<h2>Request</h2>
 ${renderKeyValueTable({ method: profile.method, url: profile.url, client_ip: profile.ip, locale: request.locale }, 'No request data.')}

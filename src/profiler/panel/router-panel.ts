@@ -1,13 +1,14 @@
 import { html, type SafeHtml } from '../../view/html';
+import { ROUTER_COLLECTOR, type RouterCollectorData } from '../collectors/router-collector';
 import { renderKeyValueTable } from './key-value-table';
 import { type PanelDefinition } from './panel-definition';
 
 /** Routing: the matched route, its controller and parameters, or why nothing matched. */
-export const routerPanel: PanelDefinition = {
+export const routerPanel: PanelDefinition<RouterCollectorData> = {
   name: 'router',
   label: 'Routing',
-  render: ({ profile }) => {
-    const { route, controller, params, failure } = profile.routing;
+  collector: ROUTER_COLLECTOR,
+  render: ({ data: { route, controller, params, failure } }) => {
     let outcome: SafeHtml;
     if (route !== null) outcome = html`<p>Matched route <code class="matched-route">${route}</code>.</p>`;
     else if (failure !== null) outcome = html`<p>No route matched: <span class="routing-failure">${failure}</span></p>`;

@@ -6,6 +6,7 @@ import { renderPanelLayout } from './panel-layout';
 import { formatTime } from './panel-format';
 import { type SearchForm } from './search-criteria';
 import { renderWriterCounters } from './writer-counters';
+import { profilePath, ProfilerPaths } from '../profiler-paths';
 
 const FIELDS: readonly (readonly [keyof SearchForm, string, string])[] = [
   ['ip', 'IP', '127.0.0.1'],
@@ -18,7 +19,7 @@ const FIELDS: readonly (readonly [keyof SearchForm, string, string])[] = [
 ];
 
 function renderForm(form: SearchForm): SafeHtml {
-  return html`<form class="search" method="get" action="/_profiler/search">
+  return html`<form class="search" method="get" action="${ProfilerPaths.SEARCH}">
 ${FIELDS.map(([name, label, placeholder]) => html`<label>${label} <input name="${name}" value="${form[name]}" placeholder="${placeholder}" /></label>\n`)}<label>Token <input name="token" value="" placeholder="abc123" /></label>
 <button type="submit">Search</button>
 </form>`;
@@ -27,11 +28,11 @@ ${FIELDS.map(([name, label, placeholder]) => html`<label>${label} <input name="$
 function renderRow(row: ProfileSummary, isChild: boolean, parentShown: boolean): SafeHtml {
   const time = formatTime(row.time);
   const status = row.statusCode === 0 ? 'aborted' : `${row.statusCode} ${STATUS_TEXT[row.statusCode] ?? ''}`;
-  const parent = row.parent === null || parentShown ? '' : html` <span class="empty">sub-request of <a class="mono" href="/_profiler/${encodeURIComponent(row.parent)}">${row.parent}</a></span>`;
+  const parent = row.parent === null || parentShown ? '' : html` <span class="empty">sub-request of <a class="mono" href="${profilePath(row.parent)}">${row.parent}</a></span>`;
   return html`<tr class="${isChild ? 'sub' : 'main'}" data-token="${row.token}">
 <td class="${row.statusCode >= 400 || row.statusCode === 0 ? 'level-error' : ''}">${status}</td><td>${row.ip}</td><td>${row.method}</td><td class="mono">${row.url}</td>
 <td><time datetime="${time.iso}">${time.iso}</time></td>
-<td>${isChild ? '↳ ' : ''}<a class="mono" href="/_profiler/${encodeURIComponent(row.token)}">${row.token}</a>${parent}</td>
+<td>${isChild ? '↳ ' : ''}<a class="mono" href="${profilePath(row.token)}">${row.token}</a>${parent}</td>
 </tr>\n`;
 }
 

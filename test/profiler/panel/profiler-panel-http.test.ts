@@ -37,6 +37,9 @@ async function profiled(path: string, headers: Record<string, string> = {}): Pro
 
 const names = (records: unknown): string[] => (records as { name: string }[]).map((record) => record.name);
 
+/** The entry of collector `name` in a profile's JSON. */
+const entry = (body: Record<string, unknown>, name: string): Record<string, unknown> => (body['collectors'] as Record<string, Record<string, unknown>>)[name] ?? {};
+
 function assertNotProfiled(t: { is: (a: unknown, b: unknown, m?: string) => void }, res: HttpResult, path: string): void {
   t.is(res.headers['x-debug-token'], undefined, path);
   t.is(res.headers['x-debug-token-link'], undefined, path);
@@ -82,11 +85,12 @@ test('the JSON of the /config.yaml profile: messages, trace, phases in order, th
   t.is(body['token'], token);
   t.is(body['statusCode'], 404);
   t.deepEqual(body['children'], [previous]);
-  const [error] = body['errors'] as { message: string; trace: unknown[]; previous: { message: string }[] }[];
+  t.is(body['version'], 1);
+  const [error] = entry(body, 'exception')['errors'] as { message: string; trace: unknown[]; previous: { message: string }[] }[];
   t.is(error?.message, `No route found for "GET ${origin}/config.yaml"`);
   t.is(error?.previous[0]?.message, 'No routes found for "/config.yaml/".');
   t.true((error?.trace.length ?? 0) > 0);
-  t.deepEqual(names(body['phases']), ['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
+  t.deepEqual(names(entry(body, 'events')['phases']), ['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
   const [child] = body['childProfiles'] as { token: string; parent: string; statusCode: number; stored: boolean }[];
   t.deepEqual([child?.token, child?.parent, child?.statusCode, child?.stored], [previous, token, 404, true]);
 
@@ -94,7 +98,7 @@ test('the JSON of the /config.yaml profile: messages, trace, phases in order, th
   t.is(sub.status, 200);
   t.is(sub.body['parent'], token);
   t.is(sub.body['type'], 'sub');
-  t.deepEqual(names(sub.body['phases']), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request']);
+  t.deepEqual(names(entry(sub.body, 'events')['phases']), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request']);
   const subPage = await get(`/_profiler/${String(previous)}?panel=events`);
   t.true(subPage.body.includes(`Sub-request of <a class="mono" href="/_profiler/${token}">${token}</a>`));
   t.true(subPage.body.indexOf('data-name="kernel.controller"') < subPage.body.indexOf('data-name="kernel.controller_arguments"'));

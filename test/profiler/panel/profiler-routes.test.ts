@@ -1,10 +1,12 @@
 import test from 'ava';
 import { type Response } from '../../../src/http/response';
+import { DEFAULT_PANELS } from '../../../src/profiler/panel/panel-registry';
 import { createProfilerRoutes, type ProfilerRoutesDeps } from '../../../src/profiler/panel/profiler-routes';
 import { type ProfileSummary } from '../../../src/profiler/profile';
 import { type ProfileCriteria, type ProfileStorage, type ReadResult } from '../../../src/profiler/profile-storage';
 import { type ProfilerStats } from '../../../src/profiler/profiler';
 import { exchangeFor } from '../../helpers/request-data';
+import { sampleProfile } from '../../helpers/sample-profile';
 
 // Unit tests of the controllers over an in-memory storage: the cases a live server cannot be
 // made to show on demand (a writer that dropped a profile, an unreadable stored profile).
@@ -34,6 +36,7 @@ const deps = (entries: Record<string, ReadResult>, droppedByWriter: Record<strin
   storage: storage(entries, latest),
   stats: () => STATS,
   droppedReason: (token) => droppedByWriter[token],
+  panels: DEFAULT_PANELS,
 });
 
 test('the routes carry Symfony\'s names, static paths first, the token requirement on _profiler', (t) => {
@@ -71,9 +74,27 @@ test('an unknown token and latest with nothing stored are 404s with Symfony\'s m
 });
 
 test('a stored profile that is not a profile gives a 500 naming the field, not a broken page', async (t) => {
-  const res = await call(deps({ abc123: { kind: 'found', json: '{"token":"abc123"}' } }), '_profiler', { token: 'abc123' }, '', 'application/json');
+  const res = await call(deps({ abc123: { kind: 'found', json: '{"version":1,"token":"abc123"}' } }), '_profiler', { token: 'abc123' }, '', 'application/json');
   t.is(res.status, 500);
-  t.regex(JSON.parse(String(res.body)).detail, /^The profile of token "abc123" cannot be read: the field "type" is missing/);
+  t.is(JSON.parse(String(res.body)).detail, 'The profile of token "abc123" cannot be read: the field "parent" is missing or not a string or null.');
+  const old = await call(deps({ abc123: { kind: 'found', json: '{"token":"abc123"}' } }), '_profiler', { token: 'abc123' });
+  t.is(old.status, 500);
+  t.true(String(old.body).includes('cannot be read: it has no &quot;version&quot;: it was stored by an earlier Loupe'));
+});
+
+test('a profile without the entry of a panel\'s collector still renders: that panel says it has no data', async (t) => {
+  const found = deps({ abc123: { kind: 'found', json: JSON.stringify(sampleProfile({ collectors: { cart: { items: 2 } } })) } });
+  for (const panel of DEFAULT_PANELS) {
+    const res = await call(found, '_profiler', { token: 'abc123' }, `panel=${panel.name}`);
+    t.is(res.status, 200, panel.name);
+    const body = String(res.body);
+    t.true(body.includes(`No data: this profile holds nothing from the "${panel.collector}" collector`), panel.name);
+    t.true(body.includes('<h2>200 OK</h2>'), `${panel.name}: the summary comes from the envelope`);
+  }
+  const page = String((await call(found, '_profiler', { token: 'abc123' })).body);
+  t.true(page.includes('aria-current="page" data-panel="request"'), 'no exception entry: the request panel by default');
+  const json = await call(found, '_profiler', { token: 'abc123' }, '', 'application/json');
+  t.deepEqual(JSON.parse(String(json.body)).collectors, { cart: { items: 2 } }, 'an entry no panel reads stays in the JSON');
 });
 
 test('the status page shows the writer counters in HTML and JSON', async (t) => {

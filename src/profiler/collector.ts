@@ -1,0 +1,16 @@
+import { type Exchange } from '../kernel/exchange';
+
+/**
+ * Records one aspect of a finished request, as Symfony's DataCollectorInterface (`collect()`,
+ * `getName()`): the profile stores what `collect` answers under `collectors[name]`, and the
+ * panel that names this collector reads it back.
+ *
+ * `collect` runs synchronously at kernel.terminate, once per profiled exchange (main request
+ * and error sub-request). It must answer a plain JSON object — bounded, with secrets already
+ * replaced (see redact.ts) — because the live request objects are gone once it returns.
+ */
+export interface ProfileCollector<TData extends object = object> {
+  /** The key of its entry in `profile.collectors`: letters, digits, `_`, `.` or `-`. */
+  readonly name: string;
+  collect(exchange: Exchange): TData;
+}

@@ -1,0 +1,98 @@
+import { type Exchange } from '../../kernel/exchange';
+import { KernelAttributes } from '../../kernel/kernel-attributes';
+import { type ProfileCollector } from '../collector';
+import { mentionsSecret, redactCookies, redactData, redactHeaders } from '../redact';
+
+export const REQUEST_COLLECTOR = 'request';
+
+export interface ProfiledUser {
+  readonly identifier: string;
+  readonly roles: readonly string[];
+  readonly via: string;
+}
+
+/** What the client sent and what it got back, secrets replaced. */
+export interface RequestCollectorData {
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  readonly query: Readonly<Record<string, string | readonly string[]>>;
+  readonly cookies: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  /** The session's attributes, or `null` when the request never started one. */
+  readonly session: Readonly<Record<string, unknown>> | null;
+  readonly locale: string;
+  readonly user: ProfiledUser | null;
+  readonly response: {
+    /** The response that was built, even when it could not be sent (0: none). */
+    readonly statusCode: number;
+    readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  };
+}
+
+export interface RequestCollectorOptions {
+  /** Cookie names whose values are secrets (session, remember-me). */
+  readonly secretCookies: ReadonlySet<string>;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+function bodyOf(exchange: Exchange): unknown {
+  const { body } = exchange.request.data;
+  if (body === null || body.length === 0) return null;
+  if (body.length > MAX_BODY_BYTES) return `(${body.length} bytes, not recorded)`;
+  // Media types are case-insensitive (RFC 9110 §8.3.1).
+  const type = (exchange.request.header('content-type') ?? '').toLowerCase();
+  const text = body.toString('utf8');
+  try {
+    if (type.includes('json')) return redactData(JSON.parse(text));
+    if (type.includes('application/x-www-form-urlencoded')) return redactData(Object.fromEntries(new URLSearchParams(text)));
+  } catch {
+    // Malformed: recorded as text below; the request itself reports the error.
+  }
+  // Text we could not take apart field by field is kept only when nothing in it looks secret.
+  return mentionsSecret(text) ? `(${body.length} bytes, not recorded: they name a password, secret or token)` : redactData(text);
+}
+
+function queryOf(exchange: Exchange): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of exchange.request.queryParams) {
+    const previous = out[key];
+    out[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return redactData(out) as Record<string, string | string[]>;
+}
+
+/**
+ * The session and the user, copied out of the exchange. The one place the profiler reads
+ * per-request state the session and security listeners leave behind: where that state lives
+ * is changing (typed request attributes), and only this function has to follow.
+ */
+function sessionAndUserOf(exchange: Exchange): Pick<RequestCollectorData, 'session' | 'user'> {
+  const session = exchange.attributes.get(KernelAttributes.SESSION);
+  const user = exchange.attributes.get(KernelAttributes.USER) ?? null;
+  return {
+    session: session?.isStarted === true ? (redactData(session.all()) as Record<string, unknown>) : null,
+    user: user === null ? null : { identifier: user.identifier, roles: [...user.roles], via: user.via },
+  };
+}
+
+/** The request collector: headers, query, cookies, body, session, locale, user and the response. */
+export function createRequestCollector(options: RequestCollectorOptions): ProfileCollector<RequestCollectorData> {
+  return {
+    name: REQUEST_COLLECTOR,
+    collect: (exchange) => {
+      const { request, response } = exchange;
+      return {
+        headers: redactHeaders(request.data.headers),
+        query: queryOf(exchange),
+        cookies: redactCookies(request.cookies, options.secretCookies),
+        body: bodyOf(exchange),
+        ...sessionAndUserOf(exchange),
+        locale: request.locale,
+        response: {
+          statusCode: response?.status ?? 0,
+          headers: response === null ? {} : redactHeaders(response.headers.toJSON()),
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { PROFILE_VERSION, type Profile } from './profile';
+
+/** A stored profile read back, or why it cannot be. */
+export type ParsedProfile = { readonly ok: true; readonly profile: Profile } | { readonly ok: false; readonly error: string };
+
+type Check = (value: unknown) => boolean;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isString: Check = (value) => typeof value === 'string';
+const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value);
+
+/** The envelope, in the order it is written: each field with what it must be. */
+const ENVELOPE: readonly (readonly [keyof Profile, string, Check])[] = [
+  ['token', 'a string', isString],
+  ['parent', 'a string or null', (value) => value === null || isString(value)],
+  ['children', 'a list of tokens', (value) => Array.isArray(value) && value.every(isString)],
+  ['type', '"main" or "sub"', (value) => value === 'main' || value === 'sub'],
+  ['method', 'a string', isString],
+  ['url', 'a string', isString],
+  ['ip', 'a string', isString],
+  ['statusCode', 'a number', isNumber],
+  ['time', 'a number', isNumber],
+  ['duration', 'a number', isNumber],
+  ['aborted', 'true or false', (value) => typeof value === 'boolean'],
+  ['collectors', 'an object', isRecord],
+  ['profilerCost', 'an object with a number "collect"', (value) => isRecord(value) && isNumber(value['collect'])],
+];
+
+function versionProblem(version: unknown): string {
+  if (version === undefined) return `it has no "version": it was stored by an earlier Loupe; this one reads version ${PROFILE_VERSION}`;
+  return `it is a profile of version ${JSON.stringify(version)}; this Loupe reads version ${PROFILE_VERSION}`;
+}
+
+/**
+ * The one reader of stored profiles (the panel, the CLI and their tests use it): the JSON as a
+ * Profile once its version, its envelope and that every collector entry is an object are
+ * checked, or what is wrong in words a person can act on. A collector entry that is missing is
+ * no error: its panel says it has no data.
+ */
+export function parseProfile(json: string): ParsedProfile {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return { ok: false, error: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  if (!isRecord(value)) return { ok: false, error: 'it is not a JSON object' };
+  if (value['version'] !== PROFILE_VERSION) return { ok: false, error: versionProblem(value['version']) };
+  for (const [field, expected, check] of ENVELOPE) {
+    if (!check(value[field])) return { ok: false, error: `the field "${field}" is missing or not ${expected}` };
+  }
+  for (const [name, entry] of Object.entries(value['collectors'] as Record<string, unknown>)) {
+    if (!isRecord(entry)) return { ok: false, error: `the entry of the collector "${name}" is not an object` };
+  }
+  return { ok: true, profile: value as unknown as Profile };
+}
+
+/** What the panel and the CLI say of a profile `parseProfile` refused, in the same words. */
+export function unreadableProfileMessage(token: string, error: string): string {
+  return `The profile of token "${token}" cannot be read: ${error}.`;
+}

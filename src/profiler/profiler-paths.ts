@@ -1,0 +1,23 @@
+/** Where the profiler's pages live: its routes, its links and the token link are all built from here. */
+export const PROFILER_PREFIX = '/_profiler';
+
+/** The profiler's paths (WebProfilerBundle's layout). */
+export const ProfilerPaths = {
+  HOME: `${PROFILER_PREFIX}/`,
+  SEARCH: `${PROFILER_PREFIX}/search`,
+  STATUS: `${PROFILER_PREFIX}/status`,
+  LATEST: `${PROFILER_PREFIX}/latest`,
+  /** The route pattern of one profile. */
+  PROFILE_ROUTE: `${PROFILER_PREFIX}/{token}`,
+} as const;
+
+/** The path of the profile of `token`, opened on `panel` when given. */
+export function profilePath(token: string, panel?: string): string {
+  const path = `${PROFILER_PREFIX}/${encodeURIComponent(token)}`;
+  return panel === undefined ? path : `${path}?panel=${encodeURIComponent(panel)}`;
+}
+
+/** The search results for one field, e.g. every profile from one IP. */
+export function searchPath(field: string, value: string): string {
+  return `${ProfilerPaths.SEARCH}?${encodeURIComponent(field)}=${encodeURIComponent(value)}`;
+}

@@ -1,0 +1,35 @@
+import { EVENTS_COLLECTOR, type EventsCollectorData } from '../../src/profiler/collectors/events-collector';
+import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../src/profiler/collectors/exception-collector';
+import { LOGS_COLLECTOR, type LogsCollectorData } from '../../src/profiler/collectors/logs-collector';
+import { MACHINE_COLLECTOR, type MachineCollectorData } from '../../src/profiler/collectors/machine-collector';
+import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../src/profiler/collectors/request-collector';
+import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../src/profiler/collectors/router-collector';
+import { collectorData, type Profile } from '../../src/profiler/profile';
+
+/** The entries of Loupe's own collectors in a profile. */
+export interface DefaultEntries {
+  readonly request: RequestCollectorData;
+  readonly exception: ExceptionCollectorData;
+  readonly logs: LogsCollectorData;
+  readonly events: EventsCollectorData;
+  readonly router: RouterCollectorData;
+  readonly machine: MachineCollectorData;
+}
+
+/** The default collectors' entries of `profile`, typed; one that is missing fails the test. */
+export function entries(profile: Profile | null | undefined): DefaultEntries {
+  if (profile === null || profile === undefined) throw new Error('There is no profile to read entries from.');
+  const entry = <TData extends object>(name: string): TData => {
+    const data = collectorData<TData>(profile, name);
+    if (data === undefined) throw new Error(`Profile ${profile.token} has no "${name}" collector entry.`);
+    return data;
+  };
+  return {
+    request: entry<RequestCollectorData>(REQUEST_COLLECTOR),
+    exception: entry<ExceptionCollectorData>(EXCEPTION_COLLECTOR),
+    logs: entry<LogsCollectorData>(LOGS_COLLECTOR),
+    events: entry<EventsCollectorData>(EVENTS_COLLECTOR),
+    router: entry<RouterCollectorData>(ROUTER_COLLECTOR),
+    machine: entry<MachineCollectorData>(MACHINE_COLLECTOR),
+  };
+}
