@@ -9,8 +9,8 @@ export interface MachineExchange {
 /** Events the request machine accepts. */
 export type RequestMachineEvent =
   | { type: 'request.received' }
-  | { type: 'listener.settled'; ok: true }
-  | { type: 'listener.settled'; ok: false; error: unknown }
+  | { type: 'listener.settled'; dispatch: number; ok: true }
+  | { type: 'listener.settled'; dispatch: number; ok: false; error: unknown }
   | { type: 'controller.done'; result: unknown }
   | { type: 'controller.failed'; error: unknown }
   | { type: 'request.aborted' };
@@ -54,8 +54,8 @@ const notProvided = (): never => {
  * A phase whose listener returned a promise waits in that phase for `listener.settled`; its
  * exits hold only once every listener ran (`isDispatched`). Synchronous listeners never wait.
  */
-type PhaseGuard = 'hasError' | 'hasResponse' | 'isSubRequest' | 'isErrorAlreadyRendered';
-type PhaseAction = 'resolveController' | 'resolveArguments' | 'requireViewResponse' | 'renderMinimalError' | 'prepareErrorSubRequest';
+type PhaseGuard = 'hasError' | 'hasResponse' | 'hasController' | 'isSubRequest' | 'isErrorAlreadyRendered';
+type PhaseAction = 'failNoController' | 'resolveArguments' | 'failNoViewResponse' | 'renderMinimalError' | 'prepareErrorSubRequest';
 
 /**
  * A kernel phase: its listeners are dispatched on entry; while one of them is pending the phase
@@ -86,12 +86,12 @@ export const requestMachine = setup({
       resumeDispatch: notProvided,
       recordState: (_: unknown, _params: { state: string }) => notProvided(),
       takeError: notProvided,
-      resolveController: notProvided,
+      failNoController: notProvided,
       resolveArguments: notProvided,
       callController: notProvided,
       storeControllerResult: notProvided,
       storeControllerError: notProvided,
-      requireViewResponse: notProvided,
+      failNoViewResponse: notProvided,
       prepareErrorSubRequest: notProvided,
       useErrorSubResponse: notProvided,
       renderMinimalError: notProvided,
@@ -103,6 +103,7 @@ export const requestMachine = setup({
       isDispatched: notProvided,
       hasError: notProvided,
       hasResponse: notProvided,
+      hasController: notProvided,
       isControllerSettled: notProvided,
       isResponseResult: notProvided,
       isSubRequest: notProvided,
@@ -133,7 +134,8 @@ export const requestMachine = setup({
       'kernel.request': phase('kernel.request', 'Session, locale and firewall handling, then route matching. A listener may answer at once.', 'fail', [
         { guard: 'hasError', target: to('kernel.exception') },
         { guard: 'hasResponse', target: to('kernel.response') },
-        { target: to('kernel.controller'), actions: 'resolveController' },
+        { guard: 'hasController', target: to('kernel.controller') },
+        { target: to('kernel.exception'), actions: 'failNoController' },
       ]),
       'kernel.controller': phase('kernel.controller', 'A controller was found for the route; listeners may replace it.', 'fail', [
         { guard: 'hasError', target: to('kernel.exception') },
@@ -161,7 +163,8 @@ export const requestMachine = setup({
       },
       'kernel.view': phase('kernel.view', 'The controller returned data, not a response; a view listener must make one.', 'fail', [
         { guard: 'hasError', target: to('kernel.exception') },
-        { target: to('kernel.response'), actions: 'requireViewResponse' },
+        { guard: 'hasResponse', target: to('kernel.response') },
+        { target: to('kernel.exception'), actions: 'failNoViewResponse' },
       ]),
       'kernel.response': phase('kernel.response', 'Response filtering: cache directives, profiler, robots directive, session save, remember-me.', 'fail', [
         { guard: 'hasError', target: to('kernel.exception') },

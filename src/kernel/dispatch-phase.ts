@@ -8,6 +8,8 @@ import { type ListenerRegistry, type RegisteredListener } from './listener-regis
 
 /** Where a phase's dispatch stands: which listeners, which runs next, and what a failure does. */
 interface PhaseDispatch {
+  /** Tells this dispatch's settles from those of one the request left. */
+  readonly id: number;
   readonly phase: KernelPhase;
   readonly event: KernelEvent;
   readonly listeners: readonly RegisteredListener[];
@@ -22,13 +24,18 @@ interface PhaseDispatch {
 /** The phase being dispatched for an exchange. */
 const DISPATCH = attributeKey<PhaseDispatch>('kernel.dispatch');
 
+let nextDispatchId = 1;
+
 /** True while a listener's promise keeps the exchange's current phase waiting. */
 export function isListenerPending(exchange: Exchange): boolean {
   return (exchange.attributes.get(DISPATCH)?.pending ?? null) !== null;
 }
 
-/** How a listener's promise ended; the machine hands it back with `listener.settled`. */
-export type ListenerOutcome = { readonly ok: true } | { readonly ok: false; readonly error: unknown };
+/**
+ * How a listener's promise ended, and which dispatch it belongs to: the machine hands it back
+ * with `listener.settled`, and a settle of a dispatch the request left (an abort) is ignored.
+ */
+export type ListenerOutcome = { readonly dispatch: number; readonly ok: true } | { readonly dispatch: number; readonly ok: false; readonly error: unknown };
 
 /** Called when a pending listener's promise settles, to wake the machine. */
 export type SettleNotifier = (outcome: ListenerOutcome) => void;
@@ -70,9 +77,10 @@ function runListeners(exchange: Exchange, dispatch: PhaseDispatch, notify: Settl
     }
     if (isThenable(result)) {
       dispatch.pending = { listener, start };
+      const { id } = dispatch;
       result.then(
-        () => notify({ ok: true }),
-        (error: unknown) => notify({ ok: false, error }),
+        () => notify({ dispatch: id, ok: true }),
+        (error: unknown) => notify({ dispatch: id, ok: false, error }),
       );
       return;
     }
@@ -92,7 +100,7 @@ export function dispatchPhase(
   notify: SettleNotifier,
 ): void {
   exchange.trace.enter(phase);
-  const dispatch: PhaseDispatch = { phase, event: createPhaseEvent(phase, exchange), listeners: registry.for(phase), index: 0, onError, pending: null };
+  const dispatch: PhaseDispatch = { id: nextDispatchId++, phase, event: createPhaseEvent(phase, exchange), listeners: registry.for(phase), index: 0, onError, pending: null };
   exchange.attributes.set(DISPATCH, dispatch);
   if (onError === 'fail' && exchange.error !== null) return;
   runListeners(exchange, dispatch, notify);
@@ -101,7 +109,7 @@ export function dispatchPhase(
 /** Takes the settled promise of the pending listener into account and runs the phase's remaining listeners. */
 export function resumePhase(exchange: Exchange, outcome: ListenerOutcome, notify: SettleNotifier): void {
   const dispatch = exchange.attributes.get(DISPATCH);
-  if (dispatch === undefined || dispatch.pending === null) return;
+  if (dispatch === undefined || dispatch.pending === null || dispatch.id !== outcome.dispatch) return;
   const { listener, start } = dispatch.pending;
   dispatch.pending = null;
   exchange.trace.recordListener(dispatch.phase, listener.name, listener.priority, start);

@@ -40,7 +40,7 @@ function deliver(actor: AnyActorRef, event: RequestMachineEvent): void {
 }
 
 function notifierFor(actor: AnyActorRef): SettleNotifier {
-  return (outcome) => deliver(actor, outcome.ok ? { type: 'listener.settled', ok: true } : { type: 'listener.settled', ok: false, error: outcome.error });
+  return (outcome) => deliver(actor, { type: 'listener.settled', ...outcome });
 }
 
 /**
@@ -54,7 +54,7 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
       dispatch: ({ context, self }, { phase, onError }) => dispatchPhase(listeners, exchangeOf(context), phase, onError, notifierFor(self)),
       resumeDispatch: ({ context, event, self }) => {
         if (event.type !== 'listener.settled') return;
-        resumePhase(exchangeOf(context), event.ok ? { ok: true } : { ok: false, error: event.error }, notifierFor(self));
+        resumePhase(exchangeOf(context), event, notifierFor(self));
       },
       recordState: ({ context }, { state }) => exchangeOf(context).trace.enter(state),
       takeError: ({ context }) => {
@@ -64,9 +64,8 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         exchange.error = null;
         exchange.response = null;
       },
-      resolveController: ({ context }) => {
+      failNoController: ({ context }) => {
         const exchange = exchangeOf(context);
-        if (exchange.controller !== null) return;
         exchange.fail(
           new HttpError(
             'LOUPE_ERR_HTTP_NOT_FOUND',
@@ -101,9 +100,8 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         exchange.controllerPending = false;
         if (event.type === 'controller.failed') exchange.fail(event.error);
       },
-      requireViewResponse: ({ context }) => {
+      failNoViewResponse: ({ context }) => {
         const exchange = exchangeOf(context);
-        if (exchange.response !== null) return;
         const result = exchange.controllerResult;
         const hint = result === undefined || result === null ? ' Did you forget to add a return statement somewhere in your controller?' : '';
         exchange.fail(
@@ -163,6 +161,7 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
       isDispatched: ({ context }) => !isListenerPending(exchangeOf(context)),
       hasError: ({ context }) => exchangeOf(context).error !== null,
       hasResponse: ({ context }) => exchangeOf(context).response !== null,
+      hasController: ({ context }) => exchangeOf(context).controller !== null,
       isControllerSettled: ({ context }) => !exchangeOf(context).controllerPending,
       isResponseResult: ({ event }) => event.type === 'controller.done' && event.result instanceof Response,
       isSubRequest: ({ context }) => exchangeOf(context).parent !== null,

@@ -9,9 +9,9 @@ export interface ScryptCost {
 }
 
 /**
- * Node's defaults: about 40 ms and 16 MiB per hash here. The firewall verifies synchronously,
- * so a higher cost would block the event loop longer; successful checks are cached instead
- * (see CredentialsVerifier).
+ * Node's defaults: about 40 ms and 16 MiB per hash here, on libuv's thread pool (off the event
+ * loop). HTTP Basic sends the password with every request, so successful checks are cached
+ * (see CredentialsVerifier) and failures throttled (LoginThrottle).
  */
 export const DEFAULT_SCRYPT_COST: ScryptCost = Object.freeze({ N: 16384, r: 8, p: 1 });
 
@@ -72,15 +72,4 @@ export async function verifyPassword(password: string, encoded: string): Promise
     scrypt(password.normalize('NFC'), salt, hash.length, options(parsed), (error, derived) => resolve(error === null ? derived : null));
   });
   return key !== null && timingSafeEqual(key, hash);
-}
-
-/** As verifyPassword, blocking: for synchronous listeners (the firewall), behind a cache. */
-export function verifyPasswordSync(password: string, encoded: string): boolean {
-  const parsed = parsePasswordHash(encoded);
-  if (parsed === null) return false;
-  try {
-    return timingSafeEqual(scryptSync(password.normalize('NFC'), parsed.salt, parsed.hash.length, options(parsed)), parsed.hash);
-  } catch {
-    return false;
-  }
 }

@@ -145,10 +145,7 @@ test('a controller returning nothing fails at kernel.view with a clear message',
   t.true(phasesOf(main).includes('kernel.exception'));
 });
 
-// Known bug: requireViewResponse runs as the action of the kernel.view → kernel.response
-// transition, so the error is set once kernel.response was chosen; the machine passes through an
-// empty kernel.response before kernel.exception. Remove `.failing` once kernel.view fails directly.
-test.failing('a controller returning nothing goes from kernel.view straight to kernel.exception', (t) => {
+test('a controller returning nothing goes from kernel.view straight to kernel.exception', (t) => {
   const run = createKernel({ '/nothing': nothingController });
   run.kernel.handle(requestData({ path: '/nothing' }), connection(run));
   const main = run.terminated.find((exchange) => exchange.isMainRequest);
@@ -471,11 +468,8 @@ for (const outcome of ['resolves', 'rejects'] as const) {
   });
 }
 
-// Known bug: the settle of a listener abandoned by an abort is delivered as `listener.settled`
-// to whatever phase is pending then; with an async kernel.terminate listener it is taken for
-// that listener's, and the request ends before kernel.terminate finished. Remove `.failing` once
-// a settle is matched to the listener it belongs to.
-test.failing('a late settle after an abort does not end an async kernel.terminate listener early', async (t) => {
+// A settle belongs to its dispatch: one abandoned by an abort must not end another phase's wait.
+test('a late settle after an abort does not end an async kernel.terminate listener early', async (t) => {
   const requestGate = deferred();
   const terminateGate = deferred();
   let terminateSettled = false;
