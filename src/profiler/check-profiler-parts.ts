@@ -1,5 +1,12 @@
 import { LoupeError } from '../errors/loupe-error';
-import { type ProfilerParts } from './profiler';
+import { type ProfileCollector } from './collector';
+import { type PanelDefinition } from './panel/panel-definition';
+
+/** What a profiler records and shows: its collectors, and the panels that read them. */
+export interface ProfilerParts {
+  readonly collectors: readonly ProfileCollector[];
+  readonly panels: readonly PanelDefinition[];
+}
 
 /** Names travel in JSON keys and in `?panel=` links unencoded: plain characters only. */
 const NAME = /^[A-Za-z0-9_.-]+$/;

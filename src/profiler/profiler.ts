@@ -2,8 +2,7 @@ import type Redis from 'ioredis';
 import { type RedisConfig } from '../redis/redis-config';
 import { type ProfilerConfig } from './profiler-config';
 import { type Listener } from '../kernel/listener';
-import { checkProfilerParts } from './check-profiler-parts';
-import { type ProfileCollector } from './collector';
+import { checkProfilerParts, type ProfilerParts } from './check-profiler-parts';
 import { debugTokenLinkListener } from './debug-token-link-listener';
 import { createProfilerListener } from './profiler-listener';
 import { connectWriterRedis } from './connect-writer-redis';
@@ -23,10 +22,6 @@ export interface ProfilerStats {
  * What the profiler records and shows: its collectors, and the panels that read them, in menu
  * order. An application passes Loupe's (defaultCollectors, DEFAULT_PANELS) with its own after them.
  */
-export interface ProfilerParts {
-  readonly collectors: readonly ProfileCollector[];
-  readonly panels: readonly PanelDefinition[];
-}
 
 /** The assembled profiler: its listeners, where it stores, and its counters. */
 export interface Profiler {
@@ -97,3 +92,5 @@ export async function createProfiler(
     },
   };
 }
+
+export { type ProfilerParts } from './check-profiler-parts';

@@ -128,7 +128,8 @@ test('POST /api/echo echoes JSON; malformed JSON is a 400 with a clear message',
   t.deepEqual(JSON.parse(ok.body), { echo: { a: [1, 2] } });
   const bad = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{"a":' });
   t.is(bad.status, 400);
-  t.regex(JSON.parse(bad.body).detail, /^Could not decode request body: it is not valid JSON\./);
+  // The parser's own message quotes the body, which may hold a secret: the client's message does not.
+  t.is(JSON.parse(bad.body).detail, 'Could not decode request body: it is not valid JSON.');
 });
 
 test('a body over the limit is a 413 and the server keeps serving', async (t) => {

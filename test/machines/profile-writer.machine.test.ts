@@ -1,22 +1,7 @@
 import test from 'ava';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { profileWriterMachine } from '../../machines/profile-writer.machine';
-
-interface Deferred {
-  readonly promise: Promise<void>;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
-function deferred(): Deferred {
-  let resolve: () => void = () => undefined;
-  let reject: (error: unknown) => void = () => undefined;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred, type Deferred } from '../helpers/deferred';
 
 /** Lets settled promises reach the actor. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

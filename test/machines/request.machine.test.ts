@@ -9,6 +9,7 @@ import { Kernel } from '../../src/kernel/kernel';
 import { defineListener, type Listener } from '../../src/kernel/listener';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { requestData } from '../helpers/request-data';
+import { deferred } from '../helpers/deferred';
 
 const okController: Controller = { name: 'ok', handle: () => new Response('ok') };
 const dataController: Controller = { name: 'data', handle: () => ({ hello: 'world' }) };
@@ -86,17 +87,6 @@ const phasesOf = (exchange: Exchange | undefined | null): string[] => (exchange?
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A promise with its settle functions, to decide in the test when an async listener ends. */
-function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } {
-  let resolve: () => void = () => undefined;
-  let reject: (error: unknown) => void = () => undefined;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
 /** Every state of a request that went the ordinary way, each once. */
 const ROUTED_STATES = [
   'received',
@@ -113,17 +103,7 @@ const ROUTED_STATES = [
 test('a routed request goes through every phase in order, once', (t) => {
   const run = createKernel({ '/': okController });
   run.kernel.handle(requestData({ path: '/' }), connection(run));
-  t.deepEqual(phasesOf(run.terminated[0]), [
-    'received',
-    'kernel.request',
-    'kernel.controller',
-    'kernel.controller_arguments',
-    'controller',
-    'kernel.response',
-    'kernel.finish_request',
-    'sending',
-    'kernel.terminate',
-  ]);
+  t.deepEqual(phasesOf(run.terminated[0]), ROUTED_STATES);
   t.is(run.written[0]?.body, 'ok');
   t.is(run.kernel.activeRequests, 0);
 });
