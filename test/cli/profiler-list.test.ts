@@ -94,3 +94,9 @@ for (const args of [['--limit', '0'], ['--limit', 'many'], ['--status', 'abc'], 
     t.regex(run.stderr, /Usage: loupe profiler:list/);
   });
 }
+
+test('profiler:list reads only REDIS_URL and REDIS_PREFIX: it works with APP_ENV=prod and no APP_SECRET', async (t) => {
+  const run = await runLoupe(['profiler:list', '--limit', '1'], { ...env, APP_ENV: 'prod', APP_SECRET: '', APP_LOCALES: 'xx', APP_DEFAULT_LOCALE: 'yy' });
+  t.is(run.code, 0, run.stderr);
+  t.is(tableRows(run.stdout).length, 1);
+});

@@ -1,10 +1,11 @@
 import test from 'ava';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { httpRequest } from '../helpers/http-client';
+import { spawnListening } from '../helpers/spawn-server';
 import { testKeyPrefix } from '../helpers/test-redis';
 import { deleteKeys } from '../helpers/test-server';
 
@@ -42,19 +43,8 @@ test('npm pack gives a tarball that installs, type-checks and serves the README 
     await cp(path.join(ROOT, 'examples', 'hello', 'app.ts'), path.join(app, 'app.ts'));
     // Type-checked against the installed declarations, then compiled: the example is what the README shows.
     await run(TSC, ['app.ts', '--strict', '--module', 'commonjs', '--target', 'es2022', '--moduleResolution', 'node', '--esModuleInterop', '--skipLibCheck', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types')], { cwd: app });
-    const child = spawn(process.execPath, ['app.js'], { cwd: app, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'test', REDIS_PREFIX: prefix } });
-    let output = '';
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const port = await new Promise<number>((resolve, reject) => {
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString();
-        const match = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-        if (match?.[1] !== undefined) resolve(Number(match[1]));
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-      void exited.then((code) => reject(new Error(`the example exited (${String(code)}):\n${output}`)));
-    });
+    const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'test', REDIS_PREFIX: prefix };
+    const { child, port, exited, output } = await spawnListening(['app.js'], { cwd: app, env, listening: /Listening on http:\/\/127\.0\.0\.1:(\d+)/ });
     const hello = await httpRequest(port, { path: '/hello/ada' });
     t.is(hello.status, 200);
     t.is(hello.body, 'Hello ada!');
@@ -65,7 +55,7 @@ test('npm pack gives a tarball that installs, type-checks and serves the README 
     t.is(missing.status, 404);
     t.is(JSON.parse(missing.body).detail, 'No book 2.');
     child.kill('SIGTERM');
-    t.is(await exited, 0, output);
+    t.is(await exited, 0, output());
   } finally {
     await deleteKeys(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', prefix);
     await rm(work, { recursive: true, force: true });
