@@ -1,4 +1,4 @@
-import { and, fromPromise, sendTo, setup } from 'xstate';
+import { fromPromise, sendTo, setup } from 'xstate';
 import { type KernelPhase } from './kernel-phases';
 
 /** What the machine needs of a request's state: the prepared error sub-request to invoke. */
@@ -52,22 +52,25 @@ const notProvided = (): never => {
  *   request.aborted (client gone) → aborted → kernel.terminate → done
  *
  * A phase whose listener returned a promise waits in that phase for `listener.settled`; its
- * exits hold only once every listener ran (`isDispatched`). Synchronous listeners never wait.
+ * exits hold only once every listener ran (`isDispatched`, with the exit's own check). Synchronous
+ * listeners never wait.
  */
-type PhaseGuard = 'hasError' | 'hasResponse' | 'hasController' | 'isSubRequest' | 'isErrorAlreadyRendered';
+/** What a phase's exit checks once the phase's listeners ran; `done` always holds. */
+export type PhaseCheck = 'hasError' | 'hasResponse' | 'hasController' | 'isSubRequest' | 'isErrorAlreadyRendered' | 'done';
 type PhaseAction = 'failNoController' | 'resolveArguments' | 'failNoViewResponse' | 'renderMinimalError' | 'prepareErrorSubRequest';
 
 /**
  * A kernel phase: its listeners are dispatched on entry; while one of them is pending the phase
  * waits for `listener.settled`, and its exits hold only once every listener ran.
  */
-function phase(name: KernelPhase, description: string, onError: OnListenerError, exits: readonly { guard?: PhaseGuard; target: string; actions?: PhaseAction }[]) {
+function phase(name: KernelPhase, description: string, onError: OnListenerError, exits: readonly { guard?: PhaseCheck; target: string; actions?: PhaseAction }[]) {
   return {
     description,
     entry: dispatch(name, onError),
     on: { 'listener.settled': { actions: 'resumeDispatch' as const } },
     always: exits.map(({ guard, target, actions }) => ({
-      guard: guard === undefined ? ('isDispatched' as const) : and(['isDispatched' as const, guard]),
+      // One guard per exit, not and(): a phase's exits are checked on every request.
+      guard: { type: 'isDispatched' as const, params: { check: guard ?? 'done' } },
       target,
       actions: actions === undefined ? [] : [actions],
     })),
@@ -100,14 +103,11 @@ export const requestMachine = setup({
       finishTrace: notProvided,
     },
     guards: {
-      isDispatched: notProvided,
+      isDispatched: (_: unknown, _params: { check: PhaseCheck }) => notProvided(),
       hasError: notProvided,
       hasResponse: notProvided,
-      hasController: notProvided,
       isControllerSettled: notProvided,
       isResponseResult: notProvided,
-      isSubRequest: notProvided,
-      isErrorAlreadyRendered: notProvided,
       hasSubRequestFailed: notProvided,
     },
     actors: {

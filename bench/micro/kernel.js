@@ -21,12 +21,15 @@ const debug = mode === 'debug';
   await new Promise((resolve) => setTimeout(resolve, 200));
   const runs = Number(count);
   let answered = 0;
+  const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   // One after the other: a synchronous route answers within inject's call, so this is the
   // kernel's cost plus one resolved promise per request.
   for (let i = 0; i < runs; i++) if ((await app.inject(request)).status > 0) answered++;
   const us = Number(process.hrtime.bigint() - start) / runs / 1000;
-  console.log(`${path} ${mode}: ${us.toFixed(1)} µs per request in the kernel (${answered} answered)`);
+  const used = process.cpuUsage(cpu);
+  const cpuUs = (used.user + used.system) / runs;
+  console.log(`${path} ${mode}: ${us.toFixed(1)} µs per request in the kernel, ${cpuUs.toFixed(1)} µs CPU (${answered} answered)`);
   if (app.profiler !== null) {
     await app.profiler.writer.whenIdle();
     await app.profiler.storage.purge();

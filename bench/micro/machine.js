@@ -8,15 +8,15 @@ const { requestMachine } = require('../../dist/machines/request.machine');
 const noop = () => undefined;
 const machine = requestMachine.provide({
   actions: {
-    dispatch: noop, resumeDispatch: noop, recordState: noop, takeError: noop, resolveController: noop, resolveArguments: noop,
+    dispatch: noop, resumeDispatch: noop, recordState: noop, takeError: noop, failNoController: noop, resolveArguments: noop,
     callController: ({ context }) => { context.exchange.response = 1; },
-    storeControllerResult: noop, storeControllerError: noop, requireViewResponse: noop, prepareErrorSubRequest: noop,
+    storeControllerResult: noop, storeControllerError: noop, failNoViewResponse: noop, prepareErrorSubRequest: noop,
     useErrorSubResponse: noop, renderMinimalError: noop, sendResponse: noop, markAborted: noop, finishTrace: noop,
   },
   guards: {
-    isDispatched: () => true, hasError: () => false, hasResponse: ({ context }) => context.exchange.response !== null,
+    isDispatched: ({ context }, { check }) => check !== 'hasError' && check !== 'isSubRequest' && check !== 'isErrorAlreadyRendered' && (check !== 'hasResponse' || context.exchange.response !== null), hasError: () => false, hasResponse: ({ context }) => context.exchange.response !== null,
     isControllerSettled: () => true, isResponseResult: () => false,
-    isSubRequest: () => false, isErrorAlreadyRendered: () => false, hasSubRequestFailed: () => false,
+    hasSubRequestFailed: () => false,
   },
 });
 

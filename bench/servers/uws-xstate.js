@@ -12,14 +12,14 @@ const machine = requestMachine.provide({
     resumeDispatch: noop,
     recordState: noop,
     takeError: noop,
-    resolveController: noop,
+    failNoController: noop,
     resolveArguments: noop,
     callController: ({ context }) => {
       context.exchange.response = 'Not Found';
     },
     storeControllerResult: noop,
     storeControllerError: noop,
-    requireViewResponse: noop,
+    failNoViewResponse: noop,
     prepareErrorSubRequest: noop,
     useErrorSubResponse: noop,
     renderMinimalError: noop,
@@ -31,13 +31,12 @@ const machine = requestMachine.provide({
     finishTrace: noop,
   },
   guards: {
-    isDispatched: () => true,
+    isDispatched: ({ context }, { check }) => check !== 'hasError' && check !== 'isSubRequest' && check !== 'isErrorAlreadyRendered' && (check !== 'hasResponse' || context.exchange.response !== null),
     hasError: () => false,
     hasResponse: ({ context }) => context.exchange.response !== null,
+   
     isControllerSettled: () => true,
     isResponseResult: () => false,
-    isSubRequest: () => false,
-    isErrorAlreadyRendered: () => false,
     hasSubRequestFailed: () => false,
   },
 });

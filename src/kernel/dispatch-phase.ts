@@ -1,13 +1,12 @@
-import { attributeKey } from './attributes';
 import { describeValue } from './describe-value';
 import { createPhaseEvent } from './event/create-phase-event';
 import { type KernelEvent } from './event/kernel-event';
-import { type Exchange } from './exchange';
+import { type DispatchCursor, type Exchange } from './exchange';
 import { type KernelPhase } from './kernel-events';
 import { type ListenerRegistry, type RegisteredListener } from './listener-registry';
 
 /** Where a phase's dispatch stands: which listeners, which runs next, and what a failure does. */
-interface PhaseDispatch {
+interface PhaseDispatch extends DispatchCursor {
   /** Tells this dispatch's settles from those of one the request left. */
   readonly id: number;
   readonly phase: KernelPhase;
@@ -21,14 +20,16 @@ interface PhaseDispatch {
   pending: { readonly listener: RegisteredListener; readonly start: number } | null;
 }
 
-/** The phase being dispatched for an exchange. */
-const DISPATCH = attributeKey<PhaseDispatch>('kernel.dispatch');
+/** The exchange's dispatch, which only this module creates. */
+function dispatchOf(exchange: Exchange): PhaseDispatch | null {
+  return exchange.dispatch as PhaseDispatch | null;
+}
 
 let nextDispatchId = 1;
 
 /** True while a listener's promise keeps the exchange's current phase waiting. */
 export function isListenerPending(exchange: Exchange): boolean {
-  return (exchange.attributes.get(DISPATCH)?.pending ?? null) !== null;
+  return exchange.dispatch !== null && exchange.dispatch.pending !== null;
 }
 
 /**
@@ -37,8 +38,16 @@ export function isListenerPending(exchange: Exchange): boolean {
  */
 export type ListenerOutcome = { readonly dispatch: number; readonly ok: true } | { readonly dispatch: number; readonly ok: false; readonly error: unknown };
 
-/** Called when a pending listener's promise settles, to wake the machine. */
-export type SettleNotifier = (outcome: ListenerOutcome) => void;
+/** The request's actor: told with `listener.settled` when a pending listener's promise settles. */
+export interface SettleTarget {
+  send(event: { readonly type: 'listener.settled' } & ListenerOutcome): void;
+  getSnapshot(): { readonly status: string };
+}
+
+/** Only to an actor that still runs: a listener may settle after the client went away. */
+function settle(target: SettleTarget, outcome: ListenerOutcome): void {
+  if (target.getSnapshot().status === 'active') target.send({ type: 'listener.settled', ...outcome });
+}
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
@@ -57,10 +66,10 @@ function failed(exchange: Exchange, dispatch: PhaseDispatch, name: string, error
 /**
  * Runs listeners from the dispatch's index in priority order, timing each into the trace, until
  * they are done, propagation is stopped, or one returns a promise: then the dispatch keeps that
- * listener as pending and returns; `notify` is told when it settles. Synchronous listeners never
+ * listener as pending and returns; `target` is told when it settles. Synchronous listeners never
  * create a promise.
  */
-function runListeners(exchange: Exchange, dispatch: PhaseDispatch, notify: SettleNotifier): void {
+function runListeners(exchange: Exchange, dispatch: PhaseDispatch, target: SettleTarget): void {
   const { trace } = exchange;
   const { listeners, event, phase } = dispatch;
   while (dispatch.index < listeners.length && !event.isPropagationStopped) {
@@ -79,8 +88,8 @@ function runListeners(exchange: Exchange, dispatch: PhaseDispatch, notify: Settl
       dispatch.pending = { listener, start };
       const { id } = dispatch;
       result.then(
-        () => notify({ dispatch: id, ok: true }),
-        (error: unknown) => notify({ dispatch: id, ok: false, error }),
+        () => settle(target, { dispatch: id, ok: true }),
+        (error: unknown) => settle(target, { dispatch: id, ok: false, error }),
       );
       return;
     }
@@ -97,22 +106,28 @@ export function dispatchPhase(
   exchange: Exchange,
   phase: KernelPhase,
   onError: 'fail' | 'log',
-  notify: SettleNotifier,
+  target: SettleTarget,
 ): void {
   exchange.trace.enter(phase);
-  const dispatch: PhaseDispatch = { id: nextDispatchId++, phase, event: createPhaseEvent(phase, exchange), listeners: registry.for(phase), index: 0, onError, pending: null };
-  exchange.attributes.set(DISPATCH, dispatch);
+  const listeners = registry.for(phase);
+  if (listeners.length === 0) {
+    // Nothing to run (often kernel.controller and kernel.controller_arguments): no event to make.
+    exchange.dispatch = null;
+    return;
+  }
+  const dispatch: PhaseDispatch = { id: nextDispatchId++, phase, event: createPhaseEvent(phase, exchange), listeners, index: 0, onError, pending: null };
+  exchange.dispatch = dispatch;
   if (onError === 'fail' && exchange.error !== null) return;
-  runListeners(exchange, dispatch, notify);
+  runListeners(exchange, dispatch, target);
 }
 
 /** Takes the settled promise of the pending listener into account and runs the phase's remaining listeners. */
-export function resumePhase(exchange: Exchange, outcome: ListenerOutcome, notify: SettleNotifier): void {
-  const dispatch = exchange.attributes.get(DISPATCH);
-  if (dispatch === undefined || dispatch.pending === null || dispatch.id !== outcome.dispatch) return;
+export function resumePhase(exchange: Exchange, outcome: ListenerOutcome, target: SettleTarget): void {
+  const dispatch = dispatchOf(exchange);
+  if (dispatch === null || dispatch.pending === null || dispatch.id !== outcome.dispatch) return;
   const { listener, start } = dispatch.pending;
   dispatch.pending = null;
   exchange.trace.recordListener(dispatch.phase, listener.name, listener.priority, start);
   if (!outcome.ok) failed(exchange, dispatch, listener.name, outcome.error);
-  runListeners(exchange, dispatch, notify);
+  runListeners(exchange, dispatch, target);
 }

@@ -7,6 +7,12 @@ import { Trace } from './trace';
 
 let nextId = 1;
 
+/** The phase being dispatched, as the exchange keeps it for dispatch-phase.ts (which owns its shape). */
+export interface DispatchCursor {
+  /** Set while a listener's promise keeps the phase waiting. */
+  readonly pending: object | null;
+}
+
 /**
  * The state of one request while its machine runs: the request, the response being built,
  * the controller, the error being handled, the attributes listeners share and the trace.
@@ -38,6 +44,8 @@ export class Exchange {
   /** True once an error response was produced for this exchange. */
   errorRendered = false;
   subRequest: Exchange | null = null;
+  /** The phase being dispatched; `null` between phases that have listeners. */
+  dispatch: DispatchCursor | null = null;
   /** Set when the client went away before the response was written. */
   aborted = false;
   /** Set once the response was handed to the client. */

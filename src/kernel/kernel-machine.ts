@@ -1,11 +1,11 @@
 import { type AnyActorRef, type DoneActorEvent } from 'xstate';
-import { requestMachine, type MachineExchange, type RequestMachineEvent } from '../../machines/request.machine';
+import { requestMachine, type MachineExchange, type PhaseCheck, type RequestMachineEvent } from '../../machines/request.machine';
 import { HttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
 import { Response } from '../http/response';
 import { type Controller } from './controller';
 import { describeValue } from './describe-value';
-import { dispatchPhase, isListenerPending, resumePhase, type SettleNotifier } from './dispatch-phase';
+import { dispatchPhase, isListenerPending, resumePhase } from './dispatch-phase';
 import { Exchange } from './exchange';
 import { type ListenerRegistry } from './listener-registry';
 import { minimalErrorResponse } from './minimal-error-response';
@@ -29,6 +29,16 @@ function exchangeOf(context: { exchange: MachineExchange }): Exchange {
   return exchange;
 }
 
+/** The checks of a phase's exits, and of the states that share them. */
+const CHECKS: Readonly<Record<PhaseCheck, (exchange: Exchange) => boolean>> = {
+  hasError: (exchange) => exchange.error !== null,
+  hasResponse: (exchange) => exchange.response !== null,
+  hasController: (exchange) => exchange.controller !== null,
+  isSubRequest: (exchange) => exchange.parent !== null,
+  isErrorAlreadyRendered: (exchange) => exchange.errorRendered,
+  done: () => true,
+};
+
 function storeResult(exchange: Exchange, result: unknown): void {
   if (result instanceof Response) exchange.response = result;
   else exchange.controllerResult = result;
@@ -39,9 +49,6 @@ function deliver(actor: AnyActorRef, event: RequestMachineEvent): void {
   if (actor.getSnapshot().status === 'active') actor.send(event);
 }
 
-function notifierFor(actor: AnyActorRef): SettleNotifier {
-  return (outcome) => deliver(actor, { type: 'listener.settled', ...outcome });
-}
 
 /**
  * The request machine with the kernel's implementations, and itself as the actor of its error
@@ -51,10 +58,10 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
   const { listeners, errorController } = deps;
   const machine = requestMachine.provide({
     actions: {
-      dispatch: ({ context, self }, { phase, onError }) => dispatchPhase(listeners, exchangeOf(context), phase, onError, notifierFor(self)),
+      dispatch: ({ context, self }, { phase, onError }) => dispatchPhase(listeners, exchangeOf(context), phase, onError, self),
       resumeDispatch: ({ context, event, self }) => {
         if (event.type !== 'listener.settled') return;
-        resumePhase(exchangeOf(context), event, notifierFor(self));
+        resumePhase(exchangeOf(context), event, self);
       },
       recordState: ({ context }, { state }) => exchangeOf(context).trace.enter(state),
       takeError: ({ context }) => {
@@ -158,14 +165,14 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
       },
     },
     guards: {
-      isDispatched: ({ context }) => !isListenerPending(exchangeOf(context)),
-      hasError: ({ context }) => exchangeOf(context).error !== null,
-      hasResponse: ({ context }) => exchangeOf(context).response !== null,
-      hasController: ({ context }) => exchangeOf(context).controller !== null,
+      isDispatched: ({ context }, { check }) => {
+        const exchange = exchangeOf(context);
+        return !isListenerPending(exchange) && CHECKS[check](exchange);
+      },
+      hasError: ({ context }) => CHECKS.hasError(exchangeOf(context)),
+      hasResponse: ({ context }) => CHECKS.hasResponse(exchangeOf(context)),
       isControllerSettled: ({ context }) => !exchangeOf(context).controllerPending,
       isResponseResult: ({ event }) => event.type === 'controller.done' && event.result instanceof Response,
-      isSubRequest: ({ context }) => exchangeOf(context).parent !== null,
-      isErrorAlreadyRendered: ({ context }) => exchangeOf(context).errorRendered,
       hasSubRequestFailed: ({ event }) => {
         const sub = exchangeOf({ exchange: (event as unknown as DoneActorEvent<MachineExchange>).output });
         return sub.errors.length > 0 || sub.response === null;

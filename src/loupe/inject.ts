@@ -55,7 +55,8 @@ export function inject(kernel: Kernel, request: InjectRequest, server: { readonl
           const previous = written[name];
           written[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
         }
-        const text = data.method === 'HEAD' ? '' : Buffer.from(response.body).toString('utf8');
+        const { body: sent } = response;
+        const text = data.method === 'HEAD' ? '' : typeof sent === 'string' ? sent : sent.toString('utf8');
         resolve({ status: response.status, headers: written, body: text });
         return true;
       },
