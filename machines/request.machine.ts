@@ -45,7 +45,8 @@ const notProvided = (): never => {
  * (createKernelMachine) and the exchange it works on.
  *
  *   received → kernel.request → kernel.controller → kernel.controller_arguments → controller
- *      → (kernel.view) → kernel.response → kernel.finish_request → sending → kernel.terminate → done
+ *      → (kernel.view) → kernel.response → kernel.finish_request → kernel.terminate → done
+ *      (the response is written on the way from kernel.finish_request to kernel.terminate)
  *   a listener's response at kernel.request → kernel.response
  *   any failing phase --error--> kernel.exception → error_sub_request (this same machine as a
  *      child, with the error controller) → kernel.response …
@@ -57,7 +58,7 @@ const notProvided = (): never => {
  */
 /** What a phase's exit checks once the phase's listeners ran; `done` always holds. */
 export type PhaseCheck = 'hasError' | 'hasResponse' | 'hasController' | 'isSubRequest' | 'isErrorAlreadyRendered' | 'done';
-type PhaseAction = 'failNoController' | 'resolveArguments' | 'failNoViewResponse' | 'renderMinimalError' | 'prepareErrorSubRequest';
+type PhaseAction = 'failNoController' | 'resolveArguments' | 'failNoViewResponse' | 'renderMinimalError' | 'prepareErrorSubRequest' | 'sendResponse';
 
 /**
  * A kernel phase: its listeners are dispatched on entry; while one of them is pending the phase
@@ -172,7 +173,8 @@ export const requestMachine = setup({
       ]),
       'kernel.finish_request': phase('kernel.finish_request', 'Locale, router context, session, firewall and asset state are reset.', 'log', [
         { guard: 'isSubRequest', target: 'done' },
-        { target: 'sending' },
+        // Written once, inside cork(), as the main request leaves finish_request: no state of its own.
+        { target: to('kernel.terminate'), actions: 'sendResponse' },
       ]),
       'kernel.exception': {
         ...phase('kernel.exception', 'An error escaped a phase: it replaces the response; listeners log it or answer; a sub-request will render it.', 'log', [
@@ -196,11 +198,6 @@ export const requestMachine = setup({
           ],
           onError: { target: to('kernel.response'), actions: 'renderMinimalError' },
         },
-      },
-      sending: {
-        description: 'The response is written once, inside cork(); nothing is written after an abort.',
-        entry: [{ type: 'recordState', params: { state: 'sending' } }, 'sendResponse'],
-        always: { target: to('kernel.terminate') },
       },
       aborted: {
         description: 'The client went away before the response was written; pending work is abandoned.',

@@ -96,7 +96,6 @@ const ROUTED_STATES = [
   'controller',
   'kernel.response',
   'kernel.finish_request',
-  'sending',
   'kernel.terminate',
 ];
 
@@ -155,8 +154,7 @@ test('an unrouted request is rendered by an error sub-request running the same p
     'error_sub_request',
     'kernel.response',
     'kernel.finish_request',
-    'sending',
-    'kernel.terminate',
+      'kernel.terminate',
   ]);
   t.is(sub?.parent, main);
   t.deepEqual(phasesOf(sub), [
@@ -370,8 +368,7 @@ test('an async kernel.request listener that rejects leads to kernel.exception an
     'error_sub_request',
     'kernel.response',
     'kernel.finish_request',
-    'sending',
-    'kernel.terminate',
+      'kernel.terminate',
   ]);
   t.is(main?.errors[0], failure);
   t.is(main?.subRequest?.renderedError, failure);
@@ -508,7 +505,7 @@ for (const timing of ['synchronously', 'after an await'] as const) {
       main?.trace.listeners.filter((listener) => listener.phase === 'kernel.request').map((listener) => listener.name),
       ['Answering'],
     );
-    t.deepEqual(phasesOf(main), ['received', 'kernel.request', 'kernel.response', 'kernel.finish_request', 'sending', 'kernel.terminate']);
+    t.deepEqual(phasesOf(main), ['received', 'kernel.request', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
   });
 }
 

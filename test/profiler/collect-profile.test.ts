@@ -184,8 +184,7 @@ test('phases are the kernel.* states in order; states keep received, controller 
     'controller',
     'kernel.response',
     'kernel.finish_request',
-    'sending',
-    'kernel.terminate',
+      'kernel.terminate',
   ]);
   t.deepEqual(
     phases.map((phase) => phase.name),
@@ -368,7 +367,7 @@ test('an aborted request has status 0 and aborted set; it went through aborted, 
   t.deepEqual(entries(main).request.response, { statusCode: 0, headers: {} });
   const names = entries(main).machine.states.map((state) => state.name);
   t.true(names.includes('aborted'));
-  t.false(names.includes('sending'));
+  t.false(names.includes('kernel.finish_request'));
   t.is(entries(main).logs.records[0]?.level, 'warning');
 });
 

@@ -5,7 +5,7 @@ import { roundedStates } from './timings';
 export const MACHINE_COLLECTOR = 'machine';
 
 export interface MachineCollectorData {
-  /** Every state the request's actor entered, kernel phases and its own (received, sending…). */
+  /** Every state the request's actor entered, kernel phases and its own (received, controller, error_sub_request…). */
   readonly states: readonly PhaseRecord[];
 }
 

@@ -6,7 +6,7 @@ import { renderTimeline, timelineTotal } from './timeline';
 
 /**
  * Machine: every state the request's XState actor entered, in order, with timing: the kernel
- * phases and the machine's own states around them (received, error sub-request, sending).
+ * phases and the machine's own states around them (received, controller, error sub-request).
  */
 export const machinePanel: PanelDefinition<MachineCollectorData> = {
   name: 'machine',
