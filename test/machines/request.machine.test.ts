@@ -87,6 +87,9 @@ const phasesOf = (exchange: Exchange | undefined | null): string[] => (exchange?
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The states of a main request whose error at kernel.request was rendered by the error sub-request. */
+const ERROR_PAGE_STATES = ['received', 'kernel.request', 'kernel.exception', 'error_sub_request', 'kernel.response', 'kernel.finish_request', 'kernel.terminate'];
+
 /** Every state of a request that went the ordinary way, each once. */
 const ROUTED_STATES = [
   'received',
@@ -147,15 +150,7 @@ test('an unrouted request is rendered by an error sub-request running the same p
   t.is(run.terminated.length, 1, 'a sub-request is terminated with its main request, not on its own');
   t.is(run.written.length, 1);
   t.is(run.written[0]?.status, 404);
-  t.deepEqual(phasesOf(main), [
-    'received',
-    'kernel.request',
-    'kernel.exception',
-    'error_sub_request',
-    'kernel.response',
-    'kernel.finish_request',
-      'kernel.terminate',
-  ]);
+  t.deepEqual(phasesOf(main), ERROR_PAGE_STATES);
   t.is(sub?.parent, main);
   t.deepEqual(phasesOf(sub), [
     'received',
@@ -361,15 +356,7 @@ test('an async kernel.request listener that rejects leads to kernel.exception an
   t.is(run.written.length, 1);
   t.is(run.written[0]?.status, 500);
   t.is(run.written[0]?.body, '500 the user store is down');
-  t.deepEqual(phasesOf(main), [
-    'received',
-    'kernel.request',
-    'kernel.exception',
-    'error_sub_request',
-    'kernel.response',
-    'kernel.finish_request',
-      'kernel.terminate',
-  ]);
+  t.deepEqual(phasesOf(main), ERROR_PAGE_STATES);
   t.is(main?.errors[0], failure);
   t.is(main?.subRequest?.renderedError, failure);
   t.deepEqual(

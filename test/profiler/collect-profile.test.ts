@@ -184,7 +184,7 @@ test('phases are the kernel.* states in order; states keep received, controller 
     'controller',
     'kernel.response',
     'kernel.finish_request',
-      'kernel.terminate',
+    'kernel.terminate',
   ]);
   t.deepEqual(
     phases.map((phase) => phase.name),
