@@ -39,23 +39,6 @@ const notProvided = (): never => {
   throw new Error('The request machine runs with the kernel implementations: use createKernelMachine().');
 };
 
-/**
- * One request, from the copied uWS request to the written response, through the phases of
- * Symfony's HttpKernel. The machine decides the order; src/kernel provides what each step does
- * (createKernelMachine) and the exchange it works on.
- *
- *   received → kernel.request → kernel.controller → kernel.controller_arguments → controller
- *      → (kernel.view) → kernel.response → kernel.finish_request → kernel.terminate → done
- *      (the response is written on the way from kernel.finish_request to kernel.terminate)
- *   a listener's response at kernel.request → kernel.response
- *   any failing phase --error--> kernel.exception → error_sub_request (this same machine as a
- *      child, with the error controller) → kernel.response …
- *   request.aborted (client gone) → aborted → kernel.terminate → done
- *
- * A phase whose listener returned a promise waits in that phase for `listener.settled`; its
- * exits hold only once every listener ran (`isDispatched`, with the exit's own check). Synchronous
- * listeners never wait.
- */
 /** What a phase's exit checks once the phase's listeners ran; `done` always holds. */
 export type PhaseCheck = 'hasError' | 'hasResponse' | 'hasController' | 'isSubRequest' | 'isErrorAlreadyRendered' | 'done';
 type PhaseAction = 'failNoController' | 'resolveArguments' | 'failNoViewResponse' | 'renderMinimalError' | 'prepareErrorSubRequest' | 'sendResponse';
@@ -78,6 +61,23 @@ function phase(name: KernelPhase, description: string, onError: OnListenerError,
   };
 }
 
+/**
+ * One request, from the copied uWS request to the written response, through the phases of
+ * Symfony's HttpKernel. The machine decides the order; src/kernel provides what each step does
+ * (createKernelMachine) and the exchange it works on.
+ *
+ *   received → kernel.request → kernel.controller → kernel.controller_arguments → controller
+ *      → (kernel.view) → kernel.response → kernel.finish_request → kernel.terminate → done
+ *      (the response is written on the way from kernel.finish_request to kernel.terminate)
+ *   a listener's response at kernel.request → kernel.response
+ *   any failing phase --error--> kernel.exception → error_sub_request (this same machine as a
+ *      child, with the error controller) → kernel.response …
+ *   request.aborted (client gone) → aborted → kernel.terminate → done
+ *
+ * A phase whose listener returned a promise waits in that phase for `listener.settled`; its
+ * exits hold only once every listener ran (`isDispatched`, with the exit's own check). Synchronous
+ * listeners never wait.
+ */
 export const requestMachine = setup({
     types: {
       context: {} as { exchange: MachineExchange },
