@@ -9,14 +9,17 @@ import { type RequestData } from './request-data';
  */
 const HOST_ALLOWED = /(?:^\[)?[a-zA-Z0-9-:\]_]+\.?/g;
 
+/** Methods an override may name whatever their spelling; any other must be letters only (Request::getMethod). */
+const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'PATCH', 'PURGE', 'TRACE']);
+
 /** One request as the kernel sees it: the copied data, plus attributes set while it runs. */
 export class Request {
   readonly data: RequestData;
-  readonly method: string;
   /** Route parameters, `_route`, `_controller`, and whatever listeners attach. */
   readonly attributes = new Map<string, unknown>();
   locale: string;
   defaultLocale: string;
+  #method: string | null;
   #host: string | null = null;
   #hostFailed = false;
   #port: number | null = null;
@@ -24,11 +27,28 @@ export class Request {
   #cookies: Readonly<Record<string, string>> | null = null;
   #queryParams: URLSearchParams | null = null;
 
-  constructor(data: RequestData, defaultLocale: string, method = data.method) {
+  constructor(data: RequestData, defaultLocale: string, method: string | null = null) {
     this.data = data;
-    this.method = method;
+    this.#method = method;
     this.locale = defaultLocale;
     this.defaultLocale = defaultLocale;
+  }
+
+  /**
+   * The intended method (Symfony's getMethod): a POST may ask for another with
+   * `X-HTTP-Method-Override` (`_method` in the body is not honoured, as in Symfony 7 by default).
+   * An override that is not a method token throws a 400 the first time; afterwards the real
+   * method answers, so that the error page and profile can still be built.
+   */
+  get method(): string {
+    if (this.#method !== null) return this.#method;
+    const real = this.data.method;
+    const override = real === 'POST' ? this.data.headers['x-http-method-override'] : undefined;
+    this.#method = real;
+    if (override === undefined) return real;
+    const method = override.toUpperCase();
+    if (!KNOWN_METHODS.has(method) && !/^[A-Z]+$/.test(method)) throw new BadRequestHttpError(`Invalid method override "${method}".`);
+    return (this.#method = method);
   }
 
   get path(): string {

@@ -1,3 +1,4 @@
+import { encodeJson } from './encode-json';
 import { HeaderBag } from './header-bag';
 
 /** A response being built by the kernel; written to the socket once, when the request is done. */
@@ -12,9 +13,13 @@ export class Response {
     this.headers = new HeaderBag(headers);
   }
 
-  /** A JSON response; `Content-Type: application/json`. */
+  /**
+   * A JSON response; `Content-Type: application/json`. Encoded as Symfony's JsonResponse does by
+   * default: `<`, `>`, `&`, `'` and `"` inside strings are hex escapes, so a JSON body can never be
+   * sniffed or embedded as HTML.
+   */
   static json(data: unknown, status = 200, headers: Readonly<Record<string, string>> = {}): Response {
-    return new Response(JSON.stringify(data), status, { 'Content-Type': 'application/json', ...headers });
+    return new Response(encodeJson(data), status, { 'Content-Type': 'application/json', ...headers });
   }
 
   /** A redirect to `location` with the given 3xx status. */

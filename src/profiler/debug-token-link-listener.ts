@@ -10,9 +10,9 @@ export const debugTokenLinkListener = defineListener('DebugTokenLinkListener', {
     -128,
     ({ request, response }) => {
       const token = response.headers.get('X-Debug-Token');
-      // No host (an invalid Host header was refused): no absolute URL can be made.
-      if (token === undefined || request.host === '') return;
-      response.headers.set('X-Debug-Token-Link', `${request.schemeAndHttpHost}${profilePath(token)}`);
+      if (token === undefined) return;
+      // An invalid Host header was refused: as Symfony, whose getHost() is then empty, the link is the bare path.
+      response.headers.set('X-Debug-Token-Link', request.host === '' ? profilePath(token) : `${request.schemeAndHttpHost}${profilePath(token)}`);
     },
   ],
 });

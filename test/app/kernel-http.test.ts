@@ -160,3 +160,30 @@ test('1,000 clients disconnecting mid-request leave the server answering and no 
   await server.whenIdle();
   t.is(server.activeRequests, 0);
 });
+
+test('JSON responses hex-escape <, >, &, \' and ", as Symfony\'s JsonResponse', async (t) => {
+  const payload = { html: `<script>alert("x") && 'y'</script>` };
+  const res = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
+  t.is(res.status, 200);
+  t.is(res.body, '{"echo":{"html":"\\u003Cscript\\u003Ealert(\\u0022x\\u0022) \\u0026\\u0026 \\u0027y\\u0027\\u003C/script\\u003E"}}');
+  t.deepEqual(JSON.parse(res.body), { echo: payload });
+});
+
+test('a POST may override its method with X-HTTP-Method-Override; _method in the body is not honoured; a bad override is a 400', async (t) => {
+  const overridden = await httpRequest(server.port, { method: 'POST', path: '/hello/ada', headers: { 'X-HTTP-Method-Override': 'get' } });
+  t.is(overridden.status, 200);
+  t.regex(overridden.body, /Hello ada!/);
+  const form = await httpRequest(server.port, { method: 'POST', path: '/hello/ada', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' }, body: '_method=GET' });
+  t.is(form.status, 405);
+  const bad = await httpRequest(server.port, { method: 'POST', path: '/hello/ada', headers: { 'X-HTTP-Method-Override': 'a-b', Accept: 'application/json' } });
+  t.is(bad.status, 400);
+  t.is(JSON.parse(bad.body).detail, 'Invalid method override "A-B".');
+  // Only a POST is overridden.
+  t.is((await httpRequest(server.port, { method: 'PUT', path: '/hello/ada', headers: { 'X-HTTP-Method-Override': 'GET', Accept: 'application/json' } })).status, 405);
+});
+
+test('the 400 of an invalid Host still links its profile, by the bare path as Symfony does', async (t) => {
+  const raw = await rawRequest(server.port, 'GET /hello/anna HTTP/1.1\r\nHost: exa mple.com\r\nConnection: close\r\n\r\n');
+  t.regex(raw, /^HTTP\/1\.1 400 Bad Request/);
+  t.regex(raw, /\r\nX-Debug-Token-Link: \/_profiler\/[0-9a-f]{6}\r\n/i);
+});
