@@ -1,6 +1,9 @@
 import { encodeJson } from './encode-json';
 import { HeaderBag } from './header-bag';
 
+/** htmlspecialchars with ENT_QUOTES, as RedirectResponse escapes its target. */
+const QUOTED: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
+
 /** A response being built by the kernel; written to the socket once, when the request is done. */
 export class Response {
   status: number;
@@ -22,10 +25,31 @@ export class Response {
     return new Response(encodeJson(data), status, { 'Content-Type': 'application/json', ...headers });
   }
 
-  /** A redirect to `location` with the given 3xx status. */
-  static redirect(location: string, status = 302): Response {
-    return new Response('', status, { Location: location });
+  /**
+   * A redirect to `url` with the given 3xx status, as Symfony's RedirectResponse: a small HTML
+   * page naming the target, and for a 301 no `Cache-Control` (a permanent redirect may be cached).
+   */
+  static redirect(url: string, status = 302): Response {
+    const escaped = url.replace(/[&<>"']/g, (char) => QUOTED[char] ?? char);
+    const page = `<!DOCTYPE html>
+<html>
+    <head>
+        <meta charset="UTF-8" />
+        <meta http-equiv="refresh" content="0;url='${escaped}'" />
+
+        <title>Redirecting to ${escaped}</title>
+    </head>
+    <body>
+        Redirecting to <a href="${escaped}">${escaped}</a>.
+    </body>
+</html>`;
+    const response = new Response(page, status, { 'Content-Type': 'text/html; charset=utf-8', Location: url });
+    if (status === 301) response.defaultCacheControl = false;
+    return response;
   }
+
+  /** False when the response must go out without the default `Cache-Control` (a 301 redirect). */
+  defaultCacheControl = true;
 
   get isRedirect(): boolean {
     return this.status >= 300 && this.status < 400;

@@ -78,10 +78,13 @@ test('HEAD on a GET route answers like GET, without the body', async (t) => {
   t.is(res.body, '');
 });
 
-test('GET /hello/anna/?q=1 redirects permanently to /hello/anna?q=1', async (t) => {
-  const res = await get('/hello/anna/?q=1');
+test('GET /hello/anna/?q=1 redirects permanently to the absolute /hello/anna?q=1, as RedirectResponse', async (t) => {
+  const res = await get('/hello/anna/?q=1', { Host: 'Loupe.Example:8080' });
   t.is(res.status, 301);
-  t.is(res.headers['location'], '/hello/anna?q=1');
+  t.is(res.headers['location'], 'http://loupe.example:8080/hello/anna?q=1');
+  t.is(res.headers['cache-control'], undefined);
+  t.regex(String(res.headers['content-type']), /^text\/html; charset=utf-8/i);
+  t.true(res.body.includes('<title>Redirecting to http://loupe.example:8080/hello/anna?q=1</title>'));
 });
 
 test('/hello/anna greets in English and /fr/hello/anna in French', async (t) => {

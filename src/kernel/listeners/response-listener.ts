@@ -21,7 +21,7 @@ export const responseListener = defineListener('ResponseListener', {
           if (type === undefined) headers.set('Content-Type', 'text/html; charset=UTF-8');
           else if (type.startsWith('text/') && !type.includes('charset')) headers.set('Content-Type', `${type}; charset=UTF-8`);
         }
-        if (!headers.has('Cache-Control')) {
+        if (!headers.has('Cache-Control') && response.defaultCacheControl) {
           // RFC 9111 §5.2.2: with Expires or Last-Modified a cache may store; Symfony then asks to revalidate.
           const validators = headers.has('Expires') || headers.has('Last-Modified');
           headers.set('Cache-Control', validators ? 'private, must-revalidate' : 'no-cache, private');

@@ -97,7 +97,7 @@ test('/_profiler/ renders the search page; token= redirects to the profile; a ba
   const home = await get('/_profiler/');
   t.is(home.status, 200);
   t.true(home.body.includes('<h2>Profile Search</h2>'));
-  t.is((await get('/_profiler')).headers['location'], '/_profiler/');
+  t.is((await get('/_profiler')).headers['location'], `http://127.0.0.1:${server.port}/_profiler/`);
   const jump = await get('/_profiler/search?token=ABC123');
   t.is(jump.status, 302);
   t.is(jump.headers['location'], '/_profiler/abc123');
