@@ -9,12 +9,19 @@ export const ProfilerPaths = {
   LATEST: `${PROFILER_PREFIX}/latest`,
   /** The route pattern of one profile. */
   PROFILE_ROUTE: `${PROFILER_PREFIX}/{token}`,
+  /** The route pattern of the search results page; `{token}` is a token or `empty`. */
+  RESULTS_ROUTE: `${PROFILER_PREFIX}/{token}/search/results`,
 } as const;
 
 /** The path of the profile of `token`, opened on `panel` when given. */
 export function profilePath(token: string, panel?: string): string {
   const path = `${PROFILER_PREFIX}/${encodeURIComponent(token)}`;
   return panel === undefined ? path : `${path}?panel=${encodeURIComponent(panel)}`;
+}
+
+/** The search results page (WebProfilerBundle's `_profiler_search_results`) for `query`, under a token or `empty`. */
+export function resultsPath(token: string, query: string): string {
+  return `${PROFILER_PREFIX}/${encodeURIComponent(token === '' ? 'empty' : token)}/search/results${query === '' ? '' : `?${query}`}`;
 }
 
 /** The search results for one field, e.g. every profile from one IP. */

@@ -14,9 +14,13 @@ import { routerPanel } from './router-panel';
  */
 export const DEFAULT_PANELS: readonly PanelDefinition[] = [requestPanel, exceptionPanel, logsPanel, eventsPanel, routerPanel, machinePanel];
 
-/** The panel named `name` among `panels`, or `undefined`. */
+/** Symfony's collector names for Loupe's panels, so that its links (`?panel=logger`) open them. */
+const SYMFONY_NAMES: Readonly<Record<string, string>> = { logger: 'logs' };
+
+/** The panel named `name` among `panels` (or by Symfony's name for it), or `undefined`. */
 export function findPanel(panels: readonly PanelDefinition[], name: string): PanelDefinition | undefined {
-  return panels.find((panel) => panel.name === name);
+  const wanted = panels.some((panel) => panel.name === name) ? name : (SYMFONY_NAMES[name] ?? name);
+  return panels.find((panel) => panel.name === wanted);
 }
 
 /**

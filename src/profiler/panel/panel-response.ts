@@ -4,6 +4,7 @@ import { Response } from '../../http/response';
 import { STATUS_TEXT } from '../../http/status-text';
 import { html } from '../../view/html';
 import { renderPanelLayout } from './panel-layout';
+import { ProfilerPaths } from '../profiler-paths';
 
 /**
  * Defence in depth: the pages need no script and load nothing, so a browser refuses both even
@@ -48,4 +49,15 @@ export function panelErrorResponse(request: Request, status: number, heading: st
 <p class="message">${message}</p></section>`,
       }),
   });
+}
+
+/**
+ * Symfony's "Token not found" info page (ProfilerController::panelAction renders
+ * `Profiler/info.html.twig` with `about: no_token`): a 200, since the profiler worked.
+ */
+export function tokenNotFoundPage(token: string): Response {
+  const content = html`<section class="summary"><h2>Token not found</h2>
+<p class="message">${`Token "${token}" not found.`}</p>
+<p>The profile may have expired, or not be stored yet; <a href="${ProfilerPaths.HOME}">search the profiles</a>.</p></section>`;
+  return new Response(renderPanelLayout({ content }), 200, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=UTF-8' });
 }

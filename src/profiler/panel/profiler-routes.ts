@@ -1,3 +1,5 @@
+import { preferredFormat } from '../../error-handler/negotiate-format';
+import { type Request } from '../../http/request';
 import { Response } from '../../http/response';
 import { type Controller } from '../../kernel/controller';
 import { type ProfileStorage } from '../profile-storage';
@@ -5,7 +7,7 @@ import { type ProfilerStats } from '../profiler';
 import { type RouteDefinition } from '../../routing/route';
 import { unreadableProfileMessage } from '../profile-schema';
 import { loadProfile } from './load-profile';
-import { negotiatedResponse, panelErrorResponse } from './panel-response';
+import { negotiatedResponse, panelErrorResponse, tokenNotFoundPage } from './panel-response';
 import { type PanelDefinition } from './panel-definition';
 import { defaultPanel, findPanel } from './panel-registry';
 import { renderProfilePage } from './profile-page';
@@ -13,7 +15,7 @@ import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
 import { renderStatusPage } from './status-page';
 import { counterValues } from './writer-counters';
-import { profilePath, ProfilerPaths } from '../profiler-paths';
+import { ProfilerPaths, resultsPath } from '../profiler-paths';
 
 /** What the profiler's pages read: the storage, the counters, and the writer's recent drops. */
 export interface ProfilerRoutesDeps {
@@ -25,21 +27,44 @@ export interface ProfilerRoutesDeps {
   readonly panels: readonly PanelDefinition[];
 }
 
-function createSearchController(deps: ProfilerRoutesDeps, name: string): Controller {
+/** The results of the request's search filters, in the format the client asked for. */
+async function searchResults(deps: ProfilerRoutesDeps, request: Request): Promise<Response> {
+  const search = parseSearchQuery(request.queryParams);
+  if (!search.ok) return panelErrorResponse(request, 400, 'Invalid search', search.message);
+  const rows = await deps.storage.find(search.criteria);
+  return negotiatedResponse(request, 200, {
+    json: () => ({ filters: search.criteria, count: rows.length, results: rows }),
+    html: () => renderSearchPage(search.form, rows, deps.stats()),
+  });
+}
+
+/** The filters of a search, without the token (it moves into the path). */
+function filtersOf(request: Request): string {
+  const query = new URLSearchParams(request.queryParams);
+  query.delete('token');
+  return query.toString();
+}
+
+/**
+ * `/_profiler/` and `/_profiler/search` (ProfilerController::homeAction and searchAction): a
+ * browser is redirected (302) to the results page of its filters, under the token it typed or
+ * `empty`, with ten results by default from the home page; a JSON client gets the results at once.
+ */
+function createSearchController(deps: ProfilerRoutesDeps, name: string, defaultQuery: string): Controller {
   return {
     name,
     handle: async ({ request }) => {
+      if (preferredFormat(request) === 'json') return searchResults(deps, request);
       const token = (request.queryParams.get('token') ?? '').trim().toLowerCase();
-      if (token !== '') return Response.redirect(profilePath(token), 302);
-      const search = parseSearchQuery(request.queryParams);
-      if (!search.ok) return panelErrorResponse(request, 400, 'Invalid search', search.message);
-      const rows = await deps.storage.find(search.criteria);
-      return negotiatedResponse(request, 200, {
-        json: () => ({ filters: search.criteria, count: rows.length, results: rows }),
-        html: () => renderSearchPage(search.form, rows, deps.stats()),
-      });
+      const filters = filtersOf(request);
+      return Response.redirect(resultsPath(token, filters === '' ? defaultQuery : filters), 302);
     },
   };
+}
+
+/** `/_profiler/{token}/search/results` (searchResultsAction): the results page. */
+function createResultsController(deps: ProfilerRoutesDeps): Controller {
+  return { name: 'Loupe\\Panel\\ProfilerController::searchResultsAction', handle: ({ request }) => searchResults(deps, request) };
 }
 
 function createStatusController(deps: ProfilerRoutesDeps): Controller {
@@ -65,6 +90,8 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
         case 'none':
           return panelErrorResponse(request, 404, 'There are no profiles', 'No profiles found.');
         case 'missing':
+          // As Symfony's info page "Token not found": a page, not an error, for a browser; a 404 for JSON.
+          if (preferredFormat(request) !== 'json') return tokenNotFoundPage(lookup.token);
           return panelErrorResponse(request, 404, 'Token not found', `Token "${lookup.token}" not found.`);
         case 'dropped':
           return panelErrorResponse(request, 404, 'Profile dropped', `The profile of token "${lookup.token}" was dropped and is not available: ${lookup.reason}`);
@@ -87,16 +114,22 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
 }
 
 /**
- * The profiler's routes (WebProfilerBundle's names), registered only with debug on and before
- * the application's. `/_profiler/` renders the search page directly where Symfony redirects to
- * a results URL: one round trip less, and the address stays the same. None of them is
- * profiled (the ProfilerListener skips `_profiler*` routes).
+ * The profiler's routes (WebProfilerBundle's names and paths), registered only with debug on and
+ * before the application's. None of them is profiled (the ProfilerListener skips `_profiler*`
+ * routes).
  */
 export function createProfilerRoutes(deps: ProfilerRoutesDeps): RouteDefinition[] {
   return [
-    { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::homeAction') },
-    { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::searchAction') },
+    { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::homeAction', 'limit=10') },
+    { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::searchAction', '') },
     { name: '_profiler_status', path: ProfilerPaths.STATUS, methods: ['GET'], controller: createStatusController(deps) },
+    {
+      name: '_profiler_search_results',
+      path: ProfilerPaths.RESULTS_ROUTE,
+      methods: ['GET'],
+      requirements: { token: '[0-9a-f]{6}|empty' },
+      controller: createResultsController(deps),
+    },
     {
       name: '_profiler',
       path: ProfilerPaths.PROFILE_ROUTE,

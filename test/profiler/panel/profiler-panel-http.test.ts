@@ -137,15 +137,21 @@ test('a matched route: request panel by default, router panel with _route, _cont
   t.true((await get(`${panelPath}?panel=exception`)).body.includes('No exception was thrown and caught.'));
 });
 
-test('unknown token, unknown panel and a tombstone are 404s that say so', async (t) => {
+test('an unknown token is Symfony\'s "Token not found" page (a 404 for JSON); an unknown panel and a tombstone are 404s that say so', async (t) => {
   t.is((await profiler().storage.read('abcdef')).kind, 'missing');
   const unknown = await get('/_profiler/abcdef');
-  t.is(unknown.status, 404);
+  t.is(unknown.status, 200);
   assertNotProfiled(t, unknown, 'unknown token');
+  t.true(unknown.body.includes('<h2>Token not found</h2>'));
   t.true(unknown.body.includes('Token &quot;abcdef&quot; not found.'));
+  t.is((await getJson('/_profiler/abcdef')).status, 404);
   t.is((await getJson('/_profiler/abcdef')).body['detail'], 'Token "abcdef" not found.');
 
   const { token } = await profiled('/hello/bob');
+  // Symfony's name of the log panel opens Loupe's.
+  const logger = await get(`/_profiler/${token}?panel=logger`);
+  t.is(logger.status, 200);
+  t.true(logger.body.includes('aria-current="page" data-panel="logs"'));
   const panel = await get(`/_profiler/${token}?panel=nope`);
   t.is(panel.status, 404);
   assertNotProfiled(t, panel, 'unknown panel');

@@ -79,7 +79,7 @@ test('start and end take epoch milliseconds or an ISO date', async (t) => {
 test('the HTML results: the filter form prefilled, the table, a sub-request under its parent', async (t) => {
   const mark = randomBytes(4).toString('hex');
   const [missing] = await sendAll([{ path: `/gone-${mark}` }]);
-  const res = await get(`/_profiler/search?url=gone-${mark}&method=get`);
+  const res = await get(`/_profiler/empty/search/results?url=gone-${mark}&method=get`);
   t.is(res.status, 200);
   t.true(res.body.includes(`name="url" value="gone-${mark}"`));
   t.true(res.body.includes('name="method" value="GET"'));
@@ -89,18 +89,25 @@ test('the HTML results: the filter form prefilled, the table, a sub-request unde
   const subRow = res.body.indexOf('<tr class="sub"');
   t.true(mainRow >= 0 && subRow > mainRow, 'the error sub-request is listed right under its parent');
   t.true(res.body.includes(`href="/_profiler/${missing}"`));
-  const none = await get(`/_profiler/search?url=nothing-${mark}`);
+  const none = await get(`/_profiler/empty/search/results?url=nothing-${mark}`);
   t.true(none.body.includes('No results found'));
 });
 
-test('/_profiler/ renders the search page; token= redirects to the profile; a bad filter is a 400', async (t) => {
+test('/_profiler/ and /_profiler/search redirect a browser to the results page, as WebProfilerBundle; JSON clients get results; a bad filter is a 400', async (t) => {
   const home = await get('/_profiler/');
-  t.is(home.status, 200);
-  t.true(home.body.includes('<h2>Profile Search</h2>'));
+  t.is(home.status, 302);
+  t.is(home.headers['location'], '/_profiler/empty/search/results?limit=10');
+  const results = await get('/_profiler/empty/search/results?limit=10');
+  t.is(results.status, 200);
+  t.true(results.body.includes('<h2>Profile Search</h2>'));
   t.is((await get('/_profiler')).headers['location'], `http://127.0.0.1:${server.port}/_profiler/`);
-  const jump = await get('/_profiler/search?token=ABC123');
+  const jump = await get('/_profiler/search?token=ABC123&method=GET');
   t.is(jump.status, 302);
-  t.is(jump.headers['location'], '/_profiler/abc123');
+  t.is(jump.headers['location'], '/_profiler/abc123/search/results?method=GET');
+  t.is((await get('/_profiler/search?url=x')).headers['location'], '/_profiler/empty/search/results?url=x');
+  const json = await get('/_profiler/search?method=GET', { Accept: 'application/json' });
+  t.is(json.status, 200);
+  t.true(Array.isArray(JSON.parse(json.body).results));
   const bad = await get('/_profiler/search?status_code=abc', { Accept: 'application/json' });
   t.is(bad.status, 400);
   t.regex(JSON.parse(bad.body).detail, /^Invalid search filter "status_code" "abc"/);
@@ -108,7 +115,7 @@ test('/_profiler/ renders the search page; token= redirects to the profile; a ba
 
 test('profiler pages carry no X-Debug-Token and are never stored', async (t) => {
   const [token] = await sendAll([{ path: '/hello/pages' }]);
-  for (const path of ['/_profiler/', '/_profiler/search?method=GET', '/_profiler/status', `/_profiler/${token}`, `/_profiler/${token}?panel=events`, '/_profiler/latest', '/_profiler/abcdef', `/_profiler/${token}?panel=nope`, '/_profiler/search?limit=0', '/_profiler']) {
+  for (const path of ['/_profiler/', '/_profiler/search?method=GET', '/_profiler/status', `/_profiler/${token}`, `/_profiler/${token}?panel=events`, '/_profiler/latest', '/_profiler/abcdef', `/_profiler/${token}?panel=nope`, '/_profiler/search?limit=0', '/_profiler/empty/search/results?limit=10', '/_profiler']) {
     for (const accept of ['text/html', 'application/json']) {
       const res = await get(path, { Accept: accept });
       t.is(res.headers['x-debug-token'], undefined, `${path} ${accept}`);
@@ -124,7 +131,7 @@ test('request data is escaped everywhere: a script in the path, markup in the Re
   t.is(res.status, 404);
   const token = String(res.headers['x-debug-token']);
   await server.profiler?.writer.whenIdle();
-  const pages = [`/_profiler/${token}`, `/_profiler/${token}?panel=request`, `/_profiler/${token}?panel=router`, `/_profiler/${token}?panel=logs`, '/_profiler/search?url=script'];
+  const pages = [`/_profiler/${token}`, `/_profiler/${token}?panel=request`, `/_profiler/${token}?panel=router`, `/_profiler/${token}?panel=logs`, '/_profiler/empty/search/results?url=script'];
   for (const path of pages) {
     const page = await get(path);
     t.is(page.status, 200, path);
