@@ -7,7 +7,6 @@ import { createLoginController } from './controllers/login-controller';
 import { sessionController } from './controllers/session-controller';
 import { slowController } from './controllers/slow-controller';
 import { createWelcomeController } from './controllers/welcome-controller';
-import { DEMO_REALM } from './firewalls';
 
 /** The demo application's routes, in matching order. */
 export function demoRoutes(locales: readonly string[], verifier: CredentialsVerifier): RouteDefinition[] {
@@ -27,7 +26,7 @@ export function demoRoutes(locales: readonly string[], verifier: CredentialsVeri
     { name: 'slow', path: '/slow', methods: ['GET'], controller: slowController },
     { name: 'session', path: '/session', methods: ['GET'], controller: sessionController },
     { name: 'admin', path: '/admin', methods: ['GET'], controller: adminController },
-    { name: 'login', path: '/login', methods: ['POST'], controller: createLoginController({ verifier, realm: DEMO_REALM }) },
+    { name: 'login', path: '/login', methods: ['POST'], controller: createLoginController({ verifier }) },
   ];
   return routes;
 }

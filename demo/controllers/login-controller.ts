@@ -1,4 +1,4 @@
-import { BadRequestHttpError, KernelAttributes, SecurityAttributes, UnauthorizedHttpError, type Controller, type CredentialsVerifier, type Request } from '../../src';
+import { BadRequestHttpError, KernelAttributes, Response, SecurityAttributes, type Controller, type CredentialsVerifier, type Request } from '../../src';
 
 /** What a login request carries, whichever its format. */
 interface LoginAttempt {
@@ -9,8 +9,6 @@ interface LoginAttempt {
 
 export interface LoginControllerOptions {
   readonly verifier: CredentialsVerifier;
-  /** The realm of the challenge sent with a failed login. */
-  readonly realm: string;
 }
 
 const TRUTHY = new Set(['1', 'on', 'true', 'yes']);
@@ -60,7 +58,8 @@ export function createLoginController(options: LoginControllerOptions): Controll
       const attempt = readAttempt(request);
       // Async scrypt: a login must not block other requests while the hash is computed.
       const user = await options.verifier.verify(attempt.username, attempt.password, request.data.remoteAddress);
-      if (user === null) throw new UnauthorizedHttpError('Invalid credentials.', `Basic realm="${options.realm}"`);
+      // As JsonLoginAuthenticator::onAuthenticationFailure.
+      if (user === null) return Response.json({ error: 'Invalid credentials.' }, 401);
       attributes.set(KernelAttributes.USER, { identifier: user.identifier, roles: user.roles, via: 'form_login' });
       if (attempt.rememberMe) attributes.set(SecurityAttributes.REMEMBER_ME_REQUESTED, user.identifier);
       log('info', `Logged in "${user.identifier}".`, { remember_me: attempt.rememberMe });

@@ -29,6 +29,20 @@ export class UnauthorizedHttpError extends HttpError {
   }
 }
 
+/**
+ * 401 raised by the firewall (Symfony's AuthenticationException): the security exception
+ * listener answers it with the firewall's entry point, the bare challenge, instead of an error page.
+ */
+export class AuthenticationHttpError extends UnauthorizedHttpError {
+  /** The `WWW-Authenticate` challenge the entry point sends. */
+  readonly challenge: string;
+
+  constructor(message: string, challenge: string, options: { cause?: unknown } = {}) {
+    super(message, challenge, options);
+    this.challenge = challenge;
+  }
+}
+
 /** 404: nothing answers this path. */
 export class NotFoundHttpError extends HttpError {
   constructor(message: string, options: { cause?: unknown } = {}) {

@@ -28,6 +28,7 @@ import { FirewallMap, type FirewallConfig } from '../security/firewall-map';
 import { createFirewallListener } from '../security/firewall-listener';
 import { LoginThrottle } from '../security/login-throttle';
 import { createRememberMeListener } from '../security/remember-me-listener';
+import { securityExceptionListener } from '../security/security-exception-listener';
 import { type UserProvider } from '../security/user-provider';
 import { loadNativeUws } from '../server/load-uws';
 import { UwsServer } from '../server/uws-server';
@@ -124,6 +125,7 @@ function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis
         firewalls,
       }),
       createFirewallListener({ firewalls, verifier }),
+      securityExceptionListener,
     );
   }
   return listeners;

@@ -1,4 +1,4 @@
-import { ForbiddenHttpError, UnauthorizedHttpError } from '../errors/http-error';
+import { AuthenticationHttpError, ForbiddenHttpError } from '../errors/http-error';
 import { type RequestEvent } from '../kernel/event/request-event';
 import { KernelAttributes } from '../kernel/kernel-attributes';
 import { defineListener, type Listener } from '../kernel/listener';
@@ -25,7 +25,7 @@ function authenticated(event: RequestEvent, firewall: FirewallConfig, user: Secu
 
 function refused(event: RequestEvent, firewall: FirewallConfig): never {
   event.log('info', 'HTTP Basic authentication failed.', { firewall: firewall.name });
-  throw new UnauthorizedHttpError('Invalid credentials.', challenge(firewall));
+  throw new AuthenticationHttpError('Invalid credentials.', challenge(firewall));
 }
 
 /** Access control: no user gets the Basic challenge (401); a user without any required role, 403. */
@@ -33,7 +33,7 @@ function checkAccess(event: RequestEvent, firewalls: FirewallMap, firewall: Fire
   const required = firewalls.requiredRoles(firewall, event.request.path);
   if (required.length === 0) return;
   const { user } = event;
-  if (user === null) throw new UnauthorizedHttpError('Full authentication is required to access this resource.', challenge(firewall));
+  if (user === null) throw new AuthenticationHttpError('Full authentication is required to access this resource.', challenge(firewall));
   if (!required.some((role) => user.roles.includes(role))) {
     event.log('info', `Access denied: "${user.identifier}" lacks ${required.join(' or ')}.`, { firewall: firewall.name });
     throw new ForbiddenHttpError();
