@@ -81,17 +81,6 @@ function tokenSource(tokens: readonly RouteToken[], index: number, firstOptional
   return `(?:${group}${closing}`;
 }
 
-/** Percent-decodes a parameter; an invalid escape sequence is kept as it was sent. */
-function decodeParam(raw: string): string {
-  return raw.replace(/(?:%[0-9A-Fa-f]{2})+/g, (escaped) => {
-    try {
-      return decodeURIComponent(escaped);
-    } catch {
-      return escaped;
-    }
-  });
-}
-
 /** A route compiled once, at router construction: its tokens, its regular expression and its methods. */
 export class CompiledRoute {
   readonly name: string;
@@ -132,14 +121,14 @@ export class CompiledRoute {
     }
   }
 
-  /** The parameters (defaults applied, values percent-decoded) when the raw `path` matches, else `null`. */
+  /** The parameters (defaults applied) when the percent-decoded `path` matches, else `null`. */
   matchPath(path: string): Record<string, string> | null {
     const match = this.#regex.exec(path);
     if (match === null) return null;
     const params: Record<string, string> = { ...this.defaults };
     for (const variable of this.variables) {
       const value = match.groups?.[variable];
-      if (value !== undefined) params[variable] = decodeParam(value);
+      if (value !== undefined) params[variable] = value;
     }
     return params;
   }

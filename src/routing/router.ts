@@ -14,7 +14,8 @@ export interface RouteMatch {
  */
 export interface Router {
   /**
-   * The route answering `method` and the raw (still percent-encoded) `path`.
+   * The route answering `method` and `path`, given as sent (percent-encoded) and decoded before
+   * matching as Symfony does; parameters are decoded values, messages quote the path as sent.
    * Throws MethodNotAllowedError when the path exists for other methods only, and
    * ResourceNotFoundError when nothing answers it. For GET and HEAD a path that only matches
    * with its trailing slash toggled gives a match of the redirect controller.

@@ -2,6 +2,8 @@ import { LoupeError } from '../errors/loupe-error';
 import { CompiledRoute } from './compiled-route';
 import { generatePath } from './generate-path';
 import { MethodNotAllowedError } from './method-not-allowed-error';
+import { rawUrlEncode } from '../http/raw-url-encode';
+import { rawUrlDecode } from './raw-url-decode';
 import { redirectController } from './redirect-controller';
 import { type RequestContext } from './request-context';
 import { ResourceNotFoundError } from './resource-not-found-error';
@@ -33,21 +35,25 @@ export class UrlMatcherRouter implements Router {
     this.#routes = Object.freeze([...byName.values()]);
   }
 
-  match(method: string, path: string): RouteMatch {
+  match(method: string, rawPath: string): RouteMatch {
     const upper = method.toUpperCase();
+    // Matched decoded, as Symfony's matcher does (rawurldecode): `/%68ello` is `/hello`, and an
+    // encoded slash is a real one. Messages quote the path as it was sent.
+    const path = rawUrlDecode(rawPath) || '/';
     const first = this.#attempt(upper, path);
     if ('match' in first) return first.match;
     if (first.allowed.length > 0) throw new MethodNotAllowedError(first.allowed);
-    if (upper !== 'GET' && upper !== 'HEAD') throw new ResourceNotFoundError(path);
-    const trimmed = path.replace(/\/+$/, '') || '/';
-    if (trimmed === '/') throw new ResourceNotFoundError(path);
-    const toggled = trimmed === path ? `${path}/` : trimmed;
+    const toggledRaw = toggleTrailingSlash(rawPath);
+    if (upper !== 'GET' && upper !== 'HEAD') throw new ResourceNotFoundError(rawPath);
+    const toggled = toggleTrailingSlash(path);
+    if (toggled === path) throw new ResourceNotFoundError(rawPath);
     const second = this.#attempt(upper, toggled);
     // A toggled path that exists only for other methods is still a 404, as in Symfony.
-    if (!('match' in second)) throw new ResourceNotFoundError(toggled);
+    if (!('match' in second)) throw new ResourceNotFoundError(toggledRaw);
     return {
       name: second.match.name,
-      params: Object.freeze({ path: toggled, permanent: 'true' }),
+      // The target is sent in a Location header: each segment encoded again.
+      params: Object.freeze({ path: toggled.split('/').map(rawUrlEncode).join('/'), permanent: 'true' }),
       controller: redirectController,
     };
   }
@@ -83,4 +89,11 @@ export class UrlMatcherRouter implements Router {
     }
     return { allowed };
   }
+}
+
+/** The path with its trailing slash removed, or added when it has none; `/` stays `/`. */
+function toggleTrailingSlash(path: string): string {
+  const trimmed = path.replace(/\/+$/, '') || '/';
+  if (trimmed === '/') return '/';
+  return trimmed === path ? `${path}/` : trimmed;
 }

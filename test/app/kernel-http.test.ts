@@ -190,3 +190,13 @@ test('the 400 of an invalid Host still links its profile, by the bare path as Sy
   t.regex(raw, /^HTTP\/1\.1 400 Bad Request/);
   t.regex(raw, /\r\nX-Debug-Token-Link: \/_profiler\/[0-9a-f]{6}\r\n/i);
 });
+
+test('paths are decoded before matching, as Symfony: %68 is h, an encoded slash is a slash', async (t) => {
+  t.regex((await get('/%68ello/ada')).body, /Hello ada!/);
+  const slash = await get('/hello/a%2Fb', { Accept: 'application/json' });
+  t.is(slash.status, 404);
+  t.is(JSON.parse(slash.body).detail, `No route found for "GET http://127.0.0.1:${server.port}/hello/a%2Fb"`);
+  const trailing = await get('/hello/ada%2F');
+  t.is(trailing.status, 301);
+  t.is(trailing.headers['location'], `http://127.0.0.1:${server.port}/hello/ada`);
+});

@@ -76,11 +76,16 @@ export function routerContract(label: string, create: RouterFactory): void {
     t.deepEqual(router.match('GET', '/other').params, { page: 'other' });
   });
 
-  test(`${label}: the raw path is matched and parameters are percent-decoded afterwards`, (t) => {
+  test(`${label}: the path is percent-decoded before matching, as Symfony's rawurldecode`, (t) => {
     const router = create([route('hello', '/hello/{name}')]);
     t.deepEqual(router.match('GET', '/hello/J%C3%BCrgen').params, { name: 'Jürgen' });
-    // An encoded slash is inside the segment when matching, a slash in the value after decoding.
-    t.deepEqual(router.match('GET', '/hello/a%2Fb').params, { name: 'a/b' });
+    t.is(router.match('GET', '/%68ello/ada').name, 'hello');
+    // An encoded slash is a real slash: it ends the segment, so {name} does not match…
+    const error = t.throws(() => router.match('GET', '/hello/a%2Fb'), { instanceOf: ResourceNotFoundError });
+    t.is(error?.message, 'No routes found for "/hello/a%2Fb/".');
+    // …and an encoded trailing slash makes the trailing-slash variant, redirected to the path without it.
+    t.deepEqual(router.match('GET', '/hello/ada%2F').params, { path: '/hello/ada', permanent: 'true' });
+    t.deepEqual(router.match('GET', '/hello/an%20na/').params, { path: '/hello/an%20na', permanent: 'true' });
     t.deepEqual(router.match('GET', '/hello/a+b%20c').params, { name: 'a+b c' });
     // Invalid escapes stay as they were sent; valid ones around them are still decoded.
     t.deepEqual(router.match('GET', '/hello/100%25%ZZ%E2%82%AC').params, { name: '100%%ZZ€' });
