@@ -26,3 +26,22 @@ test('prod: X-HTTP-Method-Override is honoured on a POST; a bad one is a 400', a
   t.is(bad.status, 400);
   t.is(JSON.parse(bad.body).status, 400);
 });
+
+test('prod: trailing-slash redirects are absolute; paths are decoded before matching', async (t) => {
+  const redirect = await httpRequest(server.port, { path: '/hello/ada/?q=1', headers: { Host: 'Loupe.Example' } });
+  t.is(redirect.status, 301);
+  t.is(redirect.headers['location'], 'http://loupe.example/hello/ada?q=1');
+  t.is(redirect.headers['cache-control'], undefined);
+  t.is((await httpRequest(server.port, { path: '/%68ello/ada' })).status, 200);
+  t.is((await httpRequest(server.port, { path: '/hello/a%2Fb' })).status, 404);
+});
+
+test('prod: the security entry point answers 401 with the challenge and an empty body', async (t) => {
+  const anonymous = await httpRequest(server.port, { path: '/admin', headers: { Accept: 'application/json' } });
+  t.is(anonymous.status, 401);
+  t.is(anonymous.headers['www-authenticate'], 'Basic realm="Loupe"');
+  t.is(anonymous.body, '');
+  const login = await httpRequest(server.port, { method: 'POST', path: '/login', headers: { 'Content-Type': 'application/json' }, body: '{"username":"nobody","password":"x"}' });
+  t.is(login.status, 401);
+  t.is(login.body, '{"error":"Invalid credentials."}');
+});
