@@ -4,6 +4,7 @@ import { type KernelEvent } from './event/kernel-event';
 import { type DispatchCursor, type Exchange } from './exchange';
 import { type KernelPhase } from './kernel-events';
 import { type ListenerRegistry, type RegisteredListener } from './listener-registry';
+import { isThenable } from './is-thenable';
 
 /** Where a phase's dispatch stands: which listeners, which runs next, and what a failure does. */
 interface PhaseDispatch extends DispatchCursor {
@@ -47,10 +48,6 @@ export interface SettleTarget {
 /** Only to an actor that still runs: a listener may settle after the client went away. */
 function settle(target: SettleTarget, outcome: ListenerOutcome): void {
   if (target.getSnapshot().status === 'active') target.send({ type: 'listener.settled', ...outcome });
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** A listener failed: in a failing phase the error becomes the request's and the phase ends; else it is logged. */

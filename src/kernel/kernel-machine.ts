@@ -9,6 +9,7 @@ import { dispatchPhase, isListenerPending, resumePhase } from './dispatch-phase'
 import { Exchange } from './exchange';
 import { type ListenerRegistry } from './listener-registry';
 import { minimalErrorResponse } from './minimal-error-response';
+import { isThenable } from './is-thenable';
 
 /** What the request machine needs from the kernel that runs it. */
 export interface KernelMachineDeps {
@@ -16,10 +17,6 @@ export interface KernelMachineDeps {
   readonly errorController: Controller;
   /** Writes a finished main response; false when the client is gone. */
   readonly send: (exchange: Exchange) => boolean;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** The machine's context holds the kernel's own exchanges: it is created with one (Kernel.handle). */
@@ -48,7 +45,6 @@ function storeResult(exchange: Exchange, result: unknown): void {
 function deliver(actor: AnyActorRef, event: RequestMachineEvent): void {
   if (actor.getSnapshot().status === 'active') actor.send(event);
 }
-
 
 /**
  * The request machine with the kernel's implementations, and itself as the actor of its error

@@ -3,10 +3,7 @@ import { TooManyRequestsHttpError } from '../errors/http-error';
 import { type LoginThrottle } from './login-throttle';
 import { verifyPassword } from './password-hasher';
 import { type SecurityUser, type UserProvider } from './user-provider';
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
+import { isThenable } from '../kernel/is-thenable';
 
 /**
  * Checked against when the user does not exist, so that an unknown identifier costs as much as a
@@ -56,7 +53,7 @@ export class CredentialsVerifier {
    */
   verifyCached(identifier: string, password: string): SecurityUser | null {
     const user = this.#users.loadUser(identifier);
-    if (user === null || isPromiseLike(user)) return null;
+    if (user === null || isThenable(user)) return null;
     return this.#hit(cacheKey(user, password)) ? user : null;
   }
 

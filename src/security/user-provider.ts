@@ -1,5 +1,6 @@
 import { LoupeError } from '../errors/loupe-error';
 import { parsePasswordHash } from './password-hasher';
+import { isThenable } from '../kernel/is-thenable';
 
 /** A user as configured: the identifier, the scrypt hash of the password and the roles. */
 export interface SecurityUser {
@@ -22,8 +23,7 @@ export interface UserProvider {
 
 /** Calls `use` with the loaded user: at once for a synchronous provider, once loaded for an async one. */
 export function withLoadedUser<T>(loaded: LoadedUser | PromiseLike<LoadedUser>, use: (user: LoadedUser) => T): T | Promise<T> {
-  if (loaded !== null && typeof (loaded as { then?: unknown }).then === 'function') return Promise.resolve(loaded).then(use);
-  return use(loaded as LoadedUser);
+  return isThenable(loaded) ? Promise.resolve(loaded).then(use) : use(loaded);
 }
 
 /**

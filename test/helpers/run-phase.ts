@@ -3,10 +3,7 @@ import { type Exchange } from '../../src/kernel/exchange';
 import { type KernelPhase } from '../../src/kernel/kernel-events';
 import { type Listener } from '../../src/kernel/listener';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
+import { isThenable } from '../../src/kernel/is-thenable';
 
 /**
  * Runs the handlers `listeners` subscribed to `phase` with that phase's event for `exchange`, in
