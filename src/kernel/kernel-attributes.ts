@@ -10,4 +10,9 @@ export const KernelAttributes = {
   SESSION: attributeKey<Session>('session'),
   /** In an error sub-request: the log of the request whose error it renders (the debug page shows it). */
   PARENT_LOGS: attributeKey<readonly LogRecord[]>('parent_logs'),
+  /**
+   * The locale the request was handled in, kept by the locale listener when kernel.finish_request
+   * gives `request.locale` back, so that the profiler (collecting at kernel.terminate) records it.
+   */
+  HANDLED_LOCALE: attributeKey<string>('handled_locale'),
 } as const;

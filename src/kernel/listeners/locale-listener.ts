@@ -1,4 +1,5 @@
 import { type KernelEvent } from '../event/kernel-event';
+import { KernelAttributes } from '../kernel-attributes';
 import { defineListener, type Listener } from '../listener';
 
 export interface LocaleOptions {
@@ -30,7 +31,8 @@ export function negotiateLocale(header: string | undefined, enabled: readonly st
 /**
  * The request locale (Symfony's LocaleListener): the default first (100), then after routing the
  * `_locale` route attribute, else Accept-Language among the enabled locales (16). A sub-request
- * gives the parent's locale back when it finishes.
+ * gives the parent's locale back when it finishes, a main request the default; the locale it was
+ * handled in stays readable as KernelAttributes.HANDLED_LOCALE.
  */
 export function createLocaleListener(options: LocaleOptions): Listener {
   const setLocale = ({ request, isMainRequest }: KernelEvent): void => {
@@ -55,7 +57,8 @@ export function createLocaleListener(options: LocaleOptions): Listener {
     ],
     'kernel.finish_request': [
       0,
-      ({ request, parentRequest }) => {
+      ({ request, parentRequest, attributes }) => {
+        attributes.set(KernelAttributes.HANDLED_LOCALE, request.locale);
         request.locale = parentRequest?.locale ?? request.defaultLocale;
       },
     ],

@@ -87,7 +87,8 @@ export function createRequestCollector(options: RequestCollectorOptions): Profil
         cookies: redactCookies(request.cookies, options.secretCookies),
         body: bodyOf(exchange),
         ...sessionAndUserOf(exchange),
-        locale: request.locale,
+        // kernel.finish_request has reset request.locale by now: the handled one is kept aside.
+        locale: exchange.attributes.get(KernelAttributes.HANDLED_LOCALE) ?? request.locale,
         response: {
           statusCode: response?.status ?? 0,
           headers: response === null ? {} : redactHeaders(response.headers.toJSON()),

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { Exchange } from '../../../src/kernel/exchange';
 import { createPhaseEvent } from '../../../src/kernel/event/create-phase-event';
+import { KernelAttributes } from '../../../src/kernel/kernel-attributes';
 import { type KernelPhase } from '../../../src/kernel/kernel-events';
 import { ListenerRegistry, type RegisteredListener } from '../../../src/kernel/listener-registry';
 import { createLocaleListener, negotiateLocale } from '../../../src/kernel/listeners/locale-listener';
@@ -97,11 +98,12 @@ test('kernel.finish_request gives a sub-request its parent locale back', (t) => 
   t.is(parent.request.locale, 'de');
 });
 
-test('kernel.finish_request resets a main request to the default locale', (t) => {
+test('kernel.finish_request resets a main request to the default locale, keeping the handled one aside', (t) => {
   const exchange = request(exchangeFor({ headers: { 'accept-language': 'de' } }));
   t.is(exchange.request.locale, 'de');
   at('kernel.finish_request', 0)(exchange);
   t.is(exchange.request.locale, 'fr');
+  t.is(exchange.attributes.get(KernelAttributes.HANDLED_LOCALE), 'de');
 });
 
 test('negotiateLocale: no header, no locale', (t) => {
