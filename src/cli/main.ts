@@ -6,6 +6,7 @@ import { debugListenersCommand } from './commands/debug-listeners';
 import { profilerListCommand } from './commands/profiler-list';
 import { profilerPurgeCommand } from './commands/profiler-purge';
 import { profilerShowCommand } from './commands/profiler-show';
+import { packageVersion } from './package-version';
 import { parseCommandArgs, splitCommand } from './parse-command-args';
 import { processIo } from './process-io';
 import { usage } from './usage';
@@ -54,6 +55,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   try {
     const { command, rest } = splitCommand(argv);
     if (command === undefined) {
+      if (rest.length === 1 && (rest[0] === '--version' || rest[0] === '-v')) {
+        io.out(`loupe ${packageVersion()}\n`);
+        return 0;
+      }
       // `loupe`, `loupe --help`: the usage. Any other flag without a command is a mistake.
       const onlyHelp = rest.every((arg) => arg === '--help' || arg === '-h');
       if (!onlyHelp) throw CliError.usage('No command given.');

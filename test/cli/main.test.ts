@@ -1,5 +1,7 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { runLoupe } from './run-loupe';
 
 /** A local port nothing listens on: where a Redis is not. */
@@ -23,9 +25,30 @@ for (const args of [[], ['help'], ['--help'], ['-h']]) {
     t.is(run.code, 0, run.stderr);
     t.regex(run.stdout, USAGE);
     for (const word of ['profiler:list', 'profiler:show', 'profiler:purge', '--redis-url', '--prefix']) t.true(run.stdout.includes(word), word);
+    // Every command on a line of its own, with a one-line description.
+    for (const command of ['profiler:list', 'profiler:show', 'profiler:purge', 'debug:listeners', 'help', '--version']) {
+      t.regex(run.stdout, new RegExp(`^  ${command} +\\S.*$`, 'm'), command);
+    }
     t.is(run.stderr, '');
   });
 }
+
+const VERSION = (JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+for (const flag of ['--version', '-v']) {
+  test(`loupe ${flag} prints the version of the package`, async (t) => {
+    const run = await runLoupe([flag]);
+    t.is(run.code, 0, run.stderr);
+    t.is(run.stdout, `loupe ${VERSION}\n`);
+    t.is(run.stderr, '');
+  });
+}
+
+test('--version with anything else is a usage error', async (t) => {
+  const run = await runLoupe(['--version', '--json']);
+  t.is(run.code, 2);
+  t.regex(run.stderr, /^No command given\./);
+});
 
 test('loupe help COMMAND and COMMAND --help print that command\'s flags', async (t) => {
   const viaHelp = await runLoupe(['help', 'profiler:list']);
