@@ -2,7 +2,7 @@
  * Which way Loupe's dependencies point: http ← kernel ← features ← entry point ← demo.
  * Checked by test/architecture/dependencies.test.ts (`npx depcruise src machines demo`).
  */
-const FEATURES = '^src/(routing|security|session|profiler|error-handler|view|server|redis|config)/';
+const FEATURES = '^src/(routing|security|session|profiler|error-handler|view|server|redis|config|log)/';
 
 module.exports = {
   forbidden: [

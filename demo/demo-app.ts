@@ -1,4 +1,4 @@
-import { createLoupe, CredentialsVerifier, InMemoryUserProvider, readConfig, type Config, type Loupe, type LoupeOptions } from '../src';
+import { createLoupe, CredentialsVerifier, InMemoryUserProvider, readConfig, type Config, type Logger, type Loupe, type LoupeOptions } from '../src';
 import { DEMO_FIREWALLS } from './firewalls';
 import { demoRoutes } from './routes';
 import { DEMO_USERS } from './users';
@@ -7,7 +7,7 @@ import { DEMO_USERS } from './users';
 export type DemoExtras = Pick<LoupeOptions, 'collectors' | 'panels' | 'listeners'>;
 
 /** The demo application: a few routes, users and firewalls on Loupe, as any application builds one. */
-export function createDemoApp(config: Config = readConfig(), log?: (line: string) => void, extras: DemoExtras = {}): Loupe {
+export function createDemoApp(config: Config = readConfig(), logger?: Logger, extras: DemoExtras = {}): Loupe {
   const users = new InMemoryUserProvider(DEMO_USERS);
   const verifier = new CredentialsVerifier(users);
   return createLoupe({
@@ -15,6 +15,6 @@ export function createDemoApp(config: Config = readConfig(), log?: (line: string
     routes: demoRoutes(config.locale.enabledLocales, verifier),
     security: { firewalls: DEMO_FIREWALLS, users, verifier },
     ...extras,
-    ...(log === undefined ? {} : { log }),
+    ...(logger === undefined ? {} : { logger }),
   });
 }

@@ -1,22 +1,24 @@
-import { readConfig } from '../src';
+import { createLogger, readConfig } from '../src';
 import { createDemoApp } from './demo-app';
 
 /** `make run` / `npm start`: serve the demo application until SIGINT or SIGTERM. */
 async function main(): Promise<void> {
   const config = readConfig();
-  const log = (line: string): void => void process.stderr.write(`${line}\n`);
-  const app = createDemoApp(config, log);
-  const { url } = await app.listen();
-  process.stdout.write(`Loupe listening on ${url} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'})\n`);
+  const logger = createLogger(config.log);
+  const app = createDemoApp(config, logger);
+  const { url, profilerUrl } = await app.listen();
+  // The one line that says where the server is (scripts and tests wait for it): printed whatever LOG_LEVEL hides.
+  const profiler = profilerUrl === null ? '' : ` — profiler: ${profilerUrl}`;
+  logger.child({}, { level: 'info' }).info(`Loupe listening on ${url}${profiler} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'})`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    log(`${signal} received: finishing in-flight requests…`);
+    logger.info(`${signal} received: finishing in-flight requests…`);
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        log(`Shutdown failed: ${String(error)}`);
+        logger.error({ err: error }, 'Shutdown failed.');
         process.exit(1);
       },
     );

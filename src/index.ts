@@ -6,6 +6,11 @@ export { createLoupe, type Loupe, type LoupeOptions, type SecurityOptions } from
 export { type InjectRequest, type InjectResponse } from './loupe/inject';
 export { readConfig, type Config, type AppEnv } from './config/config';
 
+// The terminal log.
+export { createLogger } from './log/create-logger';
+export { type Logger, type LogMethod } from './log/logger';
+export { type LogConfig, type LoggerLevel, type LogFormat } from './log/log-config';
+
 // Requests, responses and errors.
 export { Request } from './http/request';
 export { Response } from './http/response';

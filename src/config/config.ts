@@ -1,10 +1,11 @@
 import { type LocaleOptions } from '../kernel/listeners/locale-listener';
+import { LOGGER_LEVELS, type LogConfig } from '../log/log-config';
 import { PROFILER_DEFAULTS, type ProfilerConfig } from '../profiler/profiler-config';
 import { readRedisConfig, type RedisConfig } from '../redis/redis-config';
 import { REMEMBER_ME_COOKIE, type SecurityConfig } from '../security/security-config';
 import { type ServerConfig } from '../server/server-config';
 import { SESSION_COOKIE, type SessionConfig } from '../session/session-config';
-import { flag, integer, invalid, list, type Env } from './env-values';
+import { flag, integer, invalid, list, oneOf, type Env } from './env-values';
 
 export type AppEnv = 'dev' | 'prod' | 'test';
 
@@ -19,6 +20,7 @@ export interface Config {
   readonly session: SessionConfig;
   readonly security: SecurityConfig;
   readonly profiler: ProfilerConfig;
+  readonly log: LogConfig;
 }
 
 const DEV_SECRET = 'loupe-dev-secret-change-me';
@@ -62,5 +64,7 @@ export function readConfig(env: Env = process.env): Config {
     session: Object.freeze({ lifetime: integer(env, 'SESSION_LIFETIME', 1440 * 60, 1, 365 * 86400), cookieName: SESSION_COOKIE }),
     security: readSecurity(env, appEnv),
     profiler: readProfiler(env),
+    // LOG_FORMAT unset: pretty on a terminal, JSON lines otherwise (see createLogger).
+    log: Object.freeze({ level: oneOf(env, 'LOG_LEVEL', LOGGER_LEVELS, 'info'), format: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'auto') }),
   });
 }

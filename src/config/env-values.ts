@@ -31,3 +31,12 @@ export function list(env: Env, name: string, fallback: readonly string[]): reado
   if (raw === undefined || raw.trim() === '') return fallback;
   return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
 }
+
+/** One of `choices`, or `fallback` when unset or empty. */
+export function oneOf<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const choice = choices.find((candidate) => candidate === raw);
+  if (choice === undefined) throw invalid(name, raw, `one of ${choices.join(', ')}`);
+  return choice;
+}

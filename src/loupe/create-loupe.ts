@@ -11,6 +11,9 @@ import { jsonViewListener } from '../kernel/listeners/json-view-listener';
 import { createLocaleListener } from '../kernel/listeners/locale-listener';
 import { responseListener } from '../kernel/listeners/response-listener';
 import { validateRequestListener } from '../kernel/listeners/validate-request-listener';
+import { createLogger } from '../log/create-logger';
+import { type Logger } from '../log/logger';
+import { createRequestLogListener } from '../log/request-log-listener';
 import { checkProfilerParts } from '../profiler/check-profiler-parts';
 import { type ProfileCollector } from '../profiler/collector';
 import { defaultCollectors } from '../profiler/collectors/default-collectors';
@@ -19,6 +22,7 @@ import { type PanelDefinition } from '../profiler/panel/panel-definition';
 import { createProfiler, type Profiler } from '../profiler/profiler';
 import { createProfilerAccessListener } from '../profiler/profiler-access-listener';
 import { createProfilerRoutes } from '../profiler/panel/profiler-routes';
+import { ProfilerPaths } from '../profiler/profiler-paths';
 import { connectRedis } from '../redis/connect-redis';
 import { type RouteDefinition } from '../routing/route';
 import { createRouterListener } from '../routing/router-listener';
@@ -64,15 +68,23 @@ export interface LoupeOptions {
   readonly security?: SecurityOptions;
   /** Defaults to readConfig(process.env). */
   readonly config?: Config;
-  /** Where Loupe reports what goes wrong outside a request (a session not saved, a dropped profile). */
-  readonly log?: (line: string) => void;
+  /**
+   * The terminal log: one line per request, and what goes wrong outside a request (a dropped
+   * profile, a crash). Any pino-compatible logger; defaults to createLogger(config.log).
+   */
+  readonly logger?: Logger;
 }
 
 /** A Loupe application. Redis is connected by the first listen() or inject(). */
 export interface Loupe {
   readonly config: Config;
-  /** Starts serving; resolves with the URL and the port actually bound (PORT=0 picks a free one). */
-  listen(): Promise<{ readonly url: string; readonly port: number }>;
+  /** The logger Loupe writes to: the one given, or the one it created from the configuration. */
+  readonly logger: Logger;
+  /**
+   * Starts serving; resolves with the URL and the port actually bound (PORT=0 picks a free one),
+   * and with debug on the URL of the profiler's search page (else `null`).
+   */
+  listen(): Promise<{ readonly url: string; readonly port: number; readonly profilerUrl: string | null }>;
   /** Runs one request through the kernel without a socket. */
   inject(request: InjectRequest): Promise<InjectResponse>;
   /** Stops accepting, finishes in-flight requests, stores queued profiles, closes Redis. */
@@ -95,9 +107,10 @@ interface Started {
 }
 
 /** The listeners every application gets, in the order of Symfony's defaults. */
-function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis, profiler: Profiler | null, security: SecurityOptions | undefined): Listener[] {
+function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis, profiler: Profiler | null, security: SecurityOptions | undefined, logger: Logger): Listener[] {
   const listeners: Listener[] = [
     validateRequestListener,
+    createRequestLogListener(logger),
     createLocaleListener(config.locale),
     createRouterListener(router),
     jsonViewListener,
@@ -137,7 +150,7 @@ function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis
  */
 export function createLoupe(options: LoupeOptions): Loupe {
   const config = options.config ?? readConfig();
-  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const logger = options.logger ?? createLogger(config.log);
   // Checked now: an invalid PROFILER_ALLOWED_IPS, or two collectors of one name, fail before anything is opened.
   if (config.debug) createProfilerAccessListener(config.profiler.allowedIps);
   const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
@@ -152,21 +165,21 @@ export function createLoupe(options: LoupeOptions): Loupe {
   const start = async (): Promise<Started> => {
     const redis = await connectRedis(config.redis.url, 'loupe');
     try {
-      const profiler = config.debug ? await createProfiler(config, redis, profilerParts, log) : null;
+      const profiler = config.debug ? await createProfiler(config, redis, profilerParts, (line) => logger.warn(line)) : null;
       // The profiler's pages exist only with debug: without it /_profiler/... is a plain 404.
       const profilerRoutes =
         profiler === null
           ? []
           : createProfilerRoutes({ storage: profiler.storage, stats: () => profiler.stats(), droppedReason: (token) => profiler.writer.droppedReason(token), panels: profiler.panels });
       const router = new UrlMatcherRouter([...profilerRoutes, ...options.routes]);
-      const defaults = defaultListeners(config, router, redis, profiler, options.security);
+      const defaults = defaultListeners(config, router, redis, profiler, options.security, logger);
       const listeners = typeof options.listeners === 'function' ? options.listeners(defaults) : [...defaults, ...(options.listeners ?? [])];
       const registry = new ListenerRegistry(listeners);
       const kernel = new Kernel({
         defaultLocale: config.locale.defaultLocale,
         errorController: options.errorController ?? createErrorController({ debug: config.debug }),
         listeners: registry,
-        onCrash: (error) => log(`Request actor crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+        onCrash: (error) => logger.error({ err: error }, 'Request actor crashed.'),
       });
       return (started = { registry, redis, kernel, profiler });
     } catch (error) {
@@ -186,6 +199,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
 
   return {
     config,
+    logger,
     get profiler() {
       return started?.profiler ?? null;
     },
@@ -202,7 +216,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
       const { host, port: wanted, maxBodySize } = config.server;
       server = new UwsServer(
         kernel,
-        { host, port: wanted, maxBodySize, onError: (error) => log(`Request failed outside the kernel: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`) },
+        { host, port: wanted, maxBodySize, onError: (error) => logger.error({ err: error }, 'Request failed outside the kernel.') },
         uws,
       );
       let port: number;
@@ -213,7 +227,8 @@ export function createLoupe(options: LoupeOptions): Loupe {
         await closeStarted();
         throw error;
       }
-      return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port };
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      return { url, port, profilerUrl: config.debug ? `${url}${ProfilerPaths.HOME}` : null };
     },
     inject: async (request) => {
       const { kernel } = await ready();

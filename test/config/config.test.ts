@@ -20,7 +20,18 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     session: { lifetime: 1440 * 60, cookieName: 'LOUPESESSID' },
     security: { secret: 'loupe-dev-secret-change-me', rememberMeLifetime: 7 * 86400, rememberMeCookieName: 'LOUPE_REMEMBERME' },
     profiler: { lifetime: 86400, maxProfiles: 50_000, allowedIps: ['127.0.0.0/8', '::1/128'] },
+    log: { level: 'info', format: 'auto' },
   });
+});
+
+test('LOG_LEVEL takes pino\'s levels and silent; LOG_FORMAT json or pretty', (t) => {
+  for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const) t.is(readConfig({ LOG_LEVEL: level }).log.level, level);
+  t.is(readConfig({ LOG_FORMAT: 'json' }).log.format, 'json');
+  t.is(readConfig({ LOG_FORMAT: 'pretty' }).log.format, 'pretty');
+  t.is(readConfig({ LOG_FORMAT: '' }).log.format, 'auto');
+  throwsInvalid(t, { LOG_LEVEL: 'warning' }, 'Invalid LOG_LEVEL "warning": expected one of fatal, error, warn, info, debug, trace, silent.');
+  throwsInvalid(t, { LOG_LEVEL: 'INFO' }, 'Invalid LOG_LEVEL "INFO": expected one of fatal, error, warn, info, debug, trace, silent.');
+  throwsInvalid(t, { LOG_FORMAT: 'text' }, 'Invalid LOG_FORMAT "text": expected one of json, pretty.');
 });
 
 test('values from the environment are used', (t) => {

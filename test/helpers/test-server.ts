@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import { createDemoApp, type DemoExtras } from '../../demo/demo-app';
 import { readConfig, type Config } from '../../src/config/config';
+import { createLogger } from '../../src/log/create-logger';
 import { type Loupe } from '../../src/loupe/create-loupe';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { testKeyPrefix } from './test-redis';
@@ -36,7 +37,7 @@ export async function deleteKeys(redisUrl: string, prefix: string): Promise<void
  */
 export async function startTestServer(env: Readonly<Record<string, string>> = {}, extras: DemoExtras = {}): Promise<TestServer> {
   const config = testConfig(env);
-  const app = createDemoApp(config, () => undefined, extras);
+  const app = createDemoApp(config, createLogger({ level: 'silent', format: 'json' }), extras);
   const { url, port } = await app.listen();
   const redis = await connectRedis(config.redis.url, 'loupe-test');
   return {
@@ -44,6 +45,7 @@ export async function startTestServer(env: Readonly<Record<string, string>> = {}
     port,
     redis,
     config,
+    logger: app.logger,
     get profiler() {
       return app.profiler;
     },

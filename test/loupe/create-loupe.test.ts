@@ -2,6 +2,7 @@ import test from 'ava';
 import {
   attributeKey,
   createLoupe,
+  createLogger,
   CredentialsVerifier,
   defineListener,
   hashPassword,
@@ -19,7 +20,7 @@ const apps: { app: Loupe; prefix: string }[] = [];
 
 function app(options: Omit<Parameters<typeof createLoupe>[0], 'config'>, env: Readonly<Record<string, string>> = {}): Loupe {
   const config = testConfig(env);
-  const loupe = createLoupe({ ...options, config, log: () => undefined });
+  const loupe = createLoupe({ ...options, config, logger: createLogger({ level: 'silent', format: 'json' }) });
   apps.push({ app: loupe, prefix: config.redis.prefix });
   return loupe;
 }

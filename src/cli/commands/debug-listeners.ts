@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { readConfig } from '../../config/config';
+import { createLogger } from '../../log/create-logger';
 import { createLoupe, type Loupe } from '../../loupe/create-loupe';
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
@@ -51,7 +52,7 @@ export const debugListenersCommand: CliCommand = {
   async run(args, io) {
     if (args.positionals.length > 0) throw CliError.usage(`debug:listeners takes no arguments, got "${args.positionals.join(' ')}".`);
     const module = args.string('app');
-    const app = module === undefined ? createLoupe({ routes: [], config: readConfig({ APP_SECRET: 'unused-by-debug-listeners', ...io.env }), log: () => undefined }) : loadApp(module, io.env['PWD'] ?? process.cwd());
+    const app = module === undefined ? createLoupe({ routes: [], config: readConfig({ APP_SECRET: 'unused-by-debug-listeners', ...io.env }), logger: createLogger({ level: 'silent', format: 'json' }) }) : loadApp(module, io.env['PWD'] ?? process.cwd());
     try {
       const phase = args.string('phase');
       const table = (await app.listenerTable()).filter((row) => phase === undefined || row.phase === phase);
