@@ -20,4 +20,5 @@ ENV HOST=0.0.0.0 \
 EXPOSE 8000
 USER node
 # node as PID 1 receives SIGTERM directly; demo/main.ts drains in-flight requests on it.
-CMD ["node", "dist/demo/main.js"]
+# --enable-source-maps: stack traces (error pages, profiles, the log) name the .ts sources.
+CMD ["node", "--enable-source-maps", "dist/demo/main.js"]
