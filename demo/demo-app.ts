@@ -1,4 +1,4 @@
-import { createLoupe, CredentialsVerifier, InMemoryUserProvider, readConfig, type Config, type Logger, type Loupe, type LoupeOptions } from '../src';
+import { createLoupe, CredentialsVerifier, InMemoryUserProvider, ProfilerPaths, readConfig, type Config, type Logger, type Loupe, type LoupeOptions } from '../src';
 import { DEMO_FIREWALLS } from './firewalls';
 import { demoRoutes } from './routes';
 import { DEMO_USERS } from './users';
@@ -12,7 +12,7 @@ export function createDemoApp(config: Config = readConfig(), logger?: Logger, ex
   const verifier = new CredentialsVerifier(users);
   return createLoupe({
     config,
-    routes: demoRoutes(config.locale.enabledLocales, verifier),
+    routes: demoRoutes(config.locale.enabledLocales, verifier, config.debug ? ProfilerPaths.HOME : null),
     security: { firewalls: DEMO_FIREWALLS, users, verifier },
     ...extras,
     ...(logger === undefined ? {} : { logger }),

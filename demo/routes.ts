@@ -8,10 +8,10 @@ import { sessionController } from './controllers/session-controller';
 import { slowController } from './controllers/slow-controller';
 import { createWelcomeController } from './controllers/welcome-controller';
 
-/** The demo application's routes, in matching order. */
-export function demoRoutes(locales: readonly string[], verifier: CredentialsVerifier): RouteDefinition[] {
+/** The demo application's routes, in matching order; `profilerHome`: where the welcome page links to the profiler (debug only). */
+export function demoRoutes(locales: readonly string[], verifier: CredentialsVerifier, profilerHome: string | null = null): RouteDefinition[] {
   const routes: RouteDefinition[] = [
-    { name: 'home', path: '/', methods: ['GET'], controller: createWelcomeController(() => routes) },
+    { name: 'home', path: '/', methods: ['GET'], controller: createWelcomeController(() => routes, profilerHome) },
     { name: 'hello', path: '/hello/{name}', methods: ['GET'], controller: helloController },
     {
       name: 'hello_localized',

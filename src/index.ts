@@ -49,6 +49,7 @@ export { SecurityAttributes } from './security/security-attributes';
 export { type ProfileCollector } from './profiler/collector';
 export { type PanelDefinition, type PanelContext } from './profiler/panel/panel-definition';
 export { type Profile } from './profiler/profile';
+export { ProfilerPaths, profilePath } from './profiler/profiler-paths';
 
 // Pages.
 export { html, trustedHtml, type SafeHtml } from './view/html';

@@ -4,6 +4,7 @@ import { type ProfilerConfig } from './profiler-config';
 import { type Listener } from '../kernel/listener';
 import { checkProfilerParts, type ProfilerParts } from './check-profiler-parts';
 import { debugTokenLinkListener } from './debug-token-link-listener';
+import { errorPageProfileLinkListener } from './error-page-profile-link-listener';
 import { createProfilerListener } from './profiler-listener';
 import { connectWriterRedis } from './connect-writer-redis';
 import { RedisProfileStorage } from './redis-profile-storage';
@@ -81,7 +82,7 @@ export async function createProfiler(
     },
   });
   return {
-    listeners: [listener, debugTokenLinkListener],
+    listeners: [listener, debugTokenLinkListener, errorPageProfileLinkListener],
     storage: new RedisProfileStorage({ redis: reader, prefix: config.redis.prefix, lifetime: config.profiler.lifetime, maxProfiles: config.profiler.maxProfiles }),
     writer,
     panels,
