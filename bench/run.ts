@@ -58,15 +58,17 @@ async function main(): Promise<void> {
   const tool = loadTool();
   const redisPrefix = `loupe-bench:${process.pid}:`;
   const loupe = [path.join(ROOT, 'dist', 'demo', 'main.js')];
+  // A line per request on a pipe the harness keeps reading: Loupe logs warnings only, as Fastify runs without its logger.
+  const quiet = { LOG_LEVEL: 'warn' };
   const servers: BenchServer[] = [];
   try {
     servers.push(await startServer('raw uWS', await freePort(), [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], {}));
     servers.push(await startServer('uWS + XState', await freePort(), [path.join(ROOT, 'bench', 'servers', 'uws-xstate.js')], {}));
     servers.push(await startServer('Fastify', await freePort(), [path.join(ROOT, 'bench', 'servers', 'fastify.js')], {}));
-    servers.push(await startServer('Loupe prod', await freePort(), loupe, { APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'bench-secret', REDIS_PREFIX: redisPrefix }));
+    servers.push(await startServer('Loupe prod', await freePort(), loupe, { ...quiet, APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'bench-secret', REDIS_PREFIX: redisPrefix }));
     servers.push(
       await startServer('Loupe debug',
-        await freePort(), loupe, { APP_ENV: 'dev', APP_DEBUG: '1', REDIS_PREFIX: redisPrefix, PROFILER_MAX_PROFILES: '200000' }),
+        await freePort(), loupe, { ...quiet, APP_ENV: 'dev', APP_DEBUG: '1', REDIS_PREFIX: redisPrefix, PROFILER_MAX_PROFILES: '200000' }),
     );
     const debug = servers.find((server) => server.name === 'Loupe debug');
     if (debug === undefined) throw new Error('the debug server did not start');

@@ -4,7 +4,7 @@
 // `npm run build`:
 //   node bench/micro/kernel.js /hello/anna prod 30000
 //   node bench/micro/kernel.js /config.yaml debug 5000
-const { readConfig } = require('../../dist/src');
+const { createLogger, readConfig } = require('../../dist/src');
 const { createDemoApp } = require('../../dist/demo/demo-app');
 
 const [path = '/hello/anna', mode = 'prod', count = '30000'] = process.argv.slice(2);
@@ -14,7 +14,7 @@ const debug = mode === 'debug';
   const prefix = `loupe-micro:${process.pid}:`;
   const app = createDemoApp(
     readConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', APP_DEBUG: debug ? '1' : '0', APP_ENV: debug ? 'dev' : 'prod', APP_SECRET: 'micro-bench', REDIS_PREFIX: prefix, PROFILER_MAX_PROFILES: '1000000' }),
-    () => undefined,
+    createLogger({ level: 'silent', format: 'json' }),
   );
   const request = { url: path, headers: { host: '127.0.0.1:8000', accept: '*/*' } };
   for (let i = 0; i < 5000; i++) await app.inject(request);
