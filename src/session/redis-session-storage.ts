@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { LoupeError } from '../errors/loupe-error';
+import { ServiceUnavailableHttpError } from '../errors/http-error';
 import { type SessionData, type SessionStorage } from './session-storage';
 
 export interface RedisSessionStorageOptions {
@@ -9,9 +9,10 @@ export interface RedisSessionStorageOptions {
   readonly lifetime: number;
 }
 
-function storageError(action: string, id: string, cause: unknown): LoupeError {
+/** Redis failed or did not answer in time (the client's command timeout): a 503, worth retrying. */
+function storageError(action: string, id: string, cause: unknown): ServiceUnavailableHttpError {
   const reason = cause instanceof Error ? `: ${cause.message}` : '';
-  return new LoupeError('LOUPE_ERR_SESSION_STORAGE', `Could not ${action} session "${id.slice(0, 8)}…" in Redis${reason}`, { cause });
+  return new ServiceUnavailableHttpError(`Could not ${action} session "${id.slice(0, 8)}…" in Redis${reason}`, { code: 'LOUPE_ERR_SESSION_STORAGE_UNAVAILABLE', cause });
 }
 
 /**
