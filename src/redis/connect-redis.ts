@@ -31,14 +31,19 @@ export async function connectRedis(url: string, name: string, timeouts: RedisTim
     retryStrategy: (times) => Math.min(times * 100, 2_000),
   });
   // ioredis emits 'error' on every failed reconnect; without a listener Node would print each one.
-  redis.on('error', () => undefined);
+  // The first one says why a start failed better than the "Connection is closed." that follows it.
+  let firstError: unknown;
+  const onError = (error: unknown): void => void (firstError ??= error);
+  redis.on('error', onError);
   try {
     const ready = redis.connect().then(() => redis.ping());
     await withDeadline(ready, timeouts.connectTimeoutMs, `no answer within ${timeouts.connectTimeoutMs} ms (REDIS_CONNECT_TIMEOUT_MS)`);
   } catch (error) {
     redis.disconnect();
-    throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `Cannot reach Redis at ${url}. ${REDIS_HELP} (${reasonOf(error)})`, { cause: error });
+    throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `Cannot reach Redis at ${url}. ${REDIS_HELP} (${reasonOf(firstError ?? error)})`, { cause: error });
   }
+  redis.off('error', onError);
+  redis.on('error', () => undefined);
   return redis;
 }
 
