@@ -92,8 +92,12 @@ export async function startThrowawayRedis(port: number): Promise<ThrowawayRedis>
     },
     shutdown: async () => {
       const gone = exited(child);
-      await admin.call('SHUTDOWN', 'NOSAVE').catch(() => undefined);
+      // Not through `admin`: it would send SHUTDOWN again once reconnected to the next server.
+      const once = new Redis(url, { connectionName: 'loupe-fault-shutdown', retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      once.on('error', () => undefined);
+      await once.call('SHUTDOWN', 'NOSAVE').catch(() => undefined);
       await gone;
+      once.disconnect();
     },
     restart: async () => {
       await exited(child);
