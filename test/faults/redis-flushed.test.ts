@@ -4,6 +4,8 @@ import { startThrowawayRedis } from '../helpers/throwaway-redis';
 import { allTokensOf, cookieOf, duplicates, jsonOf, ms, percentile, storedCounts, timedGet, tokensOf, tokenStates, traffic } from './fault-probes';
 
 test('Redis flushed mid-run: pages keep working, no token is handed out twice, new profiles are all stored and counted', async (t) => {
+  // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
+  t.timeout(90_000);
   const redis = await startThrowawayRedis(6404);
   const server = await startTestServer({ REDIS_URL: redis.url });
   try {

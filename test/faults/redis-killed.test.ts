@@ -7,6 +7,8 @@ import { cookieOf, storedCounts, describePages, duplicates, jsonOf, ms, msUntilS
 const BOUND_MS = 2_000;
 
 test('Redis killed mid-traffic: plain pages keep their latency, Redis pages answer 503 at once, status answers, storing resumes with no token lost', async (t) => {
+  // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
+  t.timeout(90_000);
   const redis = await startThrowawayRedis(6401);
   const server = await startTestServer({ REDIS_URL: redis.url });
   try {

@@ -7,6 +7,8 @@ import { allTokensOf, cookieOf, describePages, duplicates, jsonOf, ms, msUntilSt
 const BOUND_MS = 2_000;
 
 test('Redis out of memory (maxmemory 1mb, noeviction): reads still served, writes answer 503 at once, plain pages unaffected, storing resumes with nothing lost', async (t) => {
+  // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
+  t.timeout(90_000);
   const redis = await startThrowawayRedis(6403);
   const server = await startTestServer({ REDIS_URL: redis.url });
   try {

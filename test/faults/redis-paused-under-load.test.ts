@@ -54,6 +54,8 @@ function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 test(`Redis paused ${PAUSE_MS / 1000} s under wrk load: no failed or stalled request, p99 within bounds, memory bounded`, async (t) => {
+  // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
+  t.timeout(90_000);
   if (spawnSync('wrk', ['--version']).error !== undefined) return t.fail('wrk is missing: apt-get install -y wrk (make test-tools installs it).');
   const redis = await startThrowawayRedis(6406);
   const server = await spawnServer({ REDIS_URL: redis.url });

@@ -4,6 +4,8 @@ import { startThrowawayRedis } from '../helpers/throwaway-redis';
 import { allTokensOf, cookieOf, duplicates, ms, msUntilStoredAgain, percentile, storedCounts, timedGet, tokensOf, tokenStates, traffic } from './fault-probes';
 
 test('Redis restarted (SHUTDOWN NOSAVE, then started empty): served meanwhile, storing resumes on its own, no token lost or handed out twice', async (t) => {
+  // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
+  t.timeout(90_000);
   const redis = await startThrowawayRedis(6405);
   const server = await startTestServer({ REDIS_URL: redis.url });
   try {
