@@ -115,32 +115,33 @@ function createStatusController(deps: ProfilerRoutesDeps): Controller {
 function createPanelController(deps: ProfilerRoutesDeps): Controller {
   return {
     name: 'Loupe\\Panel\\ProfilerController::panelAction',
-    handle: ({ request, params }) => unlessUnavailable(request, async () => {
-      const lookup = await loadProfile(deps, params['token'] ?? '');
-      switch (lookup.kind) {
-        case 'none':
-          return panelErrorResponse(request, 404, 'There are no profiles', 'No profiles found.');
-        case 'missing':
-          // As Symfony's info page "Token not found": a page, not an error, for a browser; a 404 for JSON.
-          if (preferredFormat(request) !== 'json') return tokenNotFoundPage(lookup.token);
-          return panelErrorResponse(request, 404, 'Token not found', `Token "${lookup.token}" not found.`);
-        case 'dropped':
-          return panelErrorResponse(request, 404, 'Profile dropped', `The profile of token "${lookup.token}" was dropped and is not available: ${lookup.reason}`);
-        case 'unreadable':
-          return panelErrorResponse(request, 500, 'Profile unreadable', unreadableProfileMessage(lookup.token, lookup.reason));
-      }
-      const { profile, children } = lookup;
-      const requested = request.queryParams.get('panel');
-      const panel = requested === null || requested === '' ? defaultPanel(deps.panels, profile) : findPanel(deps.panels, requested);
-      if (panel === undefined) {
-        return panelErrorResponse(request, 404, 'Panel not available', `Panel "${requested ?? ''}" is not available for token "${profile.token}".`);
-      }
-      return negotiatedResponse(request, 200, {
-        // The stored JSON as it is, with summaries of the sub-request profiles it links to.
-        json: () => ({ ...profile, childProfiles: children }),
-        html: () => renderProfilePage({ profile, children, panels: deps.panels, panel }, deps.stats()),
-      });
-    }),
+    handle: ({ request, params }) =>
+      unlessUnavailable(request, async () => {
+        const lookup = await loadProfile(deps, params['token'] ?? '');
+        switch (lookup.kind) {
+          case 'none':
+            return panelErrorResponse(request, 404, 'There are no profiles', 'No profiles found.');
+          case 'missing':
+            // As Symfony's info page "Token not found": a page, not an error, for a browser; a 404 for JSON.
+            if (preferredFormat(request) !== 'json') return tokenNotFoundPage(lookup.token);
+            return panelErrorResponse(request, 404, 'Token not found', `Token "${lookup.token}" not found.`);
+          case 'dropped':
+            return panelErrorResponse(request, 404, 'Profile dropped', `The profile of token "${lookup.token}" was dropped and is not available: ${lookup.reason}`);
+          case 'unreadable':
+            return panelErrorResponse(request, 500, 'Profile unreadable', unreadableProfileMessage(lookup.token, lookup.reason));
+        }
+        const { profile, children } = lookup;
+        const requested = request.queryParams.get('panel');
+        const panel = requested === null || requested === '' ? defaultPanel(deps.panels, profile) : findPanel(deps.panels, requested);
+        if (panel === undefined) {
+          return panelErrorResponse(request, 404, 'Panel not available', `Panel "${requested ?? ''}" is not available for token "${profile.token}".`);
+        }
+        return negotiatedResponse(request, 200, {
+          // The stored JSON as it is, with summaries of the sub-request profiles it links to.
+          json: () => ({ ...profile, childProfiles: children }),
+          html: () => renderProfilePage({ profile, children, panels: deps.panels, panel }, deps.stats()),
+        });
+      }),
   };
 }
 
