@@ -7,8 +7,11 @@ import { startThrowawayRedis } from '../helpers/throwaway-redis';
 import { allTokensOf, cookieOf, describePages, duplicates, jsonOf, ms, msUntilStoredAgain, percentile, redisPages, storedCounts, timedGet, tokensOf, tokenStates, traffic } from './fault-probes';
 
 const PAUSE_MS = 20_000;
-/** A page that needs Redis answers within the command timeout (1 s) and this much slack on a busy machine. */
-const BOUND_MS = 2_000;
+/**
+ * A page that needs Redis answers within the command timeout (1 s) and this much slack: this
+ * process also serves 800 other requests and tries a start meanwhile, on a busy machine.
+ */
+const BOUND_MS = 2_500;
 
 /** Milliseconds `work` took, with what it answered or why it failed. */
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; result: PromiseSettledResult<T> }> {
