@@ -2,7 +2,7 @@ import { PROFILER_DEFAULTS } from '../profiler/profiler-config';
 import { readRedisConfig } from '../redis/redis-config';
 import { type ProfileStorage } from '../profiler/profile-storage';
 import { RedisProfileStorage } from '../profiler/redis-profile-storage';
-import { connectRedis } from '../redis/connect-redis';
+import { closeRedis, connectRedis } from '../redis/connect-redis';
 import { type ConnectionFlags } from './parse-command-args';
 
 /** The profile storage the server writes to, and where it is. */
@@ -42,7 +42,7 @@ export async function withProfileStorage<T>(
     ...(flags.redisUrl === undefined ? {} : { REDIS_URL: flags.redisUrl }),
     ...(flags.prefix === undefined ? {} : { REDIS_PREFIX: flags.prefix }),
   });
-  const redis = await connectRedis(config.url, 'loupe-cli');
+  const redis = await connectRedis(config.url, 'loupe-cli', config);
   // The CLI reads and purges; retention only applies to writes, so the defaults serve.
   const storage = new RedisProfileStorage({
     redis,
@@ -53,6 +53,6 @@ export async function withProfileStorage<T>(
   try {
     return await use({ storage, redisUrl: hidePassword(config.url), prefix: config.prefix });
   } finally {
-    await redis.quit().catch(() => redis.disconnect());
+    await closeRedis(redis);
   }
 }

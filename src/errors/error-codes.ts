@@ -23,7 +23,9 @@ export const ERROR_CODES = {
   LOUPE_ERR_SERVER_LISTEN_FAILED: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_REDIS_UNAVAILABLE: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_SESSION_STORAGE: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_SESSION_STORAGE_UNAVAILABLE: { statusCode: 503, title: 'Service Unavailable' },
   LOUPE_ERR_SESSION_NOT_SAVED: { statusCode: 503, title: 'Service Unavailable' },
+  LOUPE_ERR_PROFILER_STORAGE_UNAVAILABLE: { statusCode: 503, title: 'Service Unavailable' },
   LOUPE_ERR_SECURITY_TOO_MANY_LOGIN_ATTEMPTS: { statusCode: 429, title: 'Too Many Requests' },
 } as const;
 

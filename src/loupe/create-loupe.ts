@@ -23,7 +23,7 @@ import { createProfiler, type Profiler } from '../profiler/profiler';
 import { createProfilerAccessListener } from '../profiler/profiler-access-listener';
 import { createProfilerRoutes } from '../profiler/panel/profiler-routes';
 import { ProfilerPaths } from '../profiler/profiler-paths';
-import { connectRedis } from '../redis/connect-redis';
+import { closeRedis, connectRedis } from '../redis/connect-redis';
 import { type RouteDefinition } from '../routing/route';
 import { createRouterListener } from '../routing/router-listener';
 import { UrlMatcherRouter } from '../routing/url-matcher-router';
@@ -163,14 +163,20 @@ export function createLoupe(options: LoupeOptions): Loupe {
   let server: UwsServer | null = null;
 
   const start = async (): Promise<Started> => {
-    const redis = await connectRedis(config.redis.url, 'loupe');
+    const redis = await connectRedis(config.redis.url, 'loupe', config.redis);
     try {
       const profiler = config.debug ? await createProfiler(config, redis, profilerParts, (line) => logger.warn(line)) : null;
       // The profiler's pages exist only with debug: without it /_profiler/... is a plain 404.
       const profilerRoutes =
         profiler === null
           ? []
-          : createProfilerRoutes({ storage: profiler.storage, stats: () => profiler.stats(), droppedReason: (token) => profiler.writer.droppedReason(token), panels: profiler.panels });
+          : createProfilerRoutes({
+              storage: profiler.storage,
+              isStorageConnected: () => redis.status === 'ready',
+              stats: () => profiler.stats(),
+              droppedReason: (token) => profiler.writer.droppedReason(token),
+              panels: profiler.panels,
+            });
       const router = new UrlMatcherRouter([...profilerRoutes, ...options.routes]);
       const defaults = defaultListeners(config, router, redis, profiler, options.security, logger);
       const listeners = typeof options.listeners === 'function' ? options.listeners(defaults) : [...defaults, ...(options.listeners ?? [])];
@@ -194,7 +200,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
     if (server !== null) await server.close();
     else await kernel.whenIdle();
     await profiler?.close();
-    await redis.quit().catch(() => redis.disconnect());
+    await closeRedis(redis);
   };
 
   return {

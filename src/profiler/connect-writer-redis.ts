@@ -1,25 +1,27 @@
 import Redis from 'ioredis';
 import { LoupeError } from '../errors/loupe-error';
 import { REDIS_HELP } from '../redis/connect-redis';
+import { REDIS_TIMEOUT_DEFAULTS, type RedisTimeouts } from '../redis/redis-config';
 
 /**
  * The profile writer's own connection, ready: no offline queue and no retries, so a write to a
- * dead or slow Redis fails at once (or after 2 s) instead of piling up in memory; it reconnects
- * by itself. The caller disconnects it.
+ * dead or slow Redis fails at once (or after `commandTimeoutMs`) instead of piling up in memory;
+ * it reconnects by itself. Not ready within `connectTimeoutMs`: an error. The caller disconnects it.
  */
-export async function connectWriterRedis(url: string, name = 'loupe-profile-writer'): Promise<Redis> {
+export async function connectWriterRedis(url: string, name = 'loupe-profile-writer', timeouts: RedisTimeouts = REDIS_TIMEOUT_DEFAULTS): Promise<Redis> {
   const redis = new Redis(url, {
     connectionName: name,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: 2_000,
+    connectTimeout: timeouts.connectTimeoutMs,
+    commandTimeout: timeouts.commandTimeoutMs,
     retryStrategy: (times) => Math.min(times * 100, 1_000),
   });
   // Every failed reconnect emits 'error'; the writer learns of outages from 'close' and 'ready'.
   redis.on('error', () => undefined);
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no answer within 5 s')), 5_000);
+      const timer = setTimeout(() => reject(new Error(`no answer within ${timeouts.connectTimeoutMs} ms (REDIS_CONNECT_TIMEOUT_MS)`)), timeouts.connectTimeoutMs);
       redis.once('ready', () => {
         clearTimeout(timer);
         resolve();
@@ -27,7 +29,8 @@ export async function connectWriterRedis(url: string, name = 'loupe-profile-writ
     });
   } catch (error) {
     redis.disconnect();
-    throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `The profile writer cannot reach Redis at ${url}. ${REDIS_HELP}`, { cause: error });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `The profile writer cannot reach Redis at ${url}. ${REDIS_HELP} (${reason})`, { cause: error });
   }
   return redis;
 }

@@ -148,7 +148,13 @@ export class ProfileWriter {
     this.#pendingTombstones = new Map();
     const byReason = new Map<string, string[]>();
     for (const [token, reason] of pending) byReason.set(reason, [...(byReason.get(reason) ?? []), token]);
-    for (const [reason, tokens] of byReason) await this.#storage.markDropped(tokens, reason);
+    try {
+      for (const [reason, tokens] of byReason) await this.#storage.markDropped(tokens, reason);
+    } catch (error) {
+      // Refused (out of memory) or unanswered: kept, oldest first, for the next recovery.
+      this.#pendingTombstones = new Map([...pending, ...this.#pendingTombstones]);
+      throw error;
+    }
   }
 
   #drop(profiles: readonly Profile[], reason: string): void {

@@ -32,7 +32,7 @@ export interface Profiler {
   /** The panels of the profile page, in menu order, checked against the collectors. */
   readonly panels: readonly PanelDefinition[];
   stats(): ProfilerStats;
-  /** Writes what is queued (bounded), then closes the writer's Redis connection. */
+  /** Writes what is queued (bounded by the command timeout), then closes the writer's Redis connection. */
   close(): Promise<void>;
 }
 
@@ -49,7 +49,7 @@ export async function createProfiler(
 ): Promise<Profiler> {
   const { collectors, panels } = checkProfilerParts(parts);
   // Profiles are only collected once the writer can store them: its connection is ready first.
-  const writerRedis = await connectWriterRedis(config.redis.url);
+  const writerRedis = await connectWriterRedis(config.redis.url, 'loupe-profile-writer', config.redis);
   const storage = new RedisProfileStorage({
     redis: writerRedis,
     prefix: config.redis.prefix,
@@ -88,7 +88,8 @@ export async function createProfiler(
     panels,
     stats: () => ({ writer: { ...writer.stats }, notProfiled }),
     close: async () => {
-      await writer.stop();
+      // A batch sent to a hung Redis fails within the command timeout: the stop waits no longer.
+      await writer.stop(config.redis.commandTimeoutMs + 500);
       writerRedis.disconnect();
     },
   };

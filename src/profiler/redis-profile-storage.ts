@@ -59,7 +59,9 @@ export class RedisProfileStorage implements ProfileStorage {
     if (tokens.length === 0) return;
     const pipeline = this.#redis.pipeline();
     for (const token of tokens) pipeline.set(`${this.#prefix}profile-dropped:${token}`, reason, 'EX', this.#lifetime);
-    await pipeline.exec();
+    // A pipeline resolves even when Redis refused its commands (out of memory): each reply says.
+    const refused = (await pipeline.exec())?.find(([error]) => error !== null)?.[0];
+    if (refused) throw refused;
   }
 
   async read(token: string): Promise<ReadResult> {

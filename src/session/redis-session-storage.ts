@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { LoupeError } from '../errors/loupe-error';
+import { ServiceUnavailableHttpError } from '../errors/http-error';
 import { type SessionData, type SessionStorage } from './session-storage';
 
 export interface RedisSessionStorageOptions {
@@ -9,9 +9,10 @@ export interface RedisSessionStorageOptions {
   readonly lifetime: number;
 }
 
-function storageError(action: string, id: string, cause: unknown): LoupeError {
+/** Redis failed or did not answer in time (the client's command timeout): a 503, worth retrying. */
+function storageError(action: string, id: string, cause: unknown): ServiceUnavailableHttpError {
   const reason = cause instanceof Error ? `: ${cause.message}` : '';
-  return new LoupeError('LOUPE_ERR_SESSION_STORAGE', `Could not ${action} session "${id.slice(0, 8)}…" in Redis${reason}`, { cause });
+  return new ServiceUnavailableHttpError(`Could not ${action} session "${id.slice(0, 8)}…" in Redis${reason}`, { code: 'LOUPE_ERR_SESSION_STORAGE_UNAVAILABLE', cause });
 }
 
 /**
@@ -27,6 +28,14 @@ export class RedisSessionStorage implements SessionStorage {
     this.#options = options;
   }
 
+  /**
+   * While the connection is down a command would wait in ioredis's offline queue for the command
+   * timeout; the request is answered 503 at once instead.
+   */
+  #assertConnected(): void {
+    if (this.#redis.status !== 'ready') throw new Error('the connection to Redis is down');
+  }
+
   /** The Redis key of session `id`. */
   key(id: string): string {
     return `${this.#options.prefix}session:${id}`;
@@ -35,6 +44,7 @@ export class RedisSessionStorage implements SessionStorage {
   async read(id: string): Promise<SessionData | null> {
     let raw: string | null;
     try {
+      this.#assertConnected();
       raw = await this.#redis.get(this.key(id));
     } catch (error) {
       throw storageError('read', id, error);
@@ -51,6 +61,7 @@ export class RedisSessionStorage implements SessionStorage {
 
   async write(id: string, data: Readonly<SessionData>): Promise<void> {
     try {
+      this.#assertConnected();
       await this.#redis.set(this.key(id), JSON.stringify(data), 'EX', this.#options.lifetime);
     } catch (error) {
       throw storageError('write', id, error);
@@ -59,6 +70,7 @@ export class RedisSessionStorage implements SessionStorage {
 
   async touch(id: string): Promise<void> {
     try {
+      this.#assertConnected();
       await this.#redis.expire(this.key(id), this.#options.lifetime);
     } catch (error) {
       throw storageError('touch', id, error);
@@ -67,6 +79,7 @@ export class RedisSessionStorage implements SessionStorage {
 
   async destroy(id: string): Promise<void> {
     try {
+      this.#assertConnected();
       await this.#redis.del(this.key(id));
     } catch (error) {
       throw storageError('destroy', id, error);

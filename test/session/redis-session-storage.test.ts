@@ -46,11 +46,11 @@ test('touch restarts the lifetime; destroy removes the key', async (t) => {
   t.is(await redis.exists(storage.key(id)), 0);
 });
 
-test('a Redis failure is wrapped with its cause', async (t) => {
+test('a Redis failure is wrapped with its cause, as a 503', async (t) => {
   const closed = await connectTestRedis('loupe-test-closed');
   await closed.quit();
   const broken = new RedisSessionStorage(closed, { prefix, lifetime: 120 });
   const error = await t.throwsAsync(broken.write(createSessionId(), { a: 1 }), { message: /Could not write session/ });
-  t.like(error, { code: 'LOUPE_ERR_SESSION_STORAGE' });
+  t.like(error, { code: 'LOUPE_ERR_SESSION_STORAGE_UNAVAILABLE', statusCode: 503 });
   t.truthy(error?.cause);
 });

@@ -201,5 +201,5 @@ test('a Redis that went away while the request ran also ends in the 503', async 
   exchange.response = new Response('ok');
   const error = await t.throwsAsync(runPhase(failing, 'kernel.response', exchange), { instanceOf: ServiceUnavailableHttpError });
   t.is(error?.code, 'LOUPE_ERR_SESSION_NOT_SAVED');
-  t.like(error?.cause, { code: 'LOUPE_ERR_SESSION_STORAGE' });
+  t.like(error?.cause, { code: 'LOUPE_ERR_SESSION_STORAGE_UNAVAILABLE' });
 });

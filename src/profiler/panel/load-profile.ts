@@ -4,7 +4,7 @@ import { type ProfileStorage } from '../profile-storage';
 
 /** What the profile page needs to find a profile. */
 export interface ProfileSource {
-  readonly storage: ProfileStorage;
+  readonly storage: Pick<ProfileStorage, 'read' | 'latest'>;
   /** Why this process dropped a profile it handed a token for, if it did recently. */
   readonly droppedReason: (token: string) => string | undefined;
 }

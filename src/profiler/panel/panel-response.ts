@@ -1,6 +1,7 @@
 import { preferredFormat } from '../../error-handler/negotiate-format';
 import { type Request } from '../../http/request';
 import { Response } from '../../http/response';
+import { type LoupeError } from '../../errors/loupe-error';
 import { STATUS_TEXT } from '../../http/status-text';
 import { html } from '../../view/html';
 import { renderPanelLayout } from './panel-layout';
@@ -47,6 +48,23 @@ export function panelErrorResponse(request: Request, status: number, heading: st
       renderPanelLayout({
         content: html`<section class="summary status-error"><h2><span class="status-error-text">Error ${status} ${statusText}</span> — ${heading}</h2>
 <p class="message">${message}</p></section>`,
+      }),
+  });
+}
+
+/**
+ * 503: the profile storage failed or did not answer in time. The JSON form carries the error's
+ * code; both say where this process's counters can still be read.
+ */
+export function storageUnavailableResponse(request: Request, error: LoupeError): Response {
+  const detail = `${error.message} Profiles cannot be read until it answers again; ${ProfilerPaths.STATUS} shows this process's counters.`;
+  return negotiatedResponse(request, 503, {
+    json: () => ({ type: 'https://tools.ietf.org/html/rfc2616#section-10', title: 'Profile storage unavailable', status: 503, detail, code: error.code }),
+    html: () =>
+      renderPanelLayout({
+        content: html`<section class="summary status-error"><h2><span class="status-error-text">Error 503 Service Unavailable</span> — Profile storage unavailable</h2>
+<p class="message" data-code="${error.code}">${detail}</p>
+<p><a href="${ProfilerPaths.STATUS}">Profiler status</a></p></section>`,
       }),
   });
 }

@@ -2,24 +2,29 @@ import { preferredFormat } from '../../error-handler/negotiate-format';
 import { type Request } from '../../http/request';
 import { Response } from '../../http/response';
 import { type Controller } from '../../kernel/controller';
-import { type ProfileStorage } from '../profile-storage';
 import { type ProfilerStats } from '../profiler';
 import { type RouteDefinition } from '../../routing/route';
 import { unreadableProfileMessage } from '../profile-schema';
+import { guardStorage, ProfilerStorageUnavailableError, type PageStorage } from './guard-storage';
 import { loadProfile } from './load-profile';
-import { negotiatedResponse, panelErrorResponse, tokenNotFoundPage } from './panel-response';
+import { negotiatedResponse, panelErrorResponse, storageUnavailableResponse, tokenNotFoundPage } from './panel-response';
 import { type PanelDefinition } from './panel-definition';
 import { defaultPanel, findPanel } from './panel-registry';
 import { renderProfilePage } from './profile-page';
 import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
-import { renderStatusPage } from './status-page';
+import { renderStatusPage, type StorageState } from './status-page';
 import { counterValues } from './writer-counters';
 import { ProfilerPaths, resultsPath } from '../profiler-paths';
 
 /** What the profiler's pages read: the storage, the counters, and the writer's recent drops. */
 export interface ProfilerRoutesDeps {
-  readonly storage: ProfileStorage;
+  readonly storage: PageStorage;
+  /**
+   * Whether the storage's connection is up (the reading client's `status === 'ready'`); while it
+   * is down the pages answer 503 at once. Without it every call is tried.
+   */
+  readonly isStorageConnected?: () => boolean;
   readonly stats: () => ProfilerStats;
   /** Why this process's writer dropped the profile of `token`, if it did (`profiler.writer.droppedReason`). */
   readonly droppedReason: (token: string) => string | undefined;
@@ -27,14 +32,26 @@ export interface ProfilerRoutesDeps {
   readonly panels: readonly PanelDefinition[];
 }
 
+/** A page that reads the storage: the storage failing or not answering makes it a 503 that says so. */
+async function unlessUnavailable(request: Request, page: () => Promise<Response>): Promise<Response> {
+  try {
+    return await page();
+  } catch (error) {
+    if (error instanceof ProfilerStorageUnavailableError) return storageUnavailableResponse(request, error);
+    throw error;
+  }
+}
+
 /** The results of the request's search filters, in the format the client asked for. */
-async function searchResults(deps: ProfilerRoutesDeps, request: Request): Promise<Response> {
-  const search = parseSearchQuery(request.queryParams);
-  if (!search.ok) return panelErrorResponse(request, 400, 'Invalid search', search.message);
-  const rows = await deps.storage.find(search.criteria);
-  return negotiatedResponse(request, 200, {
-    json: () => ({ filters: search.criteria, count: rows.length, results: rows }),
-    html: () => renderSearchPage(search.form, rows, deps.stats()),
+function searchResults(deps: ProfilerRoutesDeps, request: Request): Promise<Response> {
+  return unlessUnavailable(request, async () => {
+    const search = parseSearchQuery(request.queryParams);
+    if (!search.ok) return panelErrorResponse(request, 400, 'Invalid search', search.message);
+    const rows = await deps.storage.find(search.criteria);
+    return negotiatedResponse(request, 200, {
+      json: () => ({ filters: search.criteria, count: rows.length, results: rows }),
+      html: () => renderSearchPage(search.form, rows, deps.stats()),
+    });
   });
 }
 
@@ -67,15 +84,29 @@ function createResultsController(deps: ProfilerRoutesDeps): Controller {
   return { name: 'Loupe\\Panel\\ProfilerController::searchResultsAction', handle: ({ request }) => searchResults(deps, request) };
 }
 
+/** How many profiles the storage indexes, or why it cannot say. */
+async function storageState(storage: PageStorage): Promise<StorageState> {
+  try {
+    return { reachable: true, indexed: await storage.count(), error: null };
+  } catch (error) {
+    if (!(error instanceof ProfilerStorageUnavailableError)) throw error;
+    return { reachable: false, indexed: null, error: error.message };
+  }
+}
+
+/**
+ * `/_profiler/status`: this process's counters, from memory, whether Redis answers or not (that
+ * is when they matter), and what the storage says when it answers.
+ */
 function createStatusController(deps: ProfilerRoutesDeps): Controller {
   return {
     name: 'Loupe\\Panel\\ProfilerController::statusAction',
     handle: async ({ request }) => {
       const stats = deps.stats();
-      const indexed = await deps.storage.count();
+      const storage = await storageState(deps.storage);
       return negotiatedResponse(request, 200, {
-        json: () => ({ ...counterValues(stats), indexed }),
-        html: () => renderStatusPage(stats, indexed),
+        json: () => ({ ...counterValues(stats), indexed: storage.indexed, storage: { reachable: storage.reachable, error: storage.error } }),
+        html: () => renderStatusPage(stats, storage),
       });
     },
   };
@@ -84,32 +115,33 @@ function createStatusController(deps: ProfilerRoutesDeps): Controller {
 function createPanelController(deps: ProfilerRoutesDeps): Controller {
   return {
     name: 'Loupe\\Panel\\ProfilerController::panelAction',
-    handle: async ({ request, params }) => {
-      const lookup = await loadProfile(deps, params['token'] ?? '');
-      switch (lookup.kind) {
-        case 'none':
-          return panelErrorResponse(request, 404, 'There are no profiles', 'No profiles found.');
-        case 'missing':
-          // As Symfony's info page "Token not found": a page, not an error, for a browser; a 404 for JSON.
-          if (preferredFormat(request) !== 'json') return tokenNotFoundPage(lookup.token);
-          return panelErrorResponse(request, 404, 'Token not found', `Token "${lookup.token}" not found.`);
-        case 'dropped':
-          return panelErrorResponse(request, 404, 'Profile dropped', `The profile of token "${lookup.token}" was dropped and is not available: ${lookup.reason}`);
-        case 'unreadable':
-          return panelErrorResponse(request, 500, 'Profile unreadable', unreadableProfileMessage(lookup.token, lookup.reason));
-      }
-      const { profile, children } = lookup;
-      const requested = request.queryParams.get('panel');
-      const panel = requested === null || requested === '' ? defaultPanel(deps.panels, profile) : findPanel(deps.panels, requested);
-      if (panel === undefined) {
-        return panelErrorResponse(request, 404, 'Panel not available', `Panel "${requested ?? ''}" is not available for token "${profile.token}".`);
-      }
-      return negotiatedResponse(request, 200, {
-        // The stored JSON as it is, with summaries of the sub-request profiles it links to.
-        json: () => ({ ...profile, childProfiles: children }),
-        html: () => renderProfilePage({ profile, children, panels: deps.panels, panel }, deps.stats()),
-      });
-    },
+    handle: ({ request, params }) =>
+      unlessUnavailable(request, async () => {
+        const lookup = await loadProfile(deps, params['token'] ?? '');
+        switch (lookup.kind) {
+          case 'none':
+            return panelErrorResponse(request, 404, 'There are no profiles', 'No profiles found.');
+          case 'missing':
+            // As Symfony's info page "Token not found": a page, not an error, for a browser; a 404 for JSON.
+            if (preferredFormat(request) !== 'json') return tokenNotFoundPage(lookup.token);
+            return panelErrorResponse(request, 404, 'Token not found', `Token "${lookup.token}" not found.`);
+          case 'dropped':
+            return panelErrorResponse(request, 404, 'Profile dropped', `The profile of token "${lookup.token}" was dropped and is not available: ${lookup.reason}`);
+          case 'unreadable':
+            return panelErrorResponse(request, 500, 'Profile unreadable', unreadableProfileMessage(lookup.token, lookup.reason));
+        }
+        const { profile, children } = lookup;
+        const requested = request.queryParams.get('panel');
+        const panel = requested === null || requested === '' ? defaultPanel(deps.panels, profile) : findPanel(deps.panels, requested);
+        if (panel === undefined) {
+          return panelErrorResponse(request, 404, 'Panel not available', `Panel "${requested ?? ''}" is not available for token "${profile.token}".`);
+        }
+        return negotiatedResponse(request, 200, {
+          // The stored JSON as it is, with summaries of the sub-request profiles it links to.
+          json: () => ({ ...profile, childProfiles: children }),
+          html: () => renderProfilePage({ profile, children, panels: deps.panels, panel }, deps.stats()),
+        });
+      }),
   };
 }
 
@@ -118,7 +150,9 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
  * before the application's. None of them is profiled (the ProfilerListener skips `_profiler*`
  * routes).
  */
-export function createProfilerRoutes(deps: ProfilerRoutesDeps): RouteDefinition[] {
+export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefinition[] {
+  const isConnected = unguarded.isStorageConnected ?? (() => true);
+  const deps: ProfilerRoutesDeps = { ...unguarded, storage: guardStorage(unguarded.storage, isConnected) };
   return [
     { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::homeAction', 'limit=10') },
     { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::searchAction', '') },

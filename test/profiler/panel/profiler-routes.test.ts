@@ -101,8 +101,65 @@ test('a profile without the entry of a panel\'s collector still renders: that pa
 
 test('the status page shows the writer counters in HTML and JSON', async (t) => {
   const json = await call(deps({}), '_profiler_status', {}, '', 'application/json');
-  t.deepEqual(JSON.parse(String(json.body)), { stored: 3, dropped: 7, notProfiled: 2, replaced: 0, queued: 0, batches: 1, writerState: 'idle', lastError: null, indexed: 0 });
+  t.deepEqual(JSON.parse(String(json.body)), {
+    stored: 3,
+    dropped: 7,
+    notProfiled: 2,
+    replaced: 0,
+    queued: 0,
+    batches: 1,
+    writerState: 'idle',
+    lastError: null,
+    indexed: 0,
+    storage: { reachable: true, error: null },
+  });
   const page = String((await call(deps({}), '_profiler_status', {})).body);
   t.regex(page, /<dt>Dropped<\/dt><dd data-counter="dropped">7<\/dd>/);
   t.regex(page, /data-counter="not-profiled">2</);
 });
+
+/** A storage whose every call fails as ioredis fails when Redis does not answer in time. */
+function timingOut(): ProfileStorage {
+  const fail = (): Promise<never> => Promise.reject(new Error('Command timed out'));
+  return { write: fail, markDropped: fail, read: fail, find: fail, latest: fail, purge: fail, count: fail };
+}
+
+test('a storage that does not answer makes the status page say so, with the counters still there', async (t) => {
+  const failing = { ...deps({}), storage: timingOut() };
+  const json = await call(failing, '_profiler_status', {}, '', 'application/json');
+  t.is(json.status, 200);
+  t.like(JSON.parse(String(json.body)), {
+    dropped: 7,
+    indexed: null,
+    storage: { reachable: false, error: 'The profile storage (Redis) is unavailable: Command timed out.' },
+  });
+  const page = await call(failing, '_profiler_status', {});
+  t.is(page.status, 200);
+  t.regex(String(page.body), /data-counter="storage">unreachable</);
+  t.regex(String(page.body), /data-counter="dropped">7</);
+});
+
+test('a connection that is down makes the status page say so without asking the storage', async (t) => {
+  let asked = 0;
+  const counting = { ...storage({}), count: () => Promise.resolve(++asked) };
+  const json = await call({ ...deps({}), storage: counting, isStorageConnected: () => false }, '_profiler_status', {}, '', 'application/json');
+  t.like(JSON.parse(String(json.body)), { storage: { reachable: false, error: 'The profile storage (Redis) is unavailable: the connection to Redis is down.' } });
+  t.is(asked, 0);
+});
+
+for (const [name, params, query] of [
+  ['_profiler', { token: 'abc123' }, ''],
+  ['_profiler', { token: 'latest' }, ''],
+  ['_profiler_search_results', { token: 'empty' }, 'limit=10'],
+] as const) {
+  test(`${name} ${params.token} answers 503 with LOUPE_ERR_PROFILER_STORAGE_UNAVAILABLE when the storage does not answer`, async (t) => {
+    const failing = { ...deps({}), storage: timingOut() };
+    const json = await call(failing, name, params, query, 'application/json');
+    t.is(json.status, 503);
+    t.like(JSON.parse(String(json.body)), { status: 503, title: 'Profile storage unavailable', code: 'LOUPE_ERR_PROFILER_STORAGE_UNAVAILABLE' });
+    t.regex(JSON.parse(String(json.body)).detail, /^The profile storage \(Redis\) is unavailable: Command timed out\. Profiles cannot be read/);
+    const page = await call(failing, name, params, query);
+    t.is(page.status, 503);
+    t.regex(String(page.body), /Error 503 Service Unavailable/);
+  });
+}
