@@ -15,7 +15,9 @@ export function cutText(text: string, limit: number, note = ''): string {
   if (text.length * 6 + 2 <= limit || serializedBytes(text) <= limit) return text;
   // Escapes (`\u0001` is six bytes) make characters and bytes differ: shrink until it fits.
   let keep = Math.min(text.length, limit);
-  while (keep > 0 && serializedBytes(text.slice(0, keep)) > limit) keep = Math.floor(keep * 0.8);
+  for (let size = serializedBytes(text.slice(0, keep)); keep > 0 && size > limit; size = serializedBytes(text.slice(0, keep))) {
+    keep = Math.min(keep - 1, Math.floor((keep * limit) / size));
+  }
   // Never split a surrogate pair: half of one would be stored as a lone escape.
   const code = text.charCodeAt(keep - 1);
   if (code >= 0xd800 && code <= 0xdbff) keep -= 1;
