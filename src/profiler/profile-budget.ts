@@ -41,6 +41,8 @@ function withCut(profile: Profile, cut: ProfileCut): Profile {
  */
 export function serializeWithinBudget(profile: Profile, maxBytes: number): string {
   const whole = JSON.stringify(profile);
+  // A UTF-16 code unit takes at most three UTF-8 bytes: most profiles need no counting.
+  if (whole.length * 3 <= maxBytes) return whole;
   const originalBytes = bytesOf(whole);
   if (originalBytes <= maxBytes) return whole;
   const counter = { strings: 0 };

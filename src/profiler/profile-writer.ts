@@ -173,10 +173,13 @@ export class ProfileWriter {
     const held = this.#held;
     if (held !== null) {
       const outcome = await this.#storage.batchOutcome(held.batch);
-      this.#held = null;
-      this.stats.unconfirmed = 0;
-      if (outcome === null) this.#drop(held.profiles, held.reason);
-      else this.#count(outcome.stored, outcome.replaced);
+      // A recovery cut short by a lost connection may still get its answer: settle the batch once.
+      if (this.#held === held) {
+        this.#held = null;
+        this.stats.unconfirmed = 0;
+        if (outcome === null) this.#drop(held.profiles, held.reason);
+        else this.#count(outcome.stored, outcome.replaced);
+      }
     }
     await this.#writeTombstones();
   }

@@ -10,7 +10,7 @@ interface Harness {
   readonly actor: Actor<typeof profileWriterMachine>;
   /** One per writeBatch invocation, settled by the test. */
   readonly writes: Deferred[];
-  /** One per writeTombstones invocation, settled by the test. */
+  /** One per recover invocation, settled by the test. */
   readonly tombstones: Deferred[];
   /** Actions run, in order; holdFailedBatch with the error it was given. */
   readonly actions: string[];
@@ -106,7 +106,7 @@ test('profiles queued while a batch is written wait for it: one batch in flight 
   t.is(h.writes.length, 2);
 });
 
-test('a failed batch is dropped with its error and the writer becomes unavailable, dropping the rest', async (t) => {
+test('a failed batch is held with its error (Redis may still run it) and the writer becomes unavailable, dropping the rest', async (t) => {
   const h = start();
   h.queued = 5;
   h.actor.send({ type: 'profiles.queued' });
