@@ -14,18 +14,20 @@ const notProvided = (): never => {
 /**
  * The long-lived actor that stores finished profiles: it writes queued profiles in batches, one
  * batch in flight at a time, and while Redis is unreachable drops what arrives (counting it)
- * until Redis is back. The queue itself lives in src/profiler/profile-writer.ts.
+ * until Redis is back. A batch whose write failed is held, not counted: it may have run all the
+ * same (a timeout), so recovering asks Redis for its outcome first. The queue itself lives in
+ * src/profiler/profile-writer.ts.
  *
  *   idle --profiles.queued--> writing --done--> (more queued ? writing : idle)
- *   writing --failed--> unavailable ;  idle --redis.lost--> unavailable
- *   unavailable --redis.ready, or every second while connected--> recovering (tombstones for
- *   dropped tokens) --> writing | idle
+ *   writing --failed--> unavailable (batch held) ;  idle --redis.lost--> unavailable
+ *   unavailable --redis.ready, or every second while connected--> recovering (the held batch's
+ *   outcome, tombstones for dropped tokens) --> writing | idle
  */
 export const profileWriterMachine = setup({
   types: { events: {} as ProfileWriterEvent },
   actions: {
     dropQueued: notProvided,
-    dropFailedBatch: notProvided,
+    holdFailedBatch: notProvided,
   },
   guards: {
     hasQueued: notProvided,
@@ -36,7 +38,7 @@ export const profileWriterMachine = setup({
   },
   actors: {
     writeBatch: fromPromise<void>(async () => notProvided()),
-    writeTombstones: fromPromise<void>(async () => notProvided()),
+    recover: fromPromise<void>(async () => notProvided()),
   },
 }).createMachine({
   id: 'profileWriter',
@@ -57,7 +59,7 @@ export const profileWriterMachine = setup({
       invoke: {
         src: 'writeBatch',
         onDone: [{ guard: 'hasQueued', target: 'writing', reenter: true }, { target: 'idle' }],
-        onError: { target: 'unavailable', actions: 'dropFailedBatch' },
+        onError: { target: 'unavailable', actions: 'holdFailedBatch' },
       },
     },
     unavailable: {
@@ -75,9 +77,9 @@ export const profileWriterMachine = setup({
       always: [{ guard: 'isRedisReady', target: 'recovering' }, { target: 'unavailable' }],
     },
     recovering: {
-      description: 'Redis is back: tokens handed out meanwhile are marked as dropped, then writing resumes.',
+      description: 'Redis is back: the held batch is counted as Redis says it ended, tokens handed out meanwhile are marked as dropped, then writing resumes.',
       invoke: {
-        src: 'writeTombstones',
+        src: 'recover',
         onDone: { target: 'idle' },
         onError: { target: 'unavailable' },
       },

@@ -1,5 +1,6 @@
 import { type LocaleOptions } from '../kernel/listeners/locale-listener';
 import { LOGGER_LEVELS, type LogConfig } from '../log/log-config';
+import { MIN_PROFILE_BYTES } from '../profiler/profile-budget';
 import { PROFILER_DEFAULTS, type ProfilerConfig } from '../profiler/profiler-config';
 import { readRedisConfig, type RedisConfig } from '../redis/redis-config';
 import { REMEMBER_ME_COOKIE, type SecurityConfig } from '../security/security-config';
@@ -39,10 +40,17 @@ function readSecurity(env: Env, appEnv: AppEnv): SecurityConfig {
 }
 
 function readProfiler(env: Env): ProfilerConfig {
+  // A Redis string holds at most 512 MiB.
+  const maxProfileBytes = integer(env, 'PROFILER_MAX_PROFILE_BYTES', PROFILER_DEFAULTS.maxProfileBytes, MIN_PROFILE_BYTES, 512 * 1024 * 1024);
+  const maxBytes = integer(env, 'PROFILER_MAX_BYTES', PROFILER_DEFAULTS.maxBytes, 1024 * 1024, Number.MAX_SAFE_INTEGER);
+  // Each profile would otherwise push every other one out, itself included.
+  if (maxBytes < maxProfileBytes) throw invalid('PROFILER_MAX_BYTES', String(maxBytes), `at least PROFILER_MAX_PROFILE_BYTES (${maxProfileBytes})`);
   return Object.freeze({
     lifetime: integer(env, 'PROFILER_LIFETIME', PROFILER_DEFAULTS.lifetime, 1, 365 * 86400),
     // Capped well below the 16.7 million tokens, so a token is reused only once its old profile is gone.
     maxProfiles: integer(env, 'PROFILER_MAX_PROFILES', PROFILER_DEFAULTS.maxProfiles, 1, 10_000_000),
+    maxProfileBytes,
+    maxBytes,
     allowedIps: Object.freeze([...list(env, 'PROFILER_ALLOWED_IPS', PROFILER_DEFAULTS.allowedIps)]),
   });
 }

@@ -2,6 +2,7 @@ import { type Exchange } from '../kernel/exchange';
 import { type ProfileCollector } from './collector';
 import { roundedStates, roundMs } from './collectors/timings';
 import { PROFILE_VERSION, type CollectorEntry, type Profile } from './profile';
+import { cutText } from './cut-text';
 import { redactUrl } from './redact';
 
 export interface CollectOptions {
@@ -30,6 +31,16 @@ function collectEntries(exchange: Exchange, collectors: readonly ProfileCollecto
   return entries;
 }
 
+/** Longest URL, in serialized bytes, a sub-request's profile repeats of its parent's. */
+const SUB_REQUEST_URL_BYTES = 256;
+
+/** The request's URL; a sub-request for the same URL as its parent's keeps only its start. */
+function urlOf(exchange: Exchange): string {
+  const url = redactUrl(exchange.request.uri);
+  if (exchange.parent === null || exchange.parent.request.uri !== exchange.request.uri) return url;
+  return cutText(url, SUB_REQUEST_URL_BYTES, '; the parent request has the whole URL');
+}
+
 /**
  * The profile of one finished exchange: the envelope, then each collector's plain, bounded and
  * redacted data, built synchronously so that nothing of the request outlives it.
@@ -44,7 +55,7 @@ export function collectProfile(exchange: Exchange, options: CollectOptions): Pro
     children: options.children,
     type: exchange.parent === null ? 'main' : 'sub',
     method: request.method,
-    url: redactUrl(request.uri),
+    url: urlOf(exchange),
     ip: request.data.remoteAddress,
     // A sub-request is never sent itself: its status is its response's.
     statusCode: exchange.sent || exchange.parent !== null ? (response?.status ?? 0) : 0,

@@ -55,6 +55,10 @@ export function parseProfile(json: string): ParsedProfile {
   for (const [name, entry] of Object.entries(value['collectors'] as Record<string, unknown>)) {
     if (!isRecord(entry)) return { ok: false, error: `the entry of the collector "${name}" is not an object` };
   }
+  const cut = value['cut'];
+  if (cut !== undefined && !(isRecord(cut) && isNumber(cut['originalBytes']) && isNumber(cut['strings']) && Array.isArray(cut['collectors']) && cut['collectors'].every(isString))) {
+    return { ok: false, error: 'the field "cut" is not an object with "originalBytes", "strings" and "collectors"' };
+  }
   return { ok: true, profile: value as unknown as Profile };
 }
 

@@ -19,6 +19,20 @@ export interface ProfileCriteria {
   readonly limit?: number;
 }
 
+/** Names one batch of one writer, so that its outcome can be asked for after a timeout. */
+export interface BatchId {
+  /** The writer's id, random per process. */
+  readonly writer: string;
+  /** The writer's batch counter. */
+  readonly number: number;
+}
+
+/** How many profiles a batch stored, and how many of them replaced one under the same token. */
+export interface BatchOutcome {
+  readonly stored: number;
+  readonly replaced: number;
+}
+
 /** What a read finds under a token. */
 export type ReadResult =
   | { readonly kind: 'found'; readonly json: string }
@@ -31,7 +45,13 @@ export type ReadResult =
  */
 export interface ProfileStorage {
   /** Stores a batch; answers how many replaced a profile still stored under the same token. */
-  write(profiles: readonly StoredProfile[]): Promise<{ stored: number; replaced: number }>;
+  write(profiles: readonly StoredProfile[], batch?: BatchId): Promise<BatchOutcome>;
+  /**
+   * The outcome of `batch` if it was stored and is the last its writer stored, else `null`.
+   * Asked after a write that timed out: Redis runs a client's commands in order, so on the same
+   * connection the answer comes after the write itself ran or failed.
+   */
+  batchOutcome(batch: BatchId): Promise<BatchOutcome | null>;
   /** Marks tokens that were handed out but whose profiles could not be stored. */
   markDropped(tokens: readonly string[], reason: string): Promise<void>;
   read(token: string): Promise<ReadResult>;

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { profileWriterMachine } from '../../machines/profile-writer.machine';
 import { summarize, type Profile } from './profile';
-import { type ProfileStorage, type StoredProfile } from './profile-storage';
+import { serializeWithinBudget } from './profile-budget';
+import { type BatchId, type ProfileStorage, type StoredProfile } from './profile-storage';
+import { PROFILER_DEFAULTS } from './profiler-config';
 
 export interface ProfileWriterOptions {
   readonly storage: ProfileStorage;
@@ -11,6 +14,8 @@ export interface ProfileWriterOptions {
   /** Profiles waiting at most; past it new ones are dropped. */
   readonly maxQueue?: number;
   readonly batchSize?: number;
+  /** Most bytes of one stored profile (default 64 KiB): longer values are cut to fit. */
+  readonly maxProfileBytes?: number;
   /** Told about every drop, to log it. */
   readonly onDrop?: (count: number, reason: string) => void;
 }
@@ -22,6 +27,8 @@ export interface WriterStats {
   dropped: number;
   replaced: number;
   batches: number;
+  /** Profiles of a batch whose write failed and whose outcome Redis has not told yet. */
+  unconfirmed: number;
   lastError: string | null;
   state: string;
 }
@@ -34,7 +41,7 @@ const TOMBSTONES_KEPT = 10_000;
  * Serializing happens here, after the response was sent.
  */
 export class ProfileWriter {
-  readonly stats: WriterStats = { queued: 0, stored: 0, dropped: 0, replaced: 0, batches: 0, lastError: null, state: 'idle' };
+  readonly stats: WriterStats = { queued: 0, stored: 0, dropped: 0, replaced: 0, batches: 0, unconfirmed: 0, lastError: null, state: 'idle' };
   readonly #queue: Profile[] = [];
   readonly #maxQueue: number;
   readonly #batchSize: number;
@@ -43,7 +50,13 @@ export class ProfileWriter {
   readonly #recentlyDropped = new Map<string, string>();
   /** Dropped tokens still to be marked in Redis, with why. */
   #pendingTombstones = new Map<string, string>();
+  readonly #maxProfileBytes: number;
+  /** This writer's id in the batch records Redis keeps (one per writer: the last batch stored). */
+  readonly #id = randomBytes(6).toString('hex');
+  #batchNumber = 0;
   #inFlight: Profile[] = [];
+  /** The batch whose write failed: stored or not, Redis says once it answers again. */
+  #held: { readonly batch: BatchId; readonly profiles: Profile[]; readonly reason: string } | null = null;
   #idleWaiters: (() => void)[] = [];
   readonly #actor: Actor<typeof profileWriterMachine>;
 
@@ -51,19 +64,22 @@ export class ProfileWriter {
     this.#storage = options.storage;
     this.#maxQueue = options.maxQueue ?? 20_000;
     this.#batchSize = options.batchSize ?? 256;
+    this.#maxProfileBytes = options.maxProfileBytes ?? PROFILER_DEFAULTS.maxProfileBytes;
     this.#onDrop = options.onDrop ?? (() => undefined);
     const machine = profileWriterMachine.provide({
       actions: {
         dropQueued: () => this.#drop(this.#queue.splice(0), 'Redis was unavailable when the profile was to be stored.'),
-        dropFailedBatch: ({ event }) => {
+        holdFailedBatch: ({ event }) => {
           this.stats.lastError = 'error' in event ? String(event.error) : 'unknown error';
-          this.#drop(this.#inFlight.splice(0), `Storing the profile failed: ${this.stats.lastError}`);
+          const profiles = this.#inFlight.splice(0);
+          this.#held = { batch: { writer: this.#id, number: this.#batchNumber }, profiles, reason: `Storing the profile failed: ${this.stats.lastError}` };
+          this.stats.unconfirmed = profiles.length;
         },
       },
       guards: { hasQueued: () => this.#queue.length > 0, isRedisReady: () => options.redis.status === 'ready' },
       actors: {
         writeBatch: fromPromise(() => this.#writeBatch()),
-        writeTombstones: fromPromise(() => this.#writeTombstones()),
+        recover: fromPromise(() => this.#recover()),
       },
     });
     this.#actor = createActor(machine, {
@@ -133,14 +149,39 @@ export class ProfileWriter {
   async #writeBatch(): Promise<void> {
     this.#inFlight = this.#queue.splice(0, this.#batchSize);
     this.stats.queued = this.#queue.length;
-    const batch: StoredProfile[] = this.#inFlight.map((profile) => ({ summary: summarize(profile), json: JSON.stringify(profile) }));
-    const { stored, replaced } = await this.#storage.write(batch);
+    const profiles: StoredProfile[] = this.#inFlight.map((profile) => ({ summary: summarize(profile), json: serializeWithinBudget(profile, this.#maxProfileBytes) }));
+    this.#batchNumber += 1;
+    const { stored, replaced } = await this.#storage.write(profiles, { writer: this.#id, number: this.#batchNumber });
     this.#inFlight = [];
+    this.#count(stored, replaced);
     // Drops while Redis was up (a full queue) are marked along with the next batch.
     if (this.#pendingTombstones.size > 0) await this.#writeTombstones();
+  }
+
+  #count(stored: number, replaced: number): void {
     this.stats.stored += stored;
     this.stats.replaced += replaced;
     this.stats.batches += 1;
+  }
+
+  /**
+   * Settles the held batch, then marks dropped tokens. A write that timed out may still have run
+   * (Redis was slow or paused, not gone): its profiles are counted stored or dropped by what Redis
+   * recorded for it, once, never both.
+   */
+  async #recover(): Promise<void> {
+    const held = this.#held;
+    if (held !== null) {
+      const outcome = await this.#storage.batchOutcome(held.batch);
+      // A recovery cut short by a lost connection may still get its answer: settle the batch once.
+      if (this.#held === held) {
+        this.#held = null;
+        this.stats.unconfirmed = 0;
+        if (outcome === null) this.#drop(held.profiles, held.reason);
+        else this.#count(outcome.stored, outcome.replaced);
+      }
+    }
+    await this.#writeTombstones();
   }
 
   async #writeTombstones(): Promise<void> {

@@ -1,3 +1,5 @@
+import { cutText } from './cut-text';
+
 /** The schema version of a stored profile; readers refuse any other with a message. */
 export const PROFILE_VERSION = 1;
 
@@ -30,7 +32,22 @@ export interface Profile {
   readonly collectors: Readonly<Record<string, CollectorEntry>>;
   /** What profiling this request cost, in milliseconds; the profiler listener fills it in last. */
   profilerCost: { collect: number };
+  /** Present when the profile was cut to fit PROFILER_MAX_PROFILE_BYTES. */
+  readonly cut?: ProfileCut;
 }
+
+/** What was cut from a profile to fit the byte budget. */
+export interface ProfileCut {
+  /** Bytes of the whole profile's JSON before cutting. */
+  readonly originalBytes: number;
+  /** Strings (values and keys) cut short, each ending with a `… (cut: N more bytes)` marker. */
+  readonly strings: number;
+  /** Collector entries left out entirely, largest first. */
+  readonly collectors: readonly string[];
+}
+
+/** Longest URL, in serialized bytes, kept in a search row (search by URL looks at this much). */
+export const SUMMARY_URL_BYTES = 1_024;
 
 /** One row of the search index: what the list and the filters need. */
 export interface ProfileSummary {
@@ -46,7 +63,7 @@ export interface ProfileSummary {
 /** The search row of `profile`: what the writer indexes and the page shows of a child profile. */
 export function summarize(profile: Profile): ProfileSummary {
   const { token, parent, ip, method, url, time, statusCode } = profile;
-  return { token, parent, ip, method, url, time, statusCode };
+  return { token, parent, ip: cutText(ip, SUMMARY_URL_BYTES), method: cutText(method, SUMMARY_URL_BYTES), url: cutText(url, SUMMARY_URL_BYTES), time, statusCode };
 }
 
 /**

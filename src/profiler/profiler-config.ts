@@ -3,6 +3,10 @@ export interface ProfilerConfig {
   readonly lifetime: number;
   /** Most profiles kept; older ones are trimmed. */
   readonly maxProfiles: number;
+  /** Most bytes of one stored profile's JSON; longer values are cut to fit (see serializeWithinBudget). */
+  readonly maxProfileBytes: number;
+  /** Most bytes of all stored profiles and their search rows; the oldest are removed past it. */
+  readonly maxBytes: number;
   /** Client address ranges (CIDR) allowed to read the profiler. */
   readonly allowedIps: readonly string[];
 }
@@ -11,5 +15,7 @@ export interface ProfilerConfig {
 export const PROFILER_DEFAULTS: ProfilerConfig = Object.freeze({
   lifetime: 86400,
   maxProfiles: 50_000,
+  maxProfileBytes: 64 * 1024,
+  maxBytes: 256 * 1024 * 1024,
   allowedIps: Object.freeze(['127.0.0.0/8', '::1/128']),
 });

@@ -55,6 +55,7 @@ export async function createProfiler(
     prefix: config.redis.prefix,
     lifetime: config.profiler.lifetime,
     maxProfiles: config.profiler.maxProfiles,
+    maxBytes: config.profiler.maxBytes,
   });
   const allocator = new TokenAllocator({ redis: reader, prefix: config.redis.prefix });
   await allocator.start();
@@ -70,6 +71,7 @@ export async function createProfiler(
   const writer = new ProfileWriter({
     storage,
     redis: writerRedis,
+    maxProfileBytes: config.profiler.maxProfileBytes,
     onDrop: (count, reason) => throttledLog(`Profiler: ${count} profile(s) dropped (${writer.stats.dropped} in all): ${reason}`),
   });
   const listener = createProfilerListener({
@@ -83,7 +85,7 @@ export async function createProfiler(
   });
   return {
     listeners: [listener, debugTokenLinkListener, errorPageProfileLinkListener],
-    storage: new RedisProfileStorage({ redis: reader, prefix: config.redis.prefix, lifetime: config.profiler.lifetime, maxProfiles: config.profiler.maxProfiles }),
+    storage: new RedisProfileStorage({ redis: reader, prefix: config.redis.prefix, lifetime: config.profiler.lifetime, maxProfiles: config.profiler.maxProfiles, maxBytes: config.profiler.maxBytes }),
     writer,
     panels,
     stats: () => ({ writer: { ...writer.stats }, notProfiled }),

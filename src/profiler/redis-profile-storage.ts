@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import { type ProfileSummary } from './profile';
-import { type ProfileCriteria, type ProfileStorage, type ReadResult, type StoredProfile } from './profile-storage';
+import { type BatchId, type BatchOutcome, type ProfileCriteria, type ProfileStorage, type ReadResult, type StoredProfile } from './profile-storage';
+import { PROFILER_DEFAULTS } from './profiler-config';
 import { FIND_SCRIPT, PURGE_SCRIPT, WRITE_SCRIPT } from './redis-scripts';
 
 export interface RedisProfileStorageOptions {
@@ -11,7 +12,12 @@ export interface RedisProfileStorageOptions {
   readonly lifetime: number;
   /** Most profiles kept; the oldest are removed past it. */
   readonly maxProfiles: number;
+  /** Most bytes of profiles and search rows kept; the oldest are removed past it (default 256 MiB). */
+  readonly maxBytes?: number;
 }
+
+/** Writes that need no outcome asked for later (tests, tools) share one record. */
+const ANONYMOUS_BATCH: BatchId = { writer: 'anonymous', number: 0 };
 
 type ScriptRedis = Redis & {
   loupeWriteProfiles(...args: (string | number)[]): Promise<[number, number]>;
@@ -24,14 +30,18 @@ type ScriptRedis = Redis & {
  *   <prefix>profile:<token>          the profile JSON, with a TTL of `lifetime`
  *   <prefix>profiler:index           sorted set token → start time (ms), newest last
  *   <prefix>profiler:meta            hash token → summary JSON (what search filters on)
+ *   <prefix>profiler:sizes           hash token → bytes of its profile and search row
+ *   <prefix>profiler:bytes           their sum
+ *   <prefix>profiler:writer:<id>     the last batch a writer stored: "<number> <stored> <replaced>"
  *   <prefix>profile-dropped:<token>  why a handed-out token has no profile
- * Retention (lifetime and count) is enforced by the write script inside Redis.
+ * Retention (lifetime, count and bytes) is enforced by the write script inside Redis.
  */
 export class RedisProfileStorage implements ProfileStorage {
   readonly #redis: ScriptRedis;
   readonly #prefix: string;
   readonly #lifetime: number;
   readonly #maxProfiles: number;
+  readonly #maxBytes: number;
 
   constructor(options: RedisProfileStorageOptions) {
     const redis = options.redis as ScriptRedis;
@@ -45,14 +55,21 @@ export class RedisProfileStorage implements ProfileStorage {
     this.#prefix = options.prefix;
     this.#lifetime = options.lifetime;
     this.#maxProfiles = options.maxProfiles;
+    this.#maxBytes = options.maxBytes ?? PROFILER_DEFAULTS.maxBytes;
   }
 
-  async write(profiles: readonly StoredProfile[]): Promise<{ stored: number; replaced: number }> {
+  async write(profiles: readonly StoredProfile[], batch: BatchId = ANONYMOUS_BATCH): Promise<BatchOutcome> {
     if (profiles.length === 0) return { stored: 0, replaced: 0 };
-    const args: (string | number)[] = [this.#prefix, this.#lifetime, this.#maxProfiles, Date.now()];
+    const args: (string | number)[] = [this.#prefix, this.#lifetime, this.#maxProfiles, this.#maxBytes, Date.now(), batch.writer, batch.number];
     for (const { summary, json } of profiles) args.push(summary.token, summary.time, JSON.stringify(summary), json);
     const [stored, replaced] = await this.#redis.loupeWriteProfiles(...args);
     return { stored, replaced };
+  }
+
+  async batchOutcome(batch: BatchId): Promise<BatchOutcome | null> {
+    const record = await this.#redis.get(`${this.#prefix}profiler:writer:${batch.writer}`);
+    const [number, stored, replaced] = (record ?? '').split(' ').map(Number);
+    return number === batch.number && stored !== undefined && replaced !== undefined ? { stored, replaced } : null;
   }
 
   async markDropped(tokens: readonly string[], reason: string): Promise<void> {

@@ -5,35 +5,68 @@
  */
 
 /**
- * ARGV: prefix, lifetime (s), max profiles, now (ms), then per profile: token, time (ms),
- * summary JSON, profile JSON. Returns { stored, replaced }.
+ * ARGV: prefix, lifetime (s), max profiles, max bytes, now (ms), writer id, batch number, then per
+ * profile: token, time (ms), summary JSON, profile JSON. Returns { stored, replaced }.
+ *
+ * Each profile's size (its JSON and its search row) is kept in `profiler:sizes` and their sum in
+ * `profiler:bytes`; past either limit the oldest profiles are removed. The outcome is recorded
+ * under the writer's id with the batch number, so that a writer whose call timed out can ask
+ * whether the batch ran after all.
  */
 export const WRITE_SCRIPT = `
-local p, lifetime, max, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local index, meta = p .. 'profiler:index', p .. 'profiler:meta'
+local p, lifetime, max, maxBytes, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local writer, batch = ARGV[6], ARGV[7]
+local index, meta, sizes, total = p .. 'profiler:index', p .. 'profiler:meta', p .. 'profiler:sizes', p .. 'profiler:bytes'
+local held = tonumber(redis.call('GET', total))
+if not held then
+  -- The total was lost (evicted, deleted): sum the sizes again.
+  held = 0
+  for _, size in ipairs(redis.call('HVALS', sizes)) do held = held + tonumber(size) end
+end
+local function forget(tokens)
+  for i = 1, #tokens, 500 do
+    local part = { unpack(tokens, i, math.min(i + 499, #tokens)) }
+    local keys = {}
+    for j, token in ipairs(part) do keys[j] = p .. 'profile:' .. token end
+    for _, size in ipairs(redis.call('HMGET', sizes, unpack(part))) do held = held - (tonumber(size) or 0) end
+    redis.call('DEL', unpack(keys))
+    redis.call('HDEL', meta, unpack(part))
+    redis.call('HDEL', sizes, unpack(part))
+    redis.call('ZREM', index, unpack(part))
+  end
+end
 local stored, replaced = 0, 0
-for i = 5, #ARGV, 4 do
+for i = 8, #ARGV, 4 do
   local token = ARGV[i]
   local key = p .. 'profile:' .. token
   if redis.call('EXISTS', key) == 1 then replaced = replaced + 1 end
+  local size = #ARGV[i + 2] + #ARGV[i + 3]
+  held = held + size - (tonumber(redis.call('HGET', sizes, token)) or 0)
   redis.call('SET', key, ARGV[i + 3], 'EX', lifetime)
   redis.call('ZADD', index, ARGV[i + 1], token)
   redis.call('HSET', meta, token, ARGV[i + 2])
+  redis.call('HSET', sizes, token, size)
   stored = stored + 1
 end
-local cutoff = '(' .. tostring(now - lifetime * 1000)
-local expired = redis.call('ZRANGEBYSCORE', index, '-inf', cutoff)
-for _, token in ipairs(expired) do redis.call('HDEL', meta, token) end
-if #expired > 0 then redis.call('ZREMRANGEBYSCORE', index, '-inf', cutoff) end
+forget(redis.call('ZRANGEBYSCORE', index, '-inf', '(' .. tostring(now - lifetime * 1000)))
 local count = redis.call('ZCARD', index)
-if count > max then
-  local excess = redis.call('ZRANGE', index, 0, count - max - 1)
-  for _, token in ipairs(excess) do
-    redis.call('DEL', p .. 'profile:' .. token)
-    redis.call('HDEL', meta, token)
+if count > max then forget(redis.call('ZRANGE', index, 0, count - max - 1)) end
+while held > maxBytes do
+  -- The oldest first, just as many as bring the total under the limit.
+  local oldest = redis.call('ZRANGE', index, 0, 63)
+  if #oldest == 0 then break end
+  local oldestSizes = redis.call('HMGET', sizes, unpack(oldest))
+  local over, take = held - maxBytes, {}
+  for j, token in ipairs(oldest) do
+    if over <= 0 then break end
+    take[j] = token
+    over = over - (tonumber(oldestSizes[j]) or 0)
   end
-  redis.call('ZREMRANGEBYRANK', index, 0, count - max - 1)
+  forget(take)
 end
+if redis.call('ZCARD', index) == 0 then held = 0 end
+redis.call('SET', total, held)
+redis.call('SET', p .. 'profiler:writer:' .. writer, batch .. ' ' .. stored .. ' ' .. replaced, 'EX', lifetime)
 return { stored, replaced }
 `;
 
@@ -80,6 +113,6 @@ for i = 1, #tokens, 500 do
   for j = i, math.min(i + 499, #tokens) do keys[#keys + 1] = p .. 'profile:' .. tokens[j] end
   redis.call('DEL', unpack(keys))
 end
-redis.call('DEL', index, p .. 'profiler:meta')
+redis.call('DEL', index, p .. 'profiler:meta', p .. 'profiler:sizes', p .. 'profiler:bytes')
 return #tokens
 `;

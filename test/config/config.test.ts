@@ -19,7 +19,7 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
     session: { lifetime: 1440 * 60, cookieName: 'LOUPESESSID' },
     security: { secret: 'loupe-dev-secret-change-me', rememberMeLifetime: 7 * 86400, rememberMeCookieName: 'LOUPE_REMEMBERME' },
-    profiler: { lifetime: 86400, maxProfiles: 50_000, allowedIps: ['127.0.0.0/8', '::1/128'] },
+    profiler: { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'] },
     log: { level: 'info', format: 'auto' },
   });
 });
@@ -44,6 +44,8 @@ test('values from the environment are used', (t) => {
     APP_LOCALES: ' fr , de ,,',
     APP_SECRET: 'abc',
     PROFILER_MAX_PROFILES: '10000000',
+    PROFILER_MAX_PROFILE_BYTES: '8192',
+    PROFILER_MAX_BYTES: '1048576',
     PROFILER_ALLOWED_IPS: '10.0.0.0/8, 192.168.1.1',
   });
   t.is(config.server.host, '0.0.0.0');
@@ -55,7 +57,15 @@ test('values from the environment are used', (t) => {
   t.is(config.locale.defaultLocale, 'fr');
   t.is(config.security.secret, 'abc');
   t.is(config.profiler.maxProfiles, 10_000_000);
+  t.is(config.profiler.maxProfileBytes, 8192);
+  t.is(config.profiler.maxBytes, 1_048_576);
   t.deepEqual(config.profiler.allowedIps, ['10.0.0.0/8', '192.168.1.1']);
+});
+
+test('byte budgets below their minimum, or a total below one profile, are refused', (t) => {
+  throwsInvalid(t, { PROFILER_MAX_PROFILE_BYTES: '100' }, 'Invalid PROFILER_MAX_PROFILE_BYTES "100": expected an integer from 4096 to 536870912.');
+  throwsInvalid(t, { PROFILER_MAX_BYTES: '64k' }, 'Invalid PROFILER_MAX_BYTES "64k": expected an integer from 1048576 to 9007199254740991.');
+  throwsInvalid(t, { PROFILER_MAX_PROFILE_BYTES: '2097152', PROFILER_MAX_BYTES: '1048576' }, 'Invalid PROFILER_MAX_BYTES "1048576": expected at least PROFILER_MAX_PROFILE_BYTES (2097152).');
 });
 
 test('an empty number falls back to its default', (t) => {

@@ -10,9 +10,9 @@ interface Harness {
   readonly actor: Actor<typeof profileWriterMachine>;
   /** One per writeBatch invocation, settled by the test. */
   readonly writes: Deferred[];
-  /** One per writeTombstones invocation, settled by the test. */
+  /** One per recover invocation, settled by the test. */
   readonly tombstones: Deferred[];
-  /** Actions run, in order; dropFailedBatch with the error it was given. */
+  /** Actions run, in order; holdFailedBatch with the error it was given. */
   readonly actions: string[];
   /** What the hasQueued guard answers. */
   queued: number;
@@ -33,8 +33,8 @@ function start(queued = 0): Harness {
         actions.push(`dropQueued(${harness.queued})`);
         harness.queued = 0;
       },
-      dropFailedBatch: ({ event }) => {
-        actions.push(`dropFailedBatch(${'error' in event ? String(event.error) : '?'})`);
+      holdFailedBatch: ({ event }) => {
+        actions.push(`holdFailedBatch(${'error' in event ? String(event.error) : '?'})`);
       },
     },
     guards: { hasQueued: () => harness.queued > 0 },
@@ -44,7 +44,7 @@ function start(queued = 0): Harness {
         writes.push(write);
         return write.promise;
       }),
-      writeTombstones: fromPromise(() => {
+      recover: fromPromise(() => {
         const write = deferred();
         tombstones.push(write);
         return write.promise;
@@ -106,14 +106,14 @@ test('profiles queued while a batch is written wait for it: one batch in flight 
   t.is(h.writes.length, 2);
 });
 
-test('a failed batch is dropped with its error and the writer becomes unavailable, dropping the rest', async (t) => {
+test('a failed batch is held with its error (Redis may still run it) and the writer becomes unavailable, dropping the rest', async (t) => {
   const h = start();
   h.queued = 5;
   h.actor.send({ type: 'profiles.queued' });
   h.writes[0]?.reject(new Error('Connection is closed.'));
   await settle();
   t.is(h.state(), 'unavailable');
-  t.deepEqual(h.actions, ['dropFailedBatch(Error: Connection is closed.)', 'dropQueued(5)']);
+  t.deepEqual(h.actions, ['holdFailedBatch(Error: Connection is closed.)', 'dropQueued(5)']);
   t.deepEqual(h.errors, [], 'a failed write is a transition, not an actor error');
 });
 

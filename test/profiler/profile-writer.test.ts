@@ -22,6 +22,7 @@ const redisForTests = useTestRedis(test, 'loupe-test-profile-writer');
 function writingWith(real: ProfileStorage, write: ProfileStorage['write']): ProfileStorage {
   return {
     write,
+    batchOutcome: (batch) => real.batchOutcome(batch),
     markDropped: (tokensToMark, reason) => real.markDropped(tokensToMark, reason),
     read: (token) => real.read(token),
     find: (criteria) => real.find(criteria),
@@ -197,7 +198,7 @@ test('once the client is back, dropped tokens get tombstones and profiles are st
   t.is(writer.stats.stored, 1);
 });
 
-test('a failed write drops its batch with the error as the reason and makes the writer unavailable', async (t) => {
+test('a failed write holds its batch until Redis tells its outcome: never stored, it is dropped with the error as the reason', async (t) => {
   const prefix = redisForTests.prefix();
   const redis = await redisForTests.writerClient();
   const real = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 100 });
@@ -209,12 +210,17 @@ test('a failed write drops its batch with the error as the reason and makes the 
   t.is(writer.stats.state, 'unavailable');
   t.false(writer.isAvailable);
   t.is(writer.stats.lastError, 'Error: OOM command not allowed when used memory > maxmemory.');
+  // The first profile was the batch in flight: held until Redis says whether it ran. The two
+  // queued behind it are dropped on entering unavailable.
+  t.is(writer.stats.unconfirmed, 1);
+  t.is(writer.stats.dropped, 2);
+  for (const token of queued) t.is(writer.droppedReason(token), REDIS_UNAVAILABLE);
+  await until(() => writer.stats.unconfirmed === 0, 'the writer asked Redis about the held batch');
   t.is(writer.stats.dropped, 3);
   t.is(writer.stats.stored, 0);
-  // The first profile was the batch in flight; the two queued behind it are dropped on entering unavailable.
   t.is(writer.droppedReason(first ?? ''), 'Storing the profile failed: Error: OOM command not allowed when used memory > maxmemory.');
-  for (const token of queued) t.is(writer.droppedReason(token), REDIS_UNAVAILABLE);
   t.is(await real.count(), 0);
+  await writer.stop();
 });
 
 test('a failed write while the connection stays up: the writer checks again and resumes on its own', async (t) => {

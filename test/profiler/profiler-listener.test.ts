@@ -261,7 +261,7 @@ test('no token before the allocator reserved its first block; one once it has', 
   t.deepEqual(setup.notProfiled, [NOT_PROFILED]);
   // allocate() asked for a block; let it arrive. The reservation advances the token sequence in
   // Redis; a PING on the allocator's connection then answers after the reservation's reply.
-  const sequenceKey = `${setup.prefix}profiler:token-sequence`;
+  const sequenceKey = `${setup.prefix}profiler:tokens`;
   for (let i = 0; i < 500 && (await redis.admin().exists(sequenceKey)) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
   await setup.reader.ping();
   await new Promise((resolve) => setImmediate(resolve));

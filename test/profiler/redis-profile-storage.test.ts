@@ -38,3 +38,46 @@ test('the key layout is the documented one', async (t) => {
   t.deepEqual(await redis.zrevrange(`${prefix}profiler:index`, 0, -1), ['abc123']);
   t.deepEqual(JSON.parse((await redis.hget(`${prefix}profiler:meta`, 'abc123')) ?? 'null'), summary);
 });
+
+async function freshStorage(maxBytes: number): Promise<{ redis: Redis; prefix: string; storage: RedisProfileStorage }> {
+  const redis = await connectTestRedis();
+  clients.push(redis);
+  const prefix = testKeyPrefix();
+  prefixes.push(prefix);
+  return { redis, prefix, storage: new RedisProfileStorage({ redis, prefix, maxProfiles: 1000, lifetime: 600, maxBytes }) };
+}
+
+const stored = (token: string, time: number, size: number): { summary: { token: string; parent: null; ip: string; method: string; url: string; time: number; statusCode: number }; json: string } => ({
+  summary: { token, parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://h/', time, statusCode: 200 },
+  json: JSON.stringify({ token, padding: 'x'.repeat(size) }),
+});
+
+test('past maxBytes the oldest profiles go, just as many as needed, and the running total stays exact', async (t) => {
+  const { redis, prefix, storage } = await freshStorage(10_000);
+  const now = Date.now();
+  for (let i = 0; i < 10; i++) await storage.write([stored(`b0000${i}`, now + i, 2_000)]);
+  const kept = await redis.zrange(`${prefix}profiler:index`, 0, -1);
+  let sum = 0;
+  for (const token of kept) sum += (await redis.strlen(`${prefix}profile:${token}`)) + (await redis.hstrlen(`${prefix}profiler:meta`, token));
+  t.deepEqual(kept, ['b00006', 'b00007', 'b00008', 'b00009'], 'the four newest fit in 10,000 bytes');
+  t.is(Number(await redis.get(`${prefix}profiler:bytes`)), sum);
+  t.true(sum <= 10_000);
+  t.is(await redis.hlen(`${prefix}profiler:sizes`), 4);
+  // Replacing a profile counts its new size, not both.
+  await storage.write([stored('b00009', now + 9, 10)]);
+  t.is(Number(await redis.get(`${prefix}profiler:bytes`)), sum - 1_990);
+  t.is(await storage.purge(), 4);
+  t.is(await redis.exists(`${prefix}profiler:bytes`, `${prefix}profiler:sizes`), 0);
+});
+
+test('a batch outcome is recorded under its writer: asked after, the last batch says what it stored', async (t) => {
+  const { storage } = await freshStorage(1024 * 1024);
+  const now = Date.now();
+  t.is(await storage.batchOutcome({ writer: 'w1', number: 1 }), null, 'nothing written yet');
+  t.deepEqual(await storage.write([stored('c00001', now, 10), stored('c00002', now, 10)], { writer: 'w1', number: 1 }), { stored: 2, replaced: 0 });
+  t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 1 }), { stored: 2, replaced: 0 });
+  t.is(await storage.batchOutcome({ writer: 'w1', number: 2 }), null, 'a batch that never ran');
+  t.is(await storage.batchOutcome({ writer: 'w2', number: 1 }), null, 'another writer');
+  await storage.write([stored('c00001', now, 10)], { writer: 'w1', number: 2 });
+  t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 2 }), { stored: 1, replaced: 1 });
+});

@@ -1,5 +1,7 @@
 import test from 'ava';
 import { TokenAllocator } from '../../src/profiler/token-allocator';
+import { connectRedis } from '../../src/redis/connect-redis';
+import { startOwnRedis } from '../helpers/own-redis';
 import { connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
 
 test('allocators sharing one Redis never hand out the same token, and need no round trip per token', async (t) => {
@@ -37,5 +39,78 @@ test('allocators sharing one Redis never hand out the same token, and need no ro
     if (keys.length > 0) await a.del(...keys);
     a.disconnect();
     b.disconnect();
+  }
+});
+
+/** Takes `count` tokens from each allocator in turn, letting prefetches land between rounds. */
+async function take(allocators: readonly TokenAllocator[], count: number, into: string[]): Promise<void> {
+  for (let round = 0; round < count / 100; round++) {
+    for (let i = 0; i < 100; i++) {
+      for (const allocator of allocators) {
+        const token = allocator.allocate();
+        if (token !== null) into.push(token);
+      }
+    }
+    // Let the prefetches land, as the event loop would between requests.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+function repeated(tokens: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return tokens.filter((token) => (seen.has(token) ? true : (seen.add(token), false)));
+}
+
+test.serial('the allocation keys flushed mid-run (FLUSHALL on a Redis of its own): no token is handed out twice', async (t) => {
+  const own = await startOwnRedis();
+  const a = await connectRedis(own.url, 'loupe-test-a');
+  const b = await connectRedis(own.url, 'loupe-test-b');
+  try {
+    const prefix = testKeyPrefix();
+    const allocators = [new TokenAllocator({ redis: a, prefix, blockSize: 256 }), new TokenAllocator({ redis: b, prefix, blockSize: 256 })];
+    await Promise.all(allocators.map((allocator) => allocator.start()));
+    const tokens: string[] = [];
+    await take(allocators, 20_000, tokens);
+    const before = tokens.length;
+    await a.flushall();
+    await take(allocators, 20_000, tokens);
+    t.log(`${before} tokens before FLUSHALL, ${tokens.length - before} after; repeated: ${repeated(tokens).length}`);
+    t.true(tokens.length - before >= 30_000, 'allocation went on after the flush');
+    t.deepEqual(repeated(tokens), []);
+  } finally {
+    a.disconnect();
+    b.disconnect();
+    own.stop();
+  }
+});
+
+test.serial('a process that starts after the allocation keys were lost never hands out a token that names a stored profile or a tombstone', async (t) => {
+  const prefix = testKeyPrefix();
+  const redis = await connectTestRedis('loupe-test-tokens');
+  try {
+    const first = new TokenAllocator({ redis, prefix, blockSize: 4096 });
+    await first.start();
+    const old: string[] = [];
+    await take([first], 30_000, old);
+    // The profiles (and tombstones) of those tokens are still stored when the keys go (eviction).
+    const pipeline = redis.pipeline();
+    old.forEach((token, i) => {
+      if (i % 10 === 0) pipeline.set(`${prefix}profile-dropped:${token}`, 'dropped', 'EX', 600);
+      else pipeline.set(`${prefix}profile:${token}`, '{}', 'EX', 600).zadd(`${prefix}profiler:index`, i, token);
+    });
+    await pipeline.exec();
+    await redis.del(`${prefix}profiler:tokens`);
+    const fresh = new TokenAllocator({ redis, prefix, blockSize: 4096 });
+    await fresh.start();
+    const tokens: string[] = [];
+    await take([fresh], 30_000, tokens);
+    const taken = new Set(old);
+    const clashes = tokens.filter((token) => taken.has(token));
+    t.log(`${old.length} tokens with a profile, ${tokens.length} handed out by a process that knew no key; clashes: ${clashes.length}`);
+    t.deepEqual(clashes, []);
+  } finally {
+    const keys = await redis.keys(`${prefix}*`);
+    for (let i = 0; i < keys.length; i += 10_000) await redis.del(...keys.slice(i, i + 10_000));
+    redis.disconnect();
   }
 });

@@ -1,5 +1,5 @@
 import { STATUS_TEXT } from '../../http/status-text';
-import { collectorData, type Profile } from '../profile';
+import { collectorData, type Profile, type ProfileCut } from '../profile';
 import { REQUEST_COLLECTOR, type RequestCollectorData } from '../collectors/request-collector';
 import { html, type SafeHtml } from '../../view/html';
 import { type ChildProfile } from './load-profile';
@@ -30,6 +30,14 @@ function item(label: string, value: SafeHtml | string): SafeHtml {
   return html`<div class="item"><dt>${label}</dt><dd>${value}</dd></div>`;
 }
 
+const GROUPED = new Intl.NumberFormat('en-US');
+
+/** Says that the profile was cut to fit its byte budget, and what went. */
+function renderCut(cut: ProfileCut): SafeHtml {
+  const dropped = cut.collectors.length === 0 ? '' : `; left out: ${cut.collectors.join(', ')}`;
+  return html`<p class="cut" data-cut="${cut.originalBytes}">Cut to fit PROFILER_MAX_PROFILE_BYTES: the whole profile took ${GROUPED.format(cut.originalBytes)} bytes; ${cut.strings} long value(s) end with “… (cut: N more bytes)”${dropped}.</p>`;
+}
+
 /**
  * The top of a profile page, as Symfony's request summary: the status ("Error 404 Not Found"
  * for errors), method and URL, client IP, when, token, duration, its parent or children,
@@ -51,6 +59,7 @@ ${item('Profiler cost', `${formatMs(profile.profilerCost.collect)} (collect)`)}
 ${typeof referer !== 'string' ? '' : item('Referer', WEB_URL.test(referer) ? html`<a href="${referer}" rel="noreferrer">${referer}</a>` : referer)}
 </dl>
 ${profile.parent === null ? '' : html`<p class="parent">Sub-request of ${profileLink(profile.parent)} (the error sub-request that rendered its error).</p>`}
+${profile.cut === undefined ? '' : renderCut(profile.cut)}
 ${children.length === 0 ? '' : html`<p class="children">Sub-requests (error rendering): ${children.map(childItem)}</p>`}
 </section>`;
 }

@@ -11,11 +11,12 @@ import { sampleProfile } from '../../helpers/sample-profile';
 // Unit tests of the controllers over an in-memory storage: the cases a live server cannot be
 // made to show on demand (a writer that dropped a profile, an unreadable stored profile).
 
-const STATS: ProfilerStats = { writer: { queued: 0, stored: 3, dropped: 7, replaced: 0, batches: 1, lastError: null, state: 'idle' }, notProfiled: 2 };
+const STATS: ProfilerStats = { writer: { queued: 0, stored: 3, dropped: 7, replaced: 0, batches: 1, unconfirmed: 0, lastError: null, state: 'idle' }, notProfiled: 2 };
 
 function storage(entries: Record<string, ReadResult>, latest: string | null = null): ProfileStorage {
   return {
     write: () => Promise.resolve({ stored: 0, replaced: 0 }),
+    batchOutcome: () => Promise.resolve(null),
     markDropped: () => Promise.resolve(),
     read: (token) => Promise.resolve(entries[token] ?? { kind: 'missing' }),
     find: (_criteria: ProfileCriteria) => Promise.resolve([] as ProfileSummary[]),
