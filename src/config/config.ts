@@ -1,5 +1,6 @@
 import { type LocaleOptions } from '../kernel/listeners/locale-listener';
 import { PROFILER_DEFAULTS, type ProfilerConfig } from '../profiler/profiler-config';
+import { namePatternProblem } from '../profiler/secret-names';
 import { readRedisConfig, type RedisConfig } from '../redis/redis-config';
 import { REMEMBER_ME_COOKIE, type SecurityConfig } from '../security/security-config';
 import { type ServerConfig } from '../server/server-config';
@@ -36,12 +37,23 @@ function readSecurity(env: Env, appEnv: AppEnv): SecurityConfig {
   return Object.freeze({ secret, rememberMeLifetime: integer(env, 'REMEMBER_ME_LIFETIME', 7 * 86400, 1, 365 * 86400), rememberMeCookieName: REMEMBER_ME_COOKIE });
 }
 
+function readRedactNames(env: Env): readonly string[] {
+  const names = list(env, 'PROFILER_REDACT', PROFILER_DEFAULTS.redact);
+  for (const name of names) {
+    const problem = namePatternProblem(name);
+    if (problem !== null) throw invalid('PROFILER_REDACT', name, problem);
+  }
+  return Object.freeze([...names]);
+}
+
 function readProfiler(env: Env): ProfilerConfig {
   return Object.freeze({
     lifetime: integer(env, 'PROFILER_LIFETIME', PROFILER_DEFAULTS.lifetime, 1, 365 * 86400),
     // Capped well below the 16.7 million tokens, so a token is reused only once its old profile is gone.
     maxProfiles: integer(env, 'PROFILER_MAX_PROFILES', PROFILER_DEFAULTS.maxProfiles, 1, 10_000_000),
     allowedIps: Object.freeze([...list(env, 'PROFILER_ALLOWED_IPS', PROFILER_DEFAULTS.allowedIps)]),
+    redact: readRedactNames(env),
+    cookieAllowList: Object.freeze([...list(env, 'PROFILER_COOKIE_ALLOWLIST', PROFILER_DEFAULTS.cookieAllowList)]),
   });
 }
 

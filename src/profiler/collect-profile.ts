@@ -2,7 +2,7 @@ import { type Exchange } from '../kernel/exchange';
 import { type ProfileCollector } from './collector';
 import { roundedStates, roundMs } from './collectors/timings';
 import { PROFILE_VERSION, type CollectorEntry, type Profile } from './profile';
-import { redactUrl } from './redact';
+import { type RedactionPolicy } from './redaction-policy';
 
 export interface CollectOptions {
   readonly token: string;
@@ -10,17 +10,19 @@ export interface CollectOptions {
   readonly children: readonly string[];
   /** What the profile records, each collector's data under its name (see defaultCollectors). */
   readonly collectors: readonly ProfileCollector[];
+  /** What the profile may keep: applied by the collectors and, to every string, once more here. */
+  readonly redaction: RedactionPolicy;
 }
 
 function isEntry(value: unknown): value is CollectorEntry {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function collectEntries(exchange: Exchange, collectors: readonly ProfileCollector[]): Record<string, CollectorEntry> {
+function collectEntries(exchange: Exchange, collectors: readonly ProfileCollector[], redaction: RedactionPolicy): Record<string, CollectorEntry> {
   const entries: Record<string, CollectorEntry> = {};
   for (const collector of collectors) {
     try {
-      const data = collector.collect(exchange);
+      const data = redaction.entry(collector.collect(exchange, redaction));
       if (isEntry(data)) entries[collector.name] = data;
     } catch {
       // A collector that fails (an application's, most likely) loses its own entry, whose panel
@@ -44,14 +46,14 @@ export function collectProfile(exchange: Exchange, options: CollectOptions): Pro
     children: options.children,
     type: exchange.parent === null ? 'main' : 'sub',
     method: request.method,
-    url: redactUrl(request.uri),
+    url: options.redaction.text(request.uri),
     ip: request.data.remoteAddress,
     // A sub-request is never sent itself: its status is its response's.
     statusCode: exchange.sent || exchange.parent !== null ? (response?.status ?? 0) : 0,
     time: trace.startedAt,
     duration: end === undefined ? 0 : roundMs(end.start + end.duration),
     aborted: exchange.aborted,
-    collectors: collectEntries(exchange, options.collectors),
+    collectors: collectEntries(exchange, options.collectors, options.redaction),
     profilerCost: { collect: 0 },
   };
 }
