@@ -29,9 +29,9 @@ const MAX_PROFILE_DEPTH = 64;
 /** `name=value`, as in a query string, a form body, a cookie line or a log message. */
 const PAIR = /(^|[^\w.%+\-[\]])([\w.%+\-[\]]+)=([^&#\s"'<>;]*)/g;
 /** `"name": value`, as in JSON that a message quotes. */
-const QUOTED = /(["'])([\w.%+\-[\]]{1,100})\1(\s*:\s*)("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[^\s,}\]]+)/g;
-/** The password of `scheme://user:password@host`. */
-const USERINFO = /(\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#@"'<>:]*:)([^\s/?#@"'<>]+)@/g;
+const QUOTED = /(["'])([\w.%+\-[\]]{1,100})\1(\s*:\s*)("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[^\s,{}[\]"']+)/g;
+/** The password of `scheme://user:password@host` (from the `//`: a scheme has nothing to hide). */
+const USERINFO = /(\/\/[^\s/?#@"'<>:]{0,256}:)([^\s/?#@"'<>]{1,256})@/g;
 
 /** Decodes every well-formed `%XX` run and leaves a malformed one as it is. */
 function decodeLoosely(text: string): string {

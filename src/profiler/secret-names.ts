@@ -37,12 +37,7 @@ export function namePatternProblem(pattern: string): string | null {
  * (`apiKey`, `XMLHttp`) and between letters and digits (`oauth2`). `X-Api-Key` → x, api, key.
  */
 export function nameParts(name: string): string[] {
-  return (
-    name
-      .replace(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/g, ' ')
-      .toLowerCase()
-      .match(/[a-z0-9]+/g) ?? []
-  );
+  return (name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? []).map((part) => part.toLowerCase());
 }
 
 function parsePattern(pattern: string): NamePattern {
@@ -67,9 +62,17 @@ function matchesAt(parts: readonly string[], at: number, pattern: NamePattern): 
   });
 }
 
-function matches(parts: readonly string[], pattern: NamePattern): boolean {
-  // A fragment is looked for across parts too: `myIBANs` splits as my, iba, ns.
-  if (pattern.anyBefore && pattern.anyAfter && parts.join('').includes(pattern.joined)) return true;
+/** A name taken apart: its parts, and its words (between separators, camelCase humps kept together). */
+interface SplitName {
+  readonly parts: readonly string[];
+  readonly words: readonly string[];
+}
+
+function matches(name: SplitName, pattern: NamePattern): boolean {
+  // A fragment is looked for inside whole words: `myIBANs` splits as my, iba, ns.
+  if (pattern.anyBefore && pattern.anyAfter && name.words.some((word) => word.includes(pattern.joined))) return true;
+  if (pattern.anyBefore && pattern.anyAfter && pattern.parts.length === 1) return false;
+  const { parts } = name;
   for (let at = 0; at < parts.length; at++) {
     if (matchesAt(parts, at, pattern)) return true;
     const part = parts[at];
@@ -102,7 +105,11 @@ export class SecretNames {
   }
 
   #test(name: string): boolean {
-    const parts = nameParts(name);
-    return this.#patterns.some((pattern) => matches(parts, pattern));
+    // Every match needs the pattern's parts somewhere in the name: a long text mostly stops here.
+    const lower = name.toLowerCase();
+    const candidates = this.#patterns.filter((pattern) => pattern.parts.every((part) => lower.includes(part)));
+    if (candidates.length === 0) return false;
+    const split = { parts: nameParts(name), words: lower.match(/[a-z0-9]+/g) ?? [] };
+    return candidates.some((pattern) => matches(split, pattern));
   }
 }

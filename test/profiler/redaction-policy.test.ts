@@ -163,3 +163,88 @@ test('arrays are copied item by item and redacted inside', (t) => {
   t.deepEqual(out, ['a', 1, null, { password: REDACTED }, ['b', { token: REDACTED }]]);
   t.not(out, input);
 });
+
+test('names are matched by part, whatever their case and separators', (t) => {
+  const secret = ['password', 'PASSWORD', '_password', 'user[password]', 'new-password', 'passwd', 'pwd', 'pass', 'client_secret', 'token', 'accessToken', 'X-Auth-Token',
+    'api_key', 'api-key', 'apiKey', 'APIKEY', 'x-apikey', 'key', 'private_key', 'auth', 'oauth2', 'Authorization', 'sessionid', 'PHPSESSID', 'session', 'sig', 'signature',
+    'credentials', 'private', 'access', 'jwt', 'csrf_token', '_csrf', 'XSRF-TOKEN', 'cookie', 'otp'];
+  for (const name of secret) t.true(policy.isSecretName(name), name);
+});
+
+test('words that only contain a short secret word are not secret: keywords, monkey, passenger, author, accessibility', (t) => {
+  const plain = ['keywords', 'keyboard', 'monkey', 'passenger', 'bypass', 'author', 'authors', 'accessibility', 'accessed', 'signal', 'design', 'q', 'page', 'name', 'theme', 'remember_me', 'Content-Type', 'Referer'];
+  for (const name of plain) t.false(policy.isSecretName(name), name);
+});
+
+test('extra names (PROFILER_REDACT) match whole parts, several parts in a row, or with * inside a part', (t) => {
+  const extra = new RedactionPolicy({ names: ['ssn', 'card-number', '*iban*'] });
+  for (const name of ['ssn', 'user_ssn', 'SSN', 'cardNumber', 'card_number', 'X-Card-Number', 'cardnumber', 'iban', 'myIBANs', 'payee_iban_code']) t.true(extra.isSecretName(name), name);
+  for (const name of ['lessons', 'card', 'number', 'card_type_number']) t.false(extra.isSecretName(name), name);
+  t.false(policy.isSecretName('ssn'), 'not a built-in name');
+});
+
+test('an invalid extra name is refused when the policy is made', (t) => {
+  t.throws(() => new RedactionPolicy({ names: ['card number'] }), { message: /^Invalid redaction name "card number": expected letters and digits/ });
+});
+
+test('headers are secret by name pattern, besides Authorization, Proxy-Authorization, Cookie and Set-Cookie', (t) => {
+  const named = ['X-Api-Key', 'X-Auth-Token', 'Api-Key', 'X-Access-Token', 'X-Amz-Security-Token', 'Private-Token', 'X-CSRF-Token', 'X-Session-Id', 'Sec-WebSocket-Key'];
+  const out = policy.headers(Object.fromEntries(named.map((name) => [name, 'v'])));
+  t.deepEqual(Object.values(out), named.map(() => REDACTED));
+});
+
+test("Loupe's own token headers and the CORS headers are named like secrets but kept", (t) => {
+  const kept = {
+    'X-Debug-Token': 'a1b2c3',
+    'X-Debug-Token-Link': 'http://127.0.0.1:8000/_profiler/a1b2c3',
+    'X-Previous-Debug-Token': 'd4e5f6',
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Request-Headers': 'x-api-key',
+  };
+  t.deepEqual(policy.headers(kept), kept);
+});
+
+test('the URLs in header values lose their secret query values: Referer, Location', (t) => {
+  t.deepEqual(policy.headers({ Referer: 'http://a.test/p?token=t1&page=2', Location: ['/next?password=p1#top'] }), {
+    Referer: `http://a.test/p?token=${REDACTED}&page=2`,
+    Location: [`/next?password=${REDACTED}#top`],
+  });
+});
+
+test('text: the values of secret-named query parameters are replaced wherever a URL appears in it', (t) => {
+  t.is(policy.text('http://h.test/a?token=t1&q=kept&api_key=k1'), `http://h.test/a?token=${REDACTED}&q=kept&api_key=${REDACTED}`);
+  t.is(
+    policy.text('No route found for "GET http://h.test/x?password=p1" (from "http://r.test/?sig=s1&from=home")'),
+    `No route found for "GET http://h.test/x?password=${REDACTED}" (from "http://r.test/?sig=${REDACTED}&from=home")`,
+  );
+  t.is(policy.text('/p?user%5Bpassword%5D=p1&empty_token='), `/p?user%5Bpassword%5D=${REDACTED}&empty_token=`, 'encoded names are decoded; an empty value stays empty');
+  t.is(policy.text('sessionid=abc; theme=dark'), `sessionid=${REDACTED}; theme=dark`, 'a cookie line too');
+  t.is(policy.text('plain words, no pairs'), 'plain words, no pairs');
+});
+
+test('text: a URL password and a JSON secret quoted in a message are replaced', (t) => {
+  t.is(policy.text('redis://user:p4ss@cache.test:6379/0'), `redis://user:${REDACTED}@cache.test:6379/0`);
+  t.is(policy.text('http://127.0.0.1:8000/path'), 'http://127.0.0.1:8000/path', 'a port is not a password');
+  t.is(policy.text('Unexpected end of {"user":"anna","password":"hunter2","nested":{"token": 12'), `Unexpected end of {"user":"anna","password":"${REDACTED}","nested":{"token": "${REDACTED}"`);
+});
+
+test('text: a secret inside an encoded URL is found and the value encoded again', (t) => {
+  t.is(policy.text('/login?next=%2Faccount%3Ftoken%3Dt1%26tab%3D2'), `/login?next=${encodeURIComponent(`/account?token=${REDACTED}&tab=2`)}`);
+  const header = 'No%20route%20found%20for%20%22GET%20http%3A%2F%2Fh.test%2Fx%3Fpassword%3Dp1%22';
+  t.is(decodeURIComponent(policy.text(header)), `No route found for "GET http://h.test/x?password=${REDACTED}"`, 'an X-Debug-Exception header');
+  t.is(policy.text('/a%20b?q=100%'), '/a%20b?q=100%', 'nothing secret: left exactly as it was, a stray % too');
+});
+
+test('data: string values are redacted as text too', (t) => {
+  t.deepEqual(policy.data({ request_uri: 'http://h.test/?token=t1', note: 'x' }), { request_uri: `http://h.test/?token=${REDACTED}`, note: 'x' });
+});
+
+test('entry: every string at any depth is redacted as text; keys and other values are kept', (t) => {
+  const input = { token: 'a1b2c3', list: [{ url: 'http://h.test/?token=t1' }, 3, null, true], deep: { deeper: { message: 'from "http://r.test/?sig=s"' } }, at: new Date(0) };
+  t.deepEqual(policy.entry(input), {
+    token: 'a1b2c3',
+    list: [{ url: `http://h.test/?token=${REDACTED}` }, 3, null, true],
+    deep: { deeper: { message: `from "http://r.test/?sig=${REDACTED}"` } },
+    at: '1970-01-01T00:00:00.000Z',
+  });
+});
