@@ -489,3 +489,21 @@ test('an application collector is stored under its name; one that throws or answ
   t.false('list' in main.collectors);
   t.is(entries(main).router.failure, 'No route found for "GET http://127.0.0.1:8000/cart"', 'the other entries are all there');
 });
+
+test("an application collector's entry goes through the redaction policy: the data it copies by name, every string as text", async (t) => {
+  const payment: ProfileCollector = {
+    name: 'payment',
+    collect: (exchange, redaction) => ({
+      callback: `${exchange.request.uri}&signature=s1`,
+      gateway: redaction.data({ merchant: 'm', apiKey: 'k1', card: { ssn: '123', number: '4111' } }),
+    }),
+  };
+  const redaction = new RedactionPolicy({ names: ['ssn'] });
+  const { main } = await run({}, requestData({ path: '/pay', query: 'order=7&token=t1' }), { collectors: [payment], redaction });
+  t.deepEqual(main.collectors['payment'], {
+    callback: `http://127.0.0.1:8000/pay?order=7&token=${REDACTED}&signature=${REDACTED}`,
+    gateway: { merchant: 'm', apiKey: REDACTED, card: { ssn: REDACTED, number: '4111' } },
+  });
+  t.is(main.url, `http://127.0.0.1:8000/pay?order=7&token=${REDACTED}`);
+  t.is(entries(main).router.failure, `No route found for "GET http://127.0.0.1:8000/pay?order=7&token=${REDACTED}"`, 'a message quoting the URL');
+});
