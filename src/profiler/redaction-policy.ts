@@ -33,6 +33,9 @@ const QUOTED = /(["'])([\w.%+\-[\]]{1,100})\1(\s*:\s*)("(?:[^"\\]|\\.)*"?|'(?:[^
 /** The password of `scheme://user:password@host` (from the `//`: a scheme has nothing to hide). */
 const USERINFO = /(\/\/[^\s/?#@"'<>:]{0,256}:)([^\s/?#@"'<>]{1,256})@/g;
 
+/** What every pattern above needs: most strings of a profile (names, phases, paths) have none of it. */
+const MIGHT_HIDE_A_SECRET = /[=@%]|["']\s*:/;
+
 /** Decodes every well-formed `%XX` run and leaves a malformed one as it is. */
 function decodeLoosely(text: string): string {
   return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
@@ -90,7 +93,7 @@ export class RedactionPolicy {
   }
 
   #text(text: string, encodings: number): string {
-    if (!/[=:@%]/.test(text)) return text;
+    if (!MIGHT_HIDE_A_SECRET.test(text)) return text;
     let out = text
       .replace(USERINFO, `$1${REDACTED}@`)
       .replace(QUOTED, (all, quote: string, name: string, colon: string) => (this.#names.test(decodeLoosely(name)) ? `${quote}${name}${quote}${colon}"${REDACTED}"` : all))
@@ -161,8 +164,9 @@ export class RedactionPolicy {
   }
 
   /**
-   * A copy of a collector's entry with every string redacted as text: the last pass before a
-   * profile is stored, whatever the collector (Loupe's or an application's) put in it.
+   * A collector's entry with every string redacted as text: the last pass before a profile is
+   * stored, whatever the collector (Loupe's or an application's) put in it. Only what changes is
+   * copied: an entry with nothing to redact comes back as it was given.
    */
   entry(value: unknown, depth = 0): unknown {
     if (typeof value === 'string') return this.text(value);
@@ -170,9 +174,12 @@ export class RedactionPolicy {
     if (depth >= MAX_PROFILE_DEPTH) return '(too deep)';
     // What JSON would store of a Date (or anything with toJSON), not the `{}` of its own fields.
     if (hasToJson(value)) return this.entry(value.toJSON(), depth + 1);
-    if (Array.isArray(value)) return value.map((item: unknown) => this.entry(item, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = this.entry(item, depth + 1);
-    return out;
+    if (Array.isArray(value)) {
+      const items = value.map((item: unknown) => this.entry(item, depth + 1));
+      return items.every((item, i) => item === value[i]) ? value : items;
+    }
+    const fields = Object.entries(value);
+    const redacted = fields.map(([key, item]) => [key, this.entry(item, depth + 1)] as const);
+    return redacted.every(([, item], i) => item === fields[i]?.[1]) ? value : Object.fromEntries(redacted);
   }
 }

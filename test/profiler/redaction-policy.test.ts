@@ -248,3 +248,13 @@ test('entry: every string at any depth is redacted as text; keys and other value
     at: '1970-01-01T00:00:00.000Z',
   });
 });
+
+test('entry: an entry with nothing to redact is not copied; only the branches that change are', (t) => {
+  const clean = { phases: [{ name: 'kernel.request', start: 0, duration: 1 }], controller: 'App\\Controller\\HelloController::hello' };
+  t.is(policy.entry(clean), clean);
+  const mixed = { kept: { a: [1, 2] }, changed: { url: 'http://h.test/?token=t1' } };
+  const out = policy.entry(mixed) as typeof mixed;
+  t.is(out.kept, mixed.kept);
+  t.not(out.changed, mixed.changed);
+  t.is(mixed.changed.url, 'http://h.test/?token=t1', 'the input is left alone');
+});
