@@ -75,6 +75,11 @@ export class RedactionPolicy {
     return this.#names.test(name);
   }
 
+  /** True when some word of `text` (a body that is not JSON nor a form) names a secret. */
+  mentionsSecret(text: string): boolean {
+    return this.#names.test(text);
+  }
+
   /** True when the header `name` holds a secret: Authorization, Cookie…, or named like one. */
   isSecretHeader(name: string): boolean {
     const lower = name.toLowerCase();

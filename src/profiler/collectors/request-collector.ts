@@ -49,7 +49,7 @@ function bodyOf(exchange: Exchange, redaction: RedactionPolicy): unknown {
     // Malformed: recorded as text below; the request itself reports the error.
   }
   // Text we could not take apart field by field is kept only when no word in it names a secret.
-  return redaction.isSecretName(text) ? `(${body.length} bytes, not recorded: they name a password, secret or token)` : redaction.data(text);
+  return redaction.mentionsSecret(text) ? `(${body.length} bytes, not recorded: they name a password, secret or token)` : redaction.data(text);
 }
 
 function queryOf(exchange: Exchange, redaction: RedactionPolicy): Record<string, string | string[]> {
