@@ -47,6 +47,7 @@ export { SecurityAttributes } from './security/security-attributes';
 
 // The profiler: an application's own collectors and panels.
 export { type ProfileCollector } from './profiler/collector';
+export { type RedactionPolicy } from './profiler/redaction-policy';
 export { type PanelDefinition, type PanelContext } from './profiler/panel/panel-definition';
 export { type Profile } from './profiler/profile';
 export { ProfilerPaths, profilePath } from './profiler/profiler-paths';

@@ -2,6 +2,7 @@ import { type LocaleOptions } from '../kernel/listeners/locale-listener';
 import { LOGGER_LEVELS, type LogConfig } from '../log/log-config';
 import { MIN_PROFILE_BYTES } from '../profiler/profile-budget';
 import { PROFILER_DEFAULTS, type ProfilerConfig } from '../profiler/profiler-config';
+import { namePatternProblem } from '../profiler/secret-names';
 import { readRedisConfig, type RedisConfig } from '../redis/redis-config';
 import { REMEMBER_ME_COOKIE, type SecurityConfig } from '../security/security-config';
 import { type ServerConfig } from '../server/server-config';
@@ -39,6 +40,15 @@ function readSecurity(env: Env, appEnv: AppEnv): SecurityConfig {
   return Object.freeze({ secret, rememberMeLifetime: integer(env, 'REMEMBER_ME_LIFETIME', 7 * 86400, 1, 365 * 86400), rememberMeCookieName: REMEMBER_ME_COOKIE });
 }
 
+function readRedactNames(env: Env): readonly string[] {
+  const names = list(env, 'PROFILER_REDACT', PROFILER_DEFAULTS.redact);
+  for (const name of names) {
+    const problem = namePatternProblem(name);
+    if (problem !== null) throw invalid('PROFILER_REDACT', name, problem);
+  }
+  return Object.freeze([...names]);
+}
+
 function readProfiler(env: Env): ProfilerConfig {
   // A Redis string holds at most 512 MiB.
   const maxProfileBytes = integer(env, 'PROFILER_MAX_PROFILE_BYTES', PROFILER_DEFAULTS.maxProfileBytes, MIN_PROFILE_BYTES, 512 * 1024 * 1024);
@@ -52,6 +62,8 @@ function readProfiler(env: Env): ProfilerConfig {
     maxProfileBytes,
     maxBytes,
     allowedIps: Object.freeze([...list(env, 'PROFILER_ALLOWED_IPS', PROFILER_DEFAULTS.allowedIps)]),
+    redact: readRedactNames(env),
+    cookieAllowList: Object.freeze([...list(env, 'PROFILER_COOKIE_ALLOWLIST', PROFILER_DEFAULTS.cookieAllowList)]),
   });
 }
 

@@ -3,7 +3,7 @@ import { type ProfileCollector } from './collector';
 import { roundedStates, roundMs } from './collectors/timings';
 import { PROFILE_VERSION, type CollectorEntry, type Profile } from './profile';
 import { cutText } from './cut-text';
-import { redactUrl } from './redact';
+import { type RedactionPolicy } from './redaction-policy';
 
 export interface CollectOptions {
   readonly token: string;
@@ -11,17 +11,19 @@ export interface CollectOptions {
   readonly children: readonly string[];
   /** What the profile records, each collector's data under its name (see defaultCollectors). */
   readonly collectors: readonly ProfileCollector[];
+  /** What the profile may keep: applied by the collectors and, to every string, once more here. */
+  readonly redaction: RedactionPolicy;
 }
 
 function isEntry(value: unknown): value is CollectorEntry {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function collectEntries(exchange: Exchange, collectors: readonly ProfileCollector[]): Record<string, CollectorEntry> {
+function collectEntries(exchange: Exchange, collectors: readonly ProfileCollector[], redaction: RedactionPolicy): Record<string, CollectorEntry> {
   const entries: Record<string, CollectorEntry> = {};
   for (const collector of collectors) {
     try {
-      const data = collector.collect(exchange);
+      const data = redaction.entry(collector.collect(exchange, redaction));
       if (isEntry(data)) entries[collector.name] = data;
     } catch {
       // A collector that fails (an application's, most likely) loses its own entry, whose panel
@@ -35,8 +37,8 @@ function collectEntries(exchange: Exchange, collectors: readonly ProfileCollecto
 const SUB_REQUEST_URL_BYTES = 256;
 
 /** The request's URL; a sub-request for the same URL as its parent's keeps only its start. */
-function urlOf(exchange: Exchange): string {
-  const url = redactUrl(exchange.request.uri);
+function urlOf(exchange: Exchange, redaction: RedactionPolicy): string {
+  const url = redaction.text(exchange.request.uri);
   if (exchange.parent === null || exchange.parent.request.uri !== exchange.request.uri) return url;
   return cutText(url, SUB_REQUEST_URL_BYTES, '; the parent request has the whole URL');
 }
@@ -55,14 +57,14 @@ export function collectProfile(exchange: Exchange, options: CollectOptions): Pro
     children: options.children,
     type: exchange.parent === null ? 'main' : 'sub',
     method: request.method,
-    url: urlOf(exchange),
+    url: urlOf(exchange, options.redaction),
     ip: request.data.remoteAddress,
     // A sub-request is never sent itself: its status is its response's.
     statusCode: exchange.sent || exchange.parent !== null ? (response?.status ?? 0) : 0,
     time: trace.startedAt,
     duration: end === undefined ? 0 : roundMs(end.start + end.duration),
     aborted: exchange.aborted,
-    collectors: collectEntries(exchange, options.collectors),
+    collectors: collectEntries(exchange, options.collectors, options.redaction),
     profilerCost: { collect: 0 },
   };
 }

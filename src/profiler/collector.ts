@@ -1,4 +1,5 @@
 import { type Exchange } from '../kernel/exchange';
+import { type RedactionPolicy } from './redaction-policy';
 
 /**
  * Records one aspect of a finished request, as Symfony's DataCollectorInterface (`collect()`,
@@ -6,11 +7,13 @@ import { type Exchange } from '../kernel/exchange';
  * panel that names this collector reads it back.
  *
  * `collect` runs synchronously at kernel.terminate, once per profiled exchange (main request
- * and error sub-request). It must answer a plain JSON object — bounded, with secrets already
- * replaced (see redact.ts) — because the live request objects are gone once it returns.
+ * and error sub-request). It must answer a plain JSON object, bounded, because the live request
+ * objects are gone once it returns. Application data it copies (bodies, maps of fields) goes
+ * through `redaction.data()`; every string of its answer is then redacted as text
+ * (`redaction.entry()`) before the profile is stored.
  */
 export interface ProfileCollector<TData extends object = object> {
   /** The key of its entry in `profile.collectors`: letters, digits, `_`, `.` or `-`. */
   readonly name: string;
-  collect(exchange: Exchange): TData;
+  collect(exchange: Exchange, redaction: RedactionPolicy): TData;
 }

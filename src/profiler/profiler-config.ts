@@ -9,6 +9,10 @@ export interface ProfilerConfig {
   readonly maxBytes: number;
   /** Client address ranges (CIDR) allowed to read the profiler. */
   readonly allowedIps: readonly string[];
+  /** Name patterns redacted besides the built-in ones (see SecretNames). */
+  readonly redact: readonly string[];
+  /** Cookies whose values profiles show; every other cookie's value is replaced. */
+  readonly cookieAllowList: readonly string[];
 }
 
 /** The defaults readConfig applies; the CLI, which never writes profiles, needs no other. */
@@ -18,4 +22,6 @@ export const PROFILER_DEFAULTS: ProfilerConfig = Object.freeze({
   maxProfileBytes: 64 * 1024,
   maxBytes: 256 * 1024 * 1024,
   allowedIps: Object.freeze(['127.0.0.0/8', '::1/128']),
+  redact: Object.freeze([]),
+  cookieAllowList: Object.freeze([]),
 });

@@ -4,6 +4,7 @@ import { type Exchange } from '../kernel/exchange';
 import { defineListener, type Listener } from '../kernel/listener';
 import { collectProfile, type CollectOptions } from './collect-profile';
 import { type ProfileWriter } from './profile-writer';
+import { type RedactionPolicy } from './redaction-policy';
 import { type TokenAllocator } from './token-allocator';
 
 export interface ProfilerListenerOptions {
@@ -11,6 +12,8 @@ export interface ProfilerListenerOptions {
   readonly writer: ProfileWriter;
   /** What each profile records (defaultCollectors and the application's own). */
   readonly collectors: CollectOptions['collectors'];
+  /** What a profile may keep (PROFILER_REDACT, PROFILER_COOKIE_ALLOWLIST). */
+  readonly redaction: RedactionPolicy;
   /** Counts requests left unprofiled because their profile could not have been stored. */
   readonly onNotProfiled: (reason: string) => void;
 }
@@ -43,7 +46,7 @@ export function createProfilerListener(options: ProfilerListenerOptions): Listen
     const token = tokenOf(exchange);
     if (token === null) return;
     const start = performance.now();
-    const profile = collectProfile(exchange, { token, parent, children, collectors: options.collectors });
+    const profile = collectProfile(exchange, { token, parent, children, collectors: options.collectors, redaction: options.redaction });
     profile.profilerCost.collect = performance.now() - start + (exchange.attributes.get(COST) ?? 0);
     writer.enqueue(profile);
   };

@@ -9,6 +9,7 @@ import { createProfilerListener } from './profiler-listener';
 import { connectWriterRedis } from './connect-writer-redis';
 import { RedisProfileStorage } from './redis-profile-storage';
 import { ProfileWriter, type WriterStats } from './profile-writer';
+import { RedactionPolicy } from './redaction-policy';
 import { TokenAllocator } from './token-allocator';
 import { type PanelDefinition } from './panel/panel-definition';
 
@@ -78,6 +79,7 @@ export async function createProfiler(
     allocator,
     writer,
     collectors,
+    redaction: new RedactionPolicy({ names: config.profiler.redact, visibleCookies: config.profiler.cookieAllowList }),
     onNotProfiled: (reason) => {
       notProfiled += 1;
       throttledLog(`Profiler: request served without a profile (${notProfiled} in all): ${reason}`);

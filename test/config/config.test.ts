@@ -19,7 +19,7 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
     session: { lifetime: 1440 * 60, cookieName: 'LOUPESESSID' },
     security: { secret: 'loupe-dev-secret-change-me', rememberMeLifetime: 7 * 86400, rememberMeCookieName: 'LOUPE_REMEMBERME' },
-    profiler: { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'] },
+    profiler: { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], redact: [], cookieAllowList: [] },
     log: { level: 'info', format: 'auto' },
   });
 });
@@ -125,6 +125,21 @@ test('prod refuses the default secret, whether implied or written out', (t) => {
 test('PROFILER_MAX_PROFILES above 10,000,000 is refused', (t) => {
   throwsInvalid(t, { PROFILER_MAX_PROFILES: '10000001' }, 'Invalid PROFILER_MAX_PROFILES "10000001": expected an integer from 1 to 10000000.');
   throwsInvalid(t, { PROFILER_MAX_PROFILES: '0' }, 'Invalid PROFILER_MAX_PROFILES "0": expected an integer from 1 to 10000000.');
+});
+
+test('PROFILER_REDACT and PROFILER_COOKIE_ALLOWLIST are comma-separated lists', (t) => {
+  const config = readConfig({ PROFILER_REDACT: ' ssn, card-number ,*iban*,', PROFILER_COOKIE_ALLOWLIST: 'theme, lang' });
+  t.deepEqual(config.profiler.redact, ['ssn', 'card-number', '*iban*']);
+  t.deepEqual(config.profiler.cookieAllowList, ['theme', 'lang']);
+  t.true(Object.isFrozen(config.profiler.redact));
+  t.true(Object.isFrozen(config.profiler.cookieAllowList));
+});
+
+test('a PROFILER_REDACT name that is not a name pattern is refused', (t) => {
+  const expected = 'letters and digits, parts joined by "-", "_" or ".", with an optional "*" at either end';
+  throwsInvalid(t, { PROFILER_REDACT: 'ssn,card number' }, `Invalid PROFILER_REDACT "card number": expected ${expected}.`);
+  throwsInvalid(t, { PROFILER_REDACT: 'to*ken' }, `Invalid PROFILER_REDACT "to*ken": expected ${expected}.`);
+  throwsInvalid(t, { PROFILER_REDACT: '*' }, `Invalid PROFILER_REDACT "*": expected ${expected}.`);
 });
 
 test('a configuration error is a LoupeError with status 500', (t) => {

@@ -16,7 +16,7 @@ import { collectProfile } from '../../src/profiler/collect-profile';
 import { type ProfileCollector } from '../../src/profiler/collector';
 import { defaultCollectors } from '../../src/profiler/collectors/default-collectors';
 import { type Profile } from '../../src/profiler/profile';
-import { REDACTED } from '../../src/profiler/redact';
+import { REDACTED, RedactionPolicy } from '../../src/profiler/redaction-policy';
 import { entries } from '../helpers/profile-entries';
 import { requestData } from '../helpers/request-data';
 
@@ -79,6 +79,7 @@ function controllerResolver(routes: Readonly<Record<string, Route>>): Listener {
 interface RunOptions {
   readonly extra?: readonly Listener[];
   readonly secretCookies?: ReadonlySet<string>;
+  readonly redaction?: RedactionPolicy;
   /** Collectors run after the default ones. */
   readonly collectors?: readonly ProfileCollector[];
   /** What the fake connection answers: false when the client is gone. */
@@ -96,6 +97,7 @@ async function run(routes: Readonly<Record<string, Route>>, data: RequestData, o
   const crashes: unknown[] = [];
   const collected: Omit<Collected, 'written'>[] = [];
   const collectors = [...defaultCollectors({ secretCookies: options.secretCookies ?? new Set<string>() }), ...(options.collectors ?? [])];
+  const redaction = options.redaction ?? new RedactionPolicy();
   const collector = defineListener('Collector', {
     'kernel.terminate': [
       -1024,
@@ -103,8 +105,8 @@ async function run(routes: Readonly<Record<string, Route>>, data: RequestData, o
         const sub = exchange.subRequest;
         collected.push({
           exchange,
-          main: collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: sub === null ? [] : [SUB_TOKEN], collectors }),
-          sub: sub === null ? null : collectProfile(sub, { token: SUB_TOKEN, parent: MAIN_TOKEN, children: [], collectors }),
+          main: collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: sub === null ? [] : [SUB_TOKEN], collectors, redaction }),
+          sub: sub === null ? null : collectProfile(sub, { token: SUB_TOKEN, parent: MAIN_TOKEN, children: [], collectors, redaction }),
         });
       },
     ],
@@ -299,7 +301,7 @@ const echo: Route = {
   },
 };
 
-test('secrets are redacted: Authorization, Cookie and Set-Cookie, secret cookies, a JSON password, a token in the query', async (t) => {
+test('secrets are redacted: Authorization, Cookie and Set-Cookie, cookies but the allowed ones, a JSON password, a token in the query', async (t) => {
   const body = Buffer.from(JSON.stringify({ username: 'anna', password: 'hunter2', profile: { api_key: 'k', theme: 'dark' } }));
   const { main } = await run(
     { '/login': echo },
@@ -314,7 +316,7 @@ test('secrets are redacted: Authorization, Cookie and Set-Cookie, secret cookies
         'content-type': 'application/json',
       },
     }),
-    { secretCookies: new Set(['LOUPESESSID', 'REMEMBERME']) },
+    { secretCookies: new Set(['LOUPESESSID', 'REMEMBERME']), redaction: new RedactionPolicy({ visibleCookies: ['theme', 'LOUPESESSID'] }) },
   );
   const { request } = entries(main);
   t.deepEqual(request.headers, { host: '127.0.0.1:8000', authorization: REDACTED, cookie: REDACTED, 'content-type': 'application/json' });
@@ -486,4 +488,22 @@ test('an application collector is stored under its name; one that throws or answ
   t.false('failing' in main.collectors);
   t.false('list' in main.collectors);
   t.is(entries(main).router.failure, 'No route found for "GET http://127.0.0.1:8000/cart"', 'the other entries are all there');
+});
+
+test("an application collector's entry goes through the redaction policy: the data it copies by name, every string as text", async (t) => {
+  const payment: ProfileCollector = {
+    name: 'payment',
+    collect: (exchange, redaction) => ({
+      callback: `${exchange.request.uri}&signature=s1`,
+      gateway: redaction.data({ merchant: 'm', apiKey: 'k1', card: { ssn: '123', number: '4111' } }),
+    }),
+  };
+  const redaction = new RedactionPolicy({ names: ['ssn'] });
+  const { main } = await run({}, requestData({ path: '/pay', query: 'order=7&token=t1' }), { collectors: [payment], redaction });
+  t.deepEqual(main.collectors['payment'], {
+    callback: `http://127.0.0.1:8000/pay?order=7&token=${REDACTED}&signature=${REDACTED}`,
+    gateway: { merchant: 'm', apiKey: REDACTED, card: { ssn: REDACTED, number: '4111' } },
+  });
+  t.is(main.url, `http://127.0.0.1:8000/pay?order=7&token=${REDACTED}`);
+  t.is(entries(main).router.failure, `No route found for "GET http://127.0.0.1:8000/pay?order=7&token=${REDACTED}"`, 'a message quoting the URL');
 });

@@ -7,6 +7,7 @@ import { type Profile } from '../../src/profiler/profile';
 import { parseProfile } from '../../src/profiler/profile-schema';
 import { type ProfileStorage } from '../../src/profiler/profile-storage';
 import { ProfileWriter, type ProfileWriterOptions } from '../../src/profiler/profile-writer';
+import { RedactionPolicy } from '../../src/profiler/redaction-policy';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
 import { exchangeFor } from '../helpers/request-data';
 import { sampleProfile } from '../helpers/sample-profile';
@@ -101,7 +102,7 @@ test('a profile collected from an exchange is stored as the JSON of it', async (
   const exchange = exchangeFor({ path: '/hello/anna', query: 'page=2', headers: { authorization: 'Basic eDp5' } });
   exchange.response = new Response('hi');
   exchange.sent = true;
-  const collected = collectProfile(exchange, { token: 'c0ffee', parent: null, children: [], collectors: defaultCollectors({ secretCookies: new Set() }) });
+  const collected = collectProfile(exchange, { token: 'c0ffee', parent: null, children: [], collectors: defaultCollectors({ secretCookies: new Set() }), redaction: new RedactionPolicy() });
   writer.enqueue(collected);
   await writer.whenIdle();
   const stored = await reader.read('c0ffee');

@@ -13,6 +13,7 @@ import { defaultCollectors } from '../../src/profiler/collectors/default-collect
 import { createProfilerListener } from '../../src/profiler/profiler-listener';
 import { type Profile } from '../../src/profiler/profile';
 import { ProfileWriter } from '../../src/profiler/profile-writer';
+import { RedactionPolicy } from '../../src/profiler/redaction-policy';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
 import { TokenAllocator } from '../../src/profiler/token-allocator';
 import { entries } from '../helpers/profile-entries';
@@ -101,6 +102,7 @@ async function setUp(options: SetUpOptions = {}): Promise<Setup> {
     allocator,
     writer,
     collectors: defaultCollectors({ secretCookies: new Set(['LOUPESESSID']) }),
+    redaction: new RedactionPolicy(),
     onNotProfiled: (reason) => notProfiled.push(reason),
   });
   const crashes: unknown[] = [];
@@ -141,6 +143,7 @@ test('it is the ProfilerListener on kernel.response at -100 and kernel.terminate
     allocator: {} as TokenAllocator,
     writer: {} as ProfileWriter,
     collectors: [],
+    redaction: new RedactionPolicy(),
     onNotProfiled: () => undefined,
   });
   t.is(listener.name, 'ProfilerListener');

@@ -1,6 +1,5 @@
 import { type LogRecord } from '../../kernel/trace';
 import { type ProfileCollector } from '../collector';
-import { redactData } from '../redact';
 import { roundMs } from './timings';
 
 export const LOGS_COLLECTOR = 'logs';
@@ -10,10 +9,15 @@ export interface LogsCollectorData {
   readonly records: readonly LogRecord[];
 }
 
-/** The request's log records, as Symfony's logger collector. */
+/** The request's log records, as Symfony's logger collector: messages and contexts through the redaction policy. */
 export const logsCollector: ProfileCollector<LogsCollectorData> = {
   name: LOGS_COLLECTOR,
-  collect: (exchange) => ({
-    records: exchange.trace.logs.map((log) => ({ ...log, at: roundMs(log.at), context: redactData(log.context) as Record<string, unknown> })),
+  collect: (exchange, redaction) => ({
+    records: exchange.trace.logs.map((log) => ({
+      level: log.level,
+      message: redaction.text(log.message),
+      context: redaction.data(log.context) as Record<string, unknown>,
+      at: roundMs(log.at),
+    })),
   }),
 };

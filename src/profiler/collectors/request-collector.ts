@@ -1,7 +1,7 @@
 import { type Exchange } from '../../kernel/exchange';
 import { KernelAttributes } from '../../kernel/kernel-attributes';
 import { type ProfileCollector } from '../collector';
-import { mentionsSecret, redactCookies, redactData, redactHeaders } from '../redact';
+import { type RedactionPolicy } from '../redaction-policy';
 
 export const REQUEST_COLLECTOR = 'request';
 
@@ -29,13 +29,13 @@ export interface RequestCollectorData {
 }
 
 export interface RequestCollectorOptions {
-  /** Cookie names whose values are secrets (session, remember-me). */
+  /** Cookies whose values stay secret even when allowed by PROFILER_COOKIE_ALLOWLIST (session, remember-me). */
   readonly secretCookies: ReadonlySet<string>;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
 
-function bodyOf(exchange: Exchange): unknown {
+function bodyOf(exchange: Exchange, redaction: RedactionPolicy): unknown {
   const { body } = exchange.request.data;
   if (body === null || body.length === 0) return null;
   if (body.length > MAX_BODY_BYTES) return `(${body.length} bytes, not recorded)`;
@@ -43,22 +43,22 @@ function bodyOf(exchange: Exchange): unknown {
   const type = (exchange.request.header('content-type') ?? '').toLowerCase();
   const text = body.toString('utf8');
   try {
-    if (type.includes('json')) return redactData(JSON.parse(text));
-    if (type.includes('application/x-www-form-urlencoded')) return redactData(Object.fromEntries(new URLSearchParams(text)));
+    if (type.includes('json')) return redaction.data(JSON.parse(text));
+    if (type.includes('application/x-www-form-urlencoded')) return redaction.data(Object.fromEntries(new URLSearchParams(text)));
   } catch {
     // Malformed: recorded as text below; the request itself reports the error.
   }
-  // Text we could not take apart field by field is kept only when nothing in it looks secret.
-  return mentionsSecret(text) ? `(${body.length} bytes, not recorded: they name a password, secret or token)` : redactData(text);
+  // Text we could not take apart field by field is kept only when no word in it names a secret.
+  return redaction.mentionsSecret(text) ? `(${body.length} bytes, not recorded: they name a password, secret or token)` : redaction.data(text);
 }
 
-function queryOf(exchange: Exchange): Record<string, string | string[]> {
+function queryOf(exchange: Exchange, redaction: RedactionPolicy): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [key, value] of exchange.request.queryParams) {
     const previous = out[key];
     out[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
   }
-  return redactData(out) as Record<string, string | string[]>;
+  return redaction.data(out) as Record<string, string | string[]>;
 }
 
 /**
@@ -66,11 +66,11 @@ function queryOf(exchange: Exchange): Record<string, string | string[]> {
  * per-request state the session and security listeners leave behind: where that state lives
  * is changing (typed request attributes), and only this function has to follow.
  */
-function sessionAndUserOf(exchange: Exchange): Pick<RequestCollectorData, 'session' | 'user'> {
+function sessionAndUserOf(exchange: Exchange, redaction: RedactionPolicy): Pick<RequestCollectorData, 'session' | 'user'> {
   const session = exchange.attributes.get(KernelAttributes.SESSION);
   const user = exchange.attributes.get(KernelAttributes.USER) ?? null;
   return {
-    session: session?.isStarted === true ? (redactData(session.all()) as Record<string, unknown>) : null,
+    session: session?.isStarted === true ? (redaction.data(session.all()) as Record<string, unknown>) : null,
     user: user === null ? null : { identifier: user.identifier, roles: [...user.roles], via: user.via },
   };
 }
@@ -79,19 +79,19 @@ function sessionAndUserOf(exchange: Exchange): Pick<RequestCollectorData, 'sessi
 export function createRequestCollector(options: RequestCollectorOptions): ProfileCollector<RequestCollectorData> {
   return {
     name: REQUEST_COLLECTOR,
-    collect: (exchange) => {
+    collect: (exchange, redaction) => {
       const { request, response } = exchange;
       return {
-        headers: redactHeaders(request.data.headers),
-        query: queryOf(exchange),
-        cookies: redactCookies(request.cookies, options.secretCookies),
-        body: bodyOf(exchange),
-        ...sessionAndUserOf(exchange),
+        headers: redaction.headers(request.data.headers),
+        query: queryOf(exchange, redaction),
+        cookies: redaction.cookies(request.cookies, options.secretCookies),
+        body: bodyOf(exchange, redaction),
+        ...sessionAndUserOf(exchange, redaction),
         // kernel.finish_request has reset request.locale by now: the handled one is kept aside.
         locale: exchange.attributes.get(KernelAttributes.HANDLED_LOCALE) ?? request.locale,
         response: {
           statusCode: response?.status ?? 0,
-          headers: response === null ? {} : redactHeaders(response.headers.toJSON()),
+          headers: response === null ? {} : redaction.headers(response.headers.toJSON()),
         },
       };
     },
