@@ -49,8 +49,8 @@ function spawnLoupe(args: readonly string[], env: Readonly<Record<string, string
     // A CLI that does not quit Redis never exits: fail with what it printed instead of hanging.
     const timer = setTimeout(() => {
       child.kill();
-      reject(new Error(`loupe ${args.join(' ')} did not exit within 30 s.\n${Buffer.concat(stderr).toString('utf8')}`));
-    }, 30_000);
+      reject(new Error(`loupe ${args.join(' ')} did not exit within 60 s.\n${Buffer.concat(stderr).toString('utf8')}`));
+    }, 60_000);
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('error', (error) => {
