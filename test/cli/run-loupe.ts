@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { testKeyPrefix } from '../helpers/test-redis';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
@@ -41,7 +42,8 @@ function spawnLoupe(args: readonly string[], env: Readonly<Record<string, string
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
-      env: { ...process.env, LOUPE_CLI_FROM_SOURCE: '1', ...env },
+      // A key prefix of its own unless the test names one: never the developer's `loupe:` profiles.
+      env: { ...process.env, LOUPE_CLI_FROM_SOURCE: '1', REDIS_PREFIX: testKeyPrefix(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const stdout: Buffer[] = [];

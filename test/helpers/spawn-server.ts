@@ -22,6 +22,25 @@ const DEMO = ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'demo', '
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
+/** Children still running: a test worker that ava stops (a timeout) must not leave servers behind. */
+const running = new Set<ChildProcessWithoutNullStreams>();
+let watching = false;
+
+function track(child: ChildProcessWithoutNullStreams): void {
+  if (!watching) {
+    watching = true;
+    process.on('exit', killRunning);
+    // ava stops a worker with SIGTERM, which skips 'exit' handlers unless one is registered.
+    process.once('SIGTERM', () => process.exit(143));
+  }
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+}
+
+function killRunning(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
 /** The demo's environment: a free port and, unless `env` names one, a key prefix of its own, never the developer's `loupe:`. */
 function demoEnv(env: Readonly<Record<string, string>>): NodeJS.ProcessEnv & { REDIS_PREFIX: string } {
   return { ...process.env, HOST: '127.0.0.1', PORT: '0', APP_ENV: 'test', REDIS_PREFIX: testKeyPrefix(), ...env };
@@ -36,6 +55,7 @@ export function spawnListening(
   options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv & { REDIS_PREFIX: string }; readonly listening: RegExp },
 ): Promise<SpawnedServer> {
   const child = spawn(process.execPath, [...args], { cwd: options.cwd, env: options.env });
+  track(child);
   const prefix = options.env.REDIS_PREFIX;
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -66,6 +86,7 @@ export function spawnServer(env: Readonly<Record<string, string>> = {}): Promise
 export async function runServerToExit(env: Readonly<Record<string, string>>): Promise<{ code: number | null; output: string }> {
   const demo = demoEnv(env);
   const child = spawn(process.execPath, DEMO, { cwd: ROOT, env: demo });
+  track(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
