@@ -17,7 +17,7 @@ function freePort(): Promise<number> {
 
 const IN_USE = (port: number): RegExp => new RegExp(`Loupe could not start: Cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use or not available\\.`);
 
-test('a second Loupe on the port one already serves exits 1 with the in-use message; the first keeps serving alone', async (t) => {
+test.serial('a second Loupe on the port one already serves exits 1 with the in-use message; the first keeps serving alone', async (t) => {
   const port = await freePort();
   const first = await spawnServer({ PORT: String(port) });
   try {
@@ -34,7 +34,7 @@ test('a second Loupe on the port one already serves exits 1 with the in-use mess
   }
 });
 
-test('a port held by another process gives the same message', async (t) => {
+test.serial('a port held by another process gives the same message', async (t) => {
   const port = await freePort();
   const holder = net.createServer();
   await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
