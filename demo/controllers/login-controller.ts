@@ -13,11 +13,12 @@ export interface LoginControllerOptions {
 
 const TRUTHY = new Set(['1', 'on', 'true', 'yes']);
 
-function readJson(body: string): LoginAttempt {
+function readJson(request: Request): LoginAttempt {
   let data: unknown;
   try {
-    data = JSON.parse(body);
+    data = request.json();
   } catch (error) {
+    // Symfony's JsonLoginAuthenticator message; the cause says where, without quoting the password.
     throw new BadRequestHttpError('Invalid JSON.', { code: 'LOUPE_ERR_HTTP_MALFORMED_JSON', cause: error });
   }
   if (typeof data !== 'object' || data === null) throw new BadRequestHttpError('Invalid JSON.', { code: 'LOUPE_ERR_HTTP_MALFORMED_JSON' });
@@ -39,9 +40,8 @@ function readForm(body: string): LoginAttempt {
 
 function readAttempt(request: Request): LoginAttempt {
   const type = (request.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  const body = request.data.body?.toString('utf8') ?? '';
-  if (type === 'application/json' || type.endsWith('+json')) return readJson(body);
-  if (type === 'application/x-www-form-urlencoded') return readForm(body);
+  if (type === 'application/json' || type.endsWith('+json')) return readJson(request);
+  if (type === 'application/x-www-form-urlencoded') return readForm(request.data.body?.toString('utf8') ?? '');
   throw new BadRequestHttpError('Send the credentials as JSON or as a form (application/x-www-form-urlencoded).');
 }
 

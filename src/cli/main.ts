@@ -9,6 +9,7 @@ import { profilerShowCommand } from './commands/profiler-show';
 import { packageVersion } from './package-version';
 import { parseCommandArgs, splitCommand } from './parse-command-args';
 import { processIo } from './process-io';
+import { terminalSafeIo } from './terminal-safe-io';
 import { usage } from './usage';
 
 const COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerPurgeCommand, debugListenersCommand];
@@ -48,9 +49,10 @@ function report(error: unknown, io: CliIo, command: CliCommand | undefined): num
 
 /**
  * Runs `loupe <command> [flags]` and answers the exit code: 0 done, 1 failed, 2 usage error.
- * Never throws and never calls `process.exit`, so that output is flushed and Redis is quit.
+ * Its output escapes control characters, so that stored values cannot drive the terminal. Never throws and never calls `process.exit`, so that output is flushed and Redis is quit.
  */
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], rawIo: CliIo = processIo()): Promise<number> {
+  const io = terminalSafeIo(rawIo);
   let running: CliCommand | undefined;
   try {
     const { command, rest } = splitCommand(argv);

@@ -1,5 +1,6 @@
 import { BadRequestHttpError } from '../errors/http-error';
 import { parseCookies } from './cookies';
+import { findJsonProblem } from './find-json-problem';
 import { type RequestData } from './request-data';
 
 /**
@@ -11,6 +12,13 @@ const HOST_ALLOWED = /(?:^\[)?[a-zA-Z0-9-:\]_]+\.?/g;
 
 /** Methods an override may name whatever their spelling; any other must be letters only (Request::getMethod). */
 const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'PATCH', 'PURGE', 'TRACE']);
+
+/**
+ * Deepest nesting of arrays and objects `json()` accepts. Symfony's Request::toArray allows 512;
+ * Loupe stops at 128 because the response encoder and the profiler walk the parsed value
+ * recursively, on a stack the kernel already uses.
+ */
+export const MAX_JSON_DEPTH = 128;
 
 /** One request as the kernel sees it: the copied data, plus attributes set while it runs. */
 export class Request {
@@ -118,16 +126,26 @@ export class Request {
   }
 
   /**
-   * The body parsed as JSON. An empty or malformed body is a 400 whose message never quotes the
-   * body (it may hold a password): JSON.parse's own message, which does, stays in `cause`.
+   * The body parsed as JSON. An empty, malformed or too deeply nested body is a 400 whose
+   * message gives a byte offset and never quotes the body (it may hold a password), which is
+   * why JSON.parse's own message, which does quote it, is never used.
    */
   json(): unknown {
     const { body } = this.data;
     if (body === null || body.length === 0) throw new BadRequestHttpError('Request body is empty.', { code: 'LOUPE_ERR_HTTP_MALFORMED_JSON' });
+    const problem = findJsonProblem(body, MAX_JSON_DEPTH);
+    if (problem?.kind === 'too_deep') {
+      throw new BadRequestHttpError(`Could not decode request body: JSON nested deeper than ${MAX_JSON_DEPTH} levels at byte ${problem.offset}.`, { code: 'LOUPE_ERR_HTTP_JSON_TOO_DEEP' });
+    }
+    if (problem !== null) {
+      const end = problem.offset >= body.length ? ' (the end of the body)' : '';
+      throw new BadRequestHttpError(`Could not decode request body: malformed JSON at byte ${problem.offset}${end}.`, { code: 'LOUPE_ERR_HTTP_MALFORMED_JSON' });
+    }
     try {
       return JSON.parse(body.toString('utf8'));
-    } catch (error) {
-      throw new BadRequestHttpError('Could not decode request body: it is not valid JSON.', { code: 'LOUPE_ERR_HTTP_MALFORMED_JSON', cause: error });
+    } catch {
+      // Not reached for a text the check passed; the parser's message would quote the body.
+      throw new BadRequestHttpError('Could not decode request body: malformed JSON.', { code: 'LOUPE_ERR_HTTP_MALFORMED_JSON' });
     }
   }
 

@@ -33,6 +33,11 @@ export interface BatchOutcome {
   readonly replaced: number;
 }
 
+/** A search row: its summary, or why the row stored under `token` cannot be read. */
+export type FoundRow =
+  | { readonly ok: true; readonly summary: ProfileSummary }
+  | { readonly ok: false; readonly token: string; readonly error: string };
+
 /** What a read finds under a token. */
 export type ReadResult =
   | { readonly kind: 'found'; readonly json: string }
@@ -55,8 +60,13 @@ export interface ProfileStorage {
   /** Marks tokens that were handed out but whose profiles could not be stored. */
   markDropped(tokens: readonly string[], reason: string): Promise<void>;
   read(token: string): Promise<ReadResult>;
-  /** Matching summaries, newest first. */
+  /** Matching summaries, newest first; rows that cannot be read are left out. */
   find(criteria: ProfileCriteria): Promise<ProfileSummary[]>;
+  /**
+   * Matching rows, newest first, with those that cannot be read (which no filter can judge) in
+   * their place; they count towards `limit`.
+   */
+  findRows(criteria: ProfileCriteria): Promise<FoundRow[]>;
   /** The newest main-request token, or `null`. */
   latest(): Promise<string | null>;
   /** Removes every profile; answers how many there were. */

@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import { type ProfileSummary } from './profile';
-import { type BatchId, type BatchOutcome, type ProfileCriteria, type ProfileStorage, type ReadResult, type StoredProfile } from './profile-storage';
+import { parseSummary } from './parse-summary';
+import { type BatchId, type BatchOutcome, type FoundRow, type ProfileCriteria, type ProfileStorage, type ReadResult, type StoredProfile } from './profile-storage';
 import { PROFILER_DEFAULTS } from './profiler-config';
 import { FIND_SCRIPT, PURGE_SCRIPT, WRITE_SCRIPT } from './redis-scripts';
 
@@ -89,24 +90,36 @@ export class RedisProfileStorage implements ProfileStorage {
   }
 
   async find(criteria: ProfileCriteria): Promise<ProfileSummary[]> {
-    const rows = await this.#redis.loupeFindProfiles(
-      this.#prefix,
-      criteria.ip ?? '',
-      criteria.method?.toUpperCase() ?? '',
-      criteria.url ?? '',
-      criteria.statusCode === undefined ? '' : String(criteria.statusCode),
-      criteria.start === undefined ? '-inf' : String(criteria.start),
-      criteria.end === undefined ? '+inf' : String(criteria.end),
+    return (await this.findRows(criteria)).flatMap((row) => (row.ok ? [row.summary] : []));
+  }
+
+  findRows(criteria: ProfileCriteria): Promise<FoundRow[]> {
+    return this.#search(
+      [
+        criteria.ip ?? '',
+        criteria.method?.toUpperCase() ?? '',
+        criteria.url ?? '',
+        criteria.statusCode === undefined ? '' : String(criteria.statusCode),
+        criteria.start === undefined ? '-inf' : String(criteria.start),
+        criteria.end === undefined ? '+inf' : String(criteria.end),
+      ],
       Math.max(1, Math.min(criteria.limit ?? 50, 1000)),
-      0,
+      false,
     );
-    return rows.map((row) => JSON.parse(row) as ProfileSummary);
   }
 
   async latest(): Promise<string | null> {
-    const rows = await this.#redis.loupeFindProfiles(this.#prefix, '', '', '', '', '-inf', '+inf', 1, 1);
-    const first = rows[0];
-    return first === undefined ? null : (JSON.parse(first) as ProfileSummary).token;
+    // A few rows, so that a corrupted newest one does not hide the others.
+    const rows = await this.#search(['', '', '', '', '-inf', '+inf'], 10, true);
+    for (const row of rows) if (row.ok) return row.summary.token;
+    return null;
+  }
+
+  async #search(filters: readonly string[], limit: number, mainOnly: boolean): Promise<FoundRow[]> {
+    const flat = await this.#redis.loupeFindProfiles(this.#prefix, ...filters, limit, mainOnly ? 1 : 0);
+    const rows: FoundRow[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) rows.push(parseSummary(flat[i] ?? '', flat[i + 1] ?? ''));
+    return rows;
   }
 
   purge(): Promise<number> {

@@ -72,29 +72,34 @@ return { stored, replaced }
 
 /**
  * ARGV: prefix, ip, method, url substring, status code, start (ms or -inf), end (ms or +inf),
- * limit, main requests only (1/0). Empty filters match everything. Returns summary JSON rows,
- * newest first.
+ * limit, main requests only (1/0). Empty filters match everything. Returns token, summary JSON,
+ * token, summary JSON…, newest first. A row that is not a JSON object cannot be filtered: it is
+ * returned whatever the filters (for the caller to report), except to a main-requests-only search.
  */
 export const FIND_SCRIPT = `
 local p, ip, method, url, status = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local min, max, limit, mainOnly = ARGV[6], ARGV[7], tonumber(ARGV[8]), ARGV[9] == '1'
 local index, meta = p .. 'profiler:index', p .. 'profiler:meta'
-local out, offset, batch = {}, 0, 500
-while #out < limit do
+local out, found, offset, batch = {}, 0, 0, 500
+while found < limit do
   local tokens = redis.call('ZREVRANGEBYSCORE', index, max, min, 'LIMIT', offset, batch)
   if #tokens == 0 then break end
   local rows = redis.call('HMGET', meta, unpack(tokens))
   for i = 1, #rows do
     local row = rows[i]
     if row then
-      local r = cjson.decode(row)
-      if (ip == '' or r.ip == ip)
+      local ok, r = pcall(cjson.decode, row)
+      local readable = ok and type(r) == 'table'
+      if (not readable and not mainOnly) or (readable
+        and (ip == '' or r.ip == ip)
         and (method == '' or r.method == method)
         and (status == '' or tostring(r.statusCode) == status)
-        and (url == '' or string.find(r.url, url, 1, true))
-        and (not mainOnly or r.parent == cjson.null) then
+        and (url == '' or (type(r.url) == 'string' and string.find(r.url, url, 1, true)))
+        and (not mainOnly or r.parent == cjson.null)) then
+        out[#out + 1] = tokens[i]
         out[#out + 1] = row
-        if #out >= limit then break end
+        found = found + 1
+        if found >= limit then break end
       end
     end
   end

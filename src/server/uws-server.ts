@@ -18,6 +18,17 @@ export interface UwsServerOptions {
 }
 
 /**
+ * uSockets' listen option; v20.30's native `listen(host, port, options, cb)` takes it, but the
+ * bundled typings declare neither that overload nor the constant (their `ListenOptions` enum
+ * does not exist at run time).
+ */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+
+type ExclusiveListen = {
+  listen(host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void): TemplatedApp;
+};
+
+/**
  * The uWS adapter: copies each request out synchronously, attaches onAborted before anything
  * async, hands the request to the kernel and writes the response once, corked.
  */
@@ -42,11 +53,16 @@ export class UwsServer {
     return this.#port;
   }
 
-  /** Starts listening; resolves with the bound port. */
+  /**
+   * Starts listening, alone on the port; resolves with the bound port. uSockets sets SO_REUSEPORT
+   * by default, so a second server on a port another already serves would start and silently
+   * share its connections: LIBUS_LISTEN_EXCLUSIVE_PORT makes that bind fail instead, as a port
+   * held by any other process does.
+   */
   listen(): Promise<number> {
     const { host, port } = this.#options;
     return new Promise((resolve, reject) => {
-      this.#app.listen(host, port, (socket) => {
+      (this.#app as TemplatedApp & ExclusiveListen).listen(host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
         if (socket === false) {
           reject(new LoupeError('LOUPE_ERR_SERVER_LISTEN_FAILED', `Cannot listen on ${host}:${port}: the address is in use or not available.`));
           return;

@@ -131,8 +131,45 @@ test('POST /api/echo echoes JSON; malformed JSON is a 400 with a clear message',
   t.deepEqual(JSON.parse(ok.body), { echo: { a: [1, 2] } });
   const bad = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{"a":' });
   t.is(bad.status, 400);
-  // The parser's own message quotes the body, which may hold a secret: the client's message does not.
-  t.is(JSON.parse(bad.body).detail, 'Could not decode request body: it is not valid JSON.');
+  t.is(JSON.parse(bad.body).detail, 'Could not decode request body: malformed JSON at byte 5 (the end of the body).');
+});
+
+/** The stored profile JSON of `token`, once the writer has stored it. */
+async function storedProfile(token: unknown): Promise<string> {
+  const profiler = server.profiler;
+  if (typeof token !== 'string' || profiler === null) throw new Error(`No profile to wait for (token ${String(token)}).`);
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; await profiler.writer.whenIdle()) {
+    const found = await profiler.storage.read(token);
+    if (found.kind === 'found') return found.json;
+  }
+  throw new Error(`Profile ${token} was not stored within 5 s.`);
+}
+
+test('a malformed JSON body is never quoted: the message gives a byte offset, in the answer, X-Debug-Exception and the profile', async (t) => {
+  const body = '{"username":"ada","password":hunter2SEC"}';
+  const offset = body.indexOf('hunter2SEC');
+  for (const path of ['/api/echo', '/login']) {
+    const res = await httpRequest(server.port, { method: 'POST', path, headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body });
+    t.is(res.status, 400, path);
+    const detail = path === '/login' ? 'Invalid JSON.' : `Could not decode request body: malformed JSON at byte ${offset}.`;
+    t.is(JSON.parse(res.body).detail, detail);
+    t.is(res.headers['x-debug-exception'], encodeURIComponent(detail));
+    const profile = await storedProfile(res.headers['x-debug-token']);
+    t.false(profile.includes('hunter2'), `${path}: the profile quotes the body`);
+    // The login's previous error says where, in the same words as the echo's.
+    t.true(profile.includes(`malformed JSON at byte ${offset}.`), path);
+  }
+});
+
+test('JSON nested deeper than 128 levels is a 400 naming the limit; 128 levels are echoed', async (t) => {
+  const deep = '['.repeat(500) + ']'.repeat(500);
+  const res = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: deep });
+  t.is(res.status, 400);
+  t.is(JSON.parse(res.body).detail, 'Could not decode request body: JSON nested deeper than 128 levels at byte 128.');
+  const limit = '['.repeat(128) + ']'.repeat(128);
+  const ok = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { 'Content-Type': 'application/json' }, body: limit });
+  t.is(ok.status, 200);
+  t.is(ok.body, `{"echo":${limit}}`);
 });
 
 test('a body over the limit is a 413 and the server keeps serving', async (t) => {

@@ -111,6 +111,18 @@ test('POST /login with a wrong password: 401 {"error":"Invalid credentials."} as
   t.is((await login('admin:loupe', 'text/plain')).status, 400);
 });
 
+test('JSON nested 10,000 deep is a 400, not a stack overflow, on the echo and the login; the server keeps serving', async (t) => {
+  const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+  const echoed = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { 'content-type': 'application/json', ...JSON_ACCEPT }, body: deep });
+  t.is(echoed.status, 400);
+  t.is(JSON.parse(echoed.body).detail, `Could not decode request body: JSON nested deeper than 128 levels at byte ${128 * 5}.`);
+  t.is(JSON.parse(echoed.body).class, 'BadRequestHttpError');
+  const login = await httpRequest(server.port, { method: 'POST', path: '/login', headers: { 'content-type': 'application/json', ...JSON_ACCEPT }, body: deep.slice(0, 15 * 1024) });
+  t.is(login.status, 400);
+  t.is(JSON.parse(login.body).detail, 'Invalid JSON.');
+  t.is((await httpRequest(server.port, { path: '/hello/anna' })).status, 200);
+});
+
 test('a login body over the login route\'s own limit (16 KiB) is a 413, after routing; the server-wide limit is higher', async (t) => {
   const big = JSON.stringify({ username: 'admin', password: 'x'.repeat(20 * 1024) });
   const result = await login(big, 'application/json');

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { formatDuration } from '../../src/cli/format/format-duration';
 import { formatErrors } from '../../src/cli/format/format-errors';
+import { escapeControl, escapeControlKeepingLines, escapeJsonControl } from '../../src/cli/format/escape-control';
 import { formatSummaryTable } from '../../src/cli/format/format-summary-table';
 import { formatTable } from '../../src/cli/format/format-table';
 import { formatTimeline } from '../../src/cli/format/format-timeline';
@@ -19,8 +20,8 @@ test('formatTable aligns columns under a rule and leaves no trailing blanks', (t
 
 test('formatSummaryTable prints the time as ISO 8601 and a dash for no parent', (t) => {
   const text = formatSummaryTable([
-    { token: 'abc123', parent: null, ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 6), statusCode: 404 },
-    { token: 'def456', parent: 'abc123', ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 9), statusCode: 404 },
+    { ok: true, summary: { token: 'abc123', parent: null, ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 6), statusCode: 404 } },
+    { ok: true, summary: { token: 'def456', parent: 'abc123', ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 9), statusCode: 404 } },
   ]);
   const [header, , first, second] = text.split('\n');
   t.is(header, 'Token   Status  Method  URL         IP   Time                      Parent');
@@ -70,4 +71,31 @@ test('formatErrors shows each error, its chain and its first frames', (t) => {
     '       at m (/app/src/x.ts:9:3)',
   ]);
   t.deepEqual(formatErrors([]), []);
+});
+
+test('formatSummaryTable keeps an unreadable row in its place, escapes every value and survives a time no date has', (t) => {
+  const text = formatSummaryTable([
+    { ok: true, summary: { token: 'abc123', parent: null, ip: '::1', method: 'GET', url: 'http://h/\u001b[2J\n', time: 1e20, statusCode: 200 } },
+    { ok: false, token: 'bad\u001b]0;x\u0007', error: 'it is not JSON' },
+    { ok: true, summary: { token: 'def456', parent: null, ip: '::1', method: 'GET\u009b', url: 'http://h/b', time: 0, statusCode: 200 } },
+  ]);
+  t.is(
+    text,
+    [
+      'Token   Status  Method   URL                   IP   Time                      Parent',
+      '------  ------  -------  --------------------  ---  ------------------------  ------',
+      'abc123  200     GET      http://h/\\x1b[2J\\x0a  ::1  100000000000000000000     -',
+      '(unreadable row bad\\x1b]0;x\\x07: it is not JSON)',
+      'def456  200     GET\\x9b  http://h/b            ::1  1970-01-01T00:00:00.000Z  -',
+      '',
+    ].join('\n'),
+  );
+});
+
+test('escapeControl shows C0, DEL and C1 as \\xHH; the JSON variant keeps JSON valid', (t) => {
+  t.is(escapeControl('a\u001b[2Jb\u0007\t\n\u007f\u0085\u009bc é €'), 'a\\x1b[2Jb\\x07\\x09\\x0a\\x7f\\x85\\x9bc é €');
+  t.is(escapeControlKeepingLines('a\u001bb\nc\r'), 'a\\x1bb\nc\\x0d');
+  const json = escapeJsonControl(JSON.stringify({ url: '/\u001b]0;t\u0007\u009b\u007f' }));
+  t.is(json, '{"url":"/\\u001b]0;t\\u0007\\u009b\\u007f"}');
+  t.deepEqual(JSON.parse(json), { url: '/\u001b]0;t\u0007\u009b\u007f' });
 });

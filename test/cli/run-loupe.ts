@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { testKeyPrefix } from '../helpers/test-redis';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
@@ -41,7 +42,8 @@ function spawnLoupe(args: readonly string[], env: Readonly<Record<string, string
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
-      env: { ...process.env, LOUPE_CLI_FROM_SOURCE: '1', ...env },
+      // A key prefix of its own unless the test names one: never the developer's `loupe:` profiles.
+      env: { ...process.env, LOUPE_CLI_FROM_SOURCE: '1', REDIS_PREFIX: testKeyPrefix(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const stdout: Buffer[] = [];
@@ -49,8 +51,8 @@ function spawnLoupe(args: readonly string[], env: Readonly<Record<string, string
     // A CLI that does not quit Redis never exits: fail with what it printed instead of hanging.
     const timer = setTimeout(() => {
       child.kill();
-      reject(new Error(`loupe ${args.join(' ')} did not exit within 30 s.\n${Buffer.concat(stderr).toString('utf8')}`));
-    }, 30_000);
+      reject(new Error(`loupe ${args.join(' ')} did not exit within 60 s.\n${Buffer.concat(stderr).toString('utf8')}`));
+    }, 60_000);
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('error', (error) => {

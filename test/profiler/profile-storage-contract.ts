@@ -55,6 +55,13 @@ export function profileStorageContract(test: TestFn, name: string, create: Stora
     t.is(await storage.latest(), 'b00002');
   });
 
+  test(`${name}: findRows answers the rows of find, in the same order, as readable rows`, async (t) => {
+    const storage = await fresh(t);
+    await storage.write([profile('e00001', { time: BASE + 1 }), profile('e00002', { time: BASE + 2, method: 'POST' })]);
+    t.deepEqual(await storage.findRows({}), (await storage.find({})).map((summary) => ({ ok: true, summary })));
+    t.deepEqual(await storage.findRows({ method: 'POST' }), [{ ok: true, summary: profile('e00002', { time: BASE + 2, method: 'POST' }).summary }]);
+  });
+
   test(`${name}: retention keeps at most maxProfiles, removing the oldest`, async (t) => {
     const storage = await fresh(t, 3);
     await storage.write(['c1', 'c2', 'c3', 'c4', 'c5'].map((token, i) => profile(`${token}0000`, { time: BASE + i })));

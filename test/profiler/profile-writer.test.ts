@@ -27,6 +27,7 @@ function writingWith(real: ProfileStorage, write: ProfileStorage['write']): Prof
     markDropped: (tokensToMark, reason) => real.markDropped(tokensToMark, reason),
     read: (token) => real.read(token),
     find: (criteria) => real.find(criteria),
+    findRows: (criteria) => real.findRows(criteria),
     latest: () => real.latest(),
     purge: () => real.purge(),
     count: () => real.count(),

@@ -81,3 +81,30 @@ test('a batch outcome is recorded under its writer: asked after, the last batch 
   await storage.write([stored('c00001', now, 10)], { writer: 'w1', number: 2 });
   t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 2 }), { stored: 1, replaced: 1 });
 });
+
+test('a corrupted search row is answered by findRows as unreadable, in its place; find, latest and every filter go on without it', async (t) => {
+  const redis = await connectTestRedis();
+  clients.push(redis);
+  const prefix = testKeyPrefix();
+  prefixes.push(prefix);
+  const storage = new RedisProfileStorage({ redis, prefix, maxProfiles: 10, lifetime: 100 });
+  const time = Date.now();
+  const summary = { token: 'abc123', parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://h/a', time, statusCode: 200 };
+  await storage.write([{ summary, json: '{}' }]);
+  const planted: [string, string][] = [['bad001', '{"url": '], ['bad002', JSON.stringify({ ...summary, token: 'bad002', url: 42 })], ['bad003', '"a string"']];
+  for (const [index, [token, row]] of planted.entries()) {
+    await redis.zadd(`${prefix}profiler:index`, time + 1 + index, token);
+    await redis.hset(`${prefix}profiler:meta`, token, row);
+  }
+  t.deepEqual(await storage.findRows({}), [
+    { ok: false, token: 'bad003', error: 'it is not a JSON object' },
+    { ok: false, token: 'bad002', error: 'the field "url" is missing or not a string' },
+    { ok: false, token: 'bad001', error: 'it is not JSON' },
+    { ok: true, summary },
+  ]);
+  t.deepEqual(await storage.find({}), [summary]);
+  t.is(await storage.latest(), 'abc123');
+  // A filter cannot judge a row that is not JSON: it is answered as unreadable whatever the filter.
+  t.deepEqual((await storage.findRows({ url: 'h/a' })).map((row) => (row.ok ? row.summary.token : row.token)), ['bad003', 'bad001', 'abc123']);
+  t.deepEqual(await storage.find({ ip: '127.0.0.1', method: 'GET', statusCode: 200, url: 'h/a' }), [summary]);
+});

@@ -29,8 +29,11 @@ test('allocators sharing one Redis never hand out the same token, and need no ro
           handedOut++;
         }
       }
-      // Let the prefetches land, as the event loop would between requests.
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      // Let the prefetches land, as the event loop would between requests: each client answers
+      // in order, so a PING answered means the reservation sent before it was answered too; the
+      // macrotask after it lets the allocators take their block.
+      await Promise.all([a.ping(), b.ping()]);
+      await new Promise((resolve) => setImmediate(resolve));
     }
     t.is(seen.size, handedOut, 'every token handed out is unique');
     t.true(handedOut >= 29_000, `only ${handedOut} tokens were handed out (${unavailable} refused)`);

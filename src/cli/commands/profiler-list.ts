@@ -1,5 +1,6 @@
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
+import { escapeControl, escapeJsonControl } from '../format/escape-control';
 import { formatSummaryTable } from '../format/format-summary-table';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from './connection-help';
@@ -11,7 +12,9 @@ const MAX_LIMIT = 1000;
 const HELP = `Usage: loupe profiler:list [--limit N] [--method M] [--status CODE] [--url SUBSTRING] [--ip IP] [--json]
 
 Lists stored profiles, newest first, main requests and sub-requests alike (Parent names the
-main request of a sub-request).
+main request of a sub-request). A stored row that cannot be read is listed in its place as
+"(unreadable row TOKEN: why)" (with --json: on stderr); the exit code stays 0. Control
+characters in stored values are shown escaped (\x1b).
 
   --limit N          at most N rows, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})
   --method M         only this HTTP method (GET, POST, …)
@@ -54,7 +57,7 @@ export const profilerListCommand: CliCommand = {
     const url = args.string('url');
     const ip = args.string('ip');
     const rows = await withProfileStorage(io.env, args.connection, ({ storage }) =>
-      storage.find({
+      storage.findRows({
         limit,
         ...(statusCode === undefined ? {} : { statusCode }),
         ...(method === undefined ? {} : { method }),
@@ -63,7 +66,10 @@ export const profilerListCommand: CliCommand = {
       }),
     );
     if (args.flag('json')) {
-      io.out(`${JSON.stringify(rows, null, 2)}\n`);
+      // stdout stays an array of rows a program can read; what could not be read is said on stderr.
+      const summaries = rows.flatMap((row) => (row.ok ? [row.summary] : []));
+      io.out(`${escapeJsonControl(JSON.stringify(summaries, null, 2))}\n`);
+      for (const row of rows) if (!row.ok) io.err(`(unreadable row ${escapeControl(row.token)}: ${row.error})\n`);
       return 0;
     }
     if (rows.length === 0) {

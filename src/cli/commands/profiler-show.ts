@@ -1,5 +1,6 @@
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
+import { escapeJsonControl } from '../format/escape-control';
 import { formatProfile } from '../format/format-profile';
 import { parseProfile, unreadableProfileMessage } from '../../profiler/profile-schema';
 import { withProfileStorage } from '../with-profile-storage';
@@ -17,10 +18,13 @@ ${CONNECTION_HELP}
 
 const OPTIONS = { json: { type: 'boolean' } } as const;
 
-/** Pretty-prints the stored JSON; a value that is not JSON is printed as stored. */
+/**
+ * Pretty-prints the stored JSON, DEL and C1 controls escaped as JSON escapes; a value that is not
+ * JSON is printed as stored (its control characters escaped by the CLI's output).
+ */
 function prettyJson(json: string): string {
   try {
-    return JSON.stringify(JSON.parse(json), null, 2);
+    return escapeJsonControl(JSON.stringify(JSON.parse(json), null, 2));
   } catch {
     return json;
   }

@@ -7,6 +7,7 @@ import { MACHINE_COLLECTOR } from '../../profiler/collectors/machine-collector';
 import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../profiler/collectors/request-collector';
 import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../profiler/collectors/router-collector';
 import { collectorData, type Profile } from '../../profiler/profile';
+import { escapeControl } from './escape-control';
 import { formatDuration } from './format-duration';
 import { formatErrors } from './format-errors';
 import { formatTimeline } from './format-timeline';
@@ -16,8 +17,12 @@ type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
 /** The collectors this view has sections for; the machine's states are in the phases already. */
 const SHOWN: ReadonlySet<string> = new Set([EVENTS_COLLECTOR, EXCEPTION_COLLECTOR, LOGS_COLLECTOR, REQUEST_COLLECTOR, ROUTER_COLLECTOR, MACHINE_COLLECTOR]);
 
+/**
+ * A titled block of lines. Every line is escaped here, whatever section it comes from: a stored
+ * value (a URL, a header, a message) can neither drive the terminal nor start a line of its own.
+ */
 function section(title: string, lines: readonly string[]): string {
-  return [title, ...(lines.length === 0 ? ['(none)'] : lines).map((line) => (line === '' ? '' : `  ${line}`))].join('\n');
+  return [title, ...(lines.length === 0 ? ['(none)'] : lines).map((line) => (line === '' ? '' : `  ${escapeControl(line)}`))].join('\n');
 }
 
 /** The lines `format` makes of the entry of collector `name`, or `(no data)` when the profile has none. */
@@ -125,7 +130,7 @@ function routingLines(routing: RouterCollectorData): string[] {
 export function formatProfile(profile: Profile): string {
   const others = Object.keys(profile.collectors).filter((name) => !SHOWN.has(name));
   const sections = [
-    `Profile ${profile.token} (${profile.type === 'sub' ? 'sub-request' : 'main request'})`,
+    `Profile ${escapeControl(profile.token)} (${profile.type === 'sub' ? 'sub-request' : 'main request'})`,
     section('Summary', summary(profile)),
     section('Phases', fromCollector<EventsCollectorData>(profile, EVENTS_COLLECTOR, (events) => formatTimeline(events.phases, profile.duration))),
     section('Listeners', fromCollector<EventsCollectorData>(profile, EVENTS_COLLECTOR, (events) => listenerLines(events.listeners))),

@@ -1,18 +1,28 @@
-import { type ProfileSummary } from '../../profiler/profile';
+import { type FoundRow } from '../../profiler/profile-storage';
+import { escapeControl } from './escape-control';
 import { formatTable } from './format-table';
 
-/** The `profiler:list` table: one row per profile, in the order given (newest first). */
-export function formatSummaryTable(rows: readonly ProfileSummary[]): string {
-  return formatTable(
+/** ISO 8601, or the number itself when no date has it (a corrupted row). */
+function isoTime(time: number): string {
+  const date = new Date(time);
+  return Number.isNaN(date.getTime()) ? String(time) : date.toISOString();
+}
+
+/**
+ * The `profiler:list` table: one row per profile, in the order given (newest first). A row that
+ * cannot be read keeps its place as `(unreadable row <token>: <why>)`, and the listing goes on.
+ */
+export function formatSummaryTable(rows: readonly FoundRow[]): string {
+  const table = formatTable(
     ['Token', 'Status', 'Method', 'URL', 'IP', 'Time', 'Parent'],
-    rows.map((row) => [
-      row.token,
-      String(row.statusCode),
-      row.method,
-      row.url,
-      row.ip,
-      new Date(row.time).toISOString(),
-      row.parent ?? '-',
-    ]),
+    rows.flatMap((row) => {
+      if (!row.ok) return [];
+      const { summary } = row;
+      return [[summary.token, String(summary.statusCode), summary.method, summary.url, summary.ip, isoTime(summary.time), summary.parent ?? '-']];
+    }),
   );
+  const [header = '', rule = '', ...lines] = table.trimEnd().split('\n');
+  const out = [header, rule];
+  for (const row of rows) out.push(row.ok ? (lines.shift() ?? '') : `(unreadable row ${escapeControl(row.token)}: ${row.error})`);
+  return `${out.join('\n')}\n`;
 }

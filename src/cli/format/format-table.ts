@@ -1,8 +1,12 @@
+import { escapeControl } from './escape-control';
+
 /**
  * A plain-text table: a header row, a rule of dashes, then the rows, columns separated by two
- * spaces. The last column is not padded, so long URLs do not leave trailing blanks.
+ * spaces. The last column is not padded, so long URLs do not leave trailing blanks. Control
+ * characters in a cell are escaped: a value can neither drive the terminal nor break its row.
  */
-export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+export function formatTable(headers: readonly string[], cellRows: readonly (readonly string[])[]): string {
+  const rows = cellRows.map((row) => row.map(escapeControl));
   const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: readonly string[]): string =>
     headers

@@ -20,6 +20,7 @@ function storage(entries: Record<string, ReadResult>, latest: string | null = nu
     markDropped: () => Promise.resolve(),
     read: (token) => Promise.resolve(entries[token] ?? { kind: 'missing' }),
     find: (_criteria: ProfileCriteria) => Promise.resolve([] as ProfileSummary[]),
+    findRows: (_criteria: ProfileCriteria) => Promise.resolve([]),
     latest: () => Promise.resolve(latest),
     purge: () => Promise.resolve(0),
     count: () => Promise.resolve(Object.keys(entries).length),
