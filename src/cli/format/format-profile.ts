@@ -9,6 +9,7 @@ import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../profiler/colle
 import { collectorData, type Profile } from '../../profiler/profile';
 import { formatDuration } from './format-duration';
 import { formatErrors } from './format-errors';
+import { formatRouteMatching } from './format-route-matching';
 import { formatTimeline } from './format-timeline';
 
 type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
@@ -113,7 +114,7 @@ function routingLines(routing: RouterCollectorData): string[] {
     ['Controller', routing.controller ?? '-'],
     ['Params', params.length === 0 ? '-' : params.join(', ')],
     ...(routing.failure === null ? [] : [['Failure', routing.failure] as const]),
-  ]);
+  ]).concat(routing.matching === undefined || routing.matching === null ? [] : formatRouteMatching(routing.matching));
 }
 
 /**
