@@ -26,7 +26,9 @@ test.after.always(async () => {
   await server?.close();
 });
 
-test('profiler:show of a 404 lists the routes tried, the closest first and marked', async (t) => {
+// The tests run one CLI process at a time: each compiles the sources with ts-node, slow on a busy machine.
+
+test.serial('profiler:show of a 404 lists the routes tried, the closest first and marked', async (t) => {
   const run = await runLoupe(['profiler:show', tokens.notFound], env);
   t.is(run.code, 0, run.stderr);
   const routing = routingSection(run.stdout);
@@ -38,7 +40,7 @@ test('profiler:show of a 404 lists the routes tried, the closest first and marke
   t.is(routing.filter((line) => line.startsWith('>')).length, 1);
 });
 
-test('profiler:show of a 405 names the route whose method did not match', async (t) => {
+test.serial('profiler:show of a 405 names the route whose method did not match', async (t) => {
   const run = await runLoupe(['profiler:show', tokens.notAllowed], env);
   t.is(run.code, 0, run.stderr);
   const routing = routingSection(run.stdout);
@@ -46,7 +48,7 @@ test('profiler:show of a 405 names the route whose method did not match', async 
   t.true(routing.some((line) => /^> \d+\s+hello\s+\/hello\/\{name\}\s+Path almost matches, but Method "POST" does not match any of the required methods \(GET\)$/.test(line)));
 });
 
-test('profiler:show of a matched request lists no routes tried', async (t) => {
+test.serial('profiler:show of a matched request lists no routes tried', async (t) => {
   const run = await runLoupe(['profiler:show', tokens.hello], env);
   t.is(run.code, 0, run.stderr);
   const routing = routingSection(run.stdout);

@@ -14,11 +14,11 @@ function outcome(route: RouteTraceEntry): string {
  */
 export function formatRouteMatching(matching: RouteMatchingLog): string[] {
   const closest = matching.routes.find((route) => route.level === RouteTraceLevel.ALMOST_MATCHES);
-  const rows = matching.routes.map((route, index) => [route === closest ? '>' : '', String(index + 1), route.name, route.path, outcome(route)]);
+  const rows = matching.routes.map((route, index) => [`${route === closest ? '> ' : ''}${index + 1}`, route.name, route.path, outcome(route)]);
   return [
     `Routes tried for ${matching.method} ${matching.path}:`,
     closest === undefined ? 'No route almost matches.' : `Closest route: ${closest.name} (${closest.path}): ${outcome(closest)}`,
-    ...formatTable(['', '#', 'Route', 'Path', 'Outcome'], rows).trimEnd().split('\n'),
+    ...formatTable(['#', 'Route', 'Path', 'Outcome'], rows).trimEnd().split('\n'),
     ...(matching.omitted > 0 ? [`… ${matching.omitted} more routes tried, not listed (a profile lists the first ${matching.routes.length}).`] : []),
   ];
 }
