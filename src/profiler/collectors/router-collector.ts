@@ -1,4 +1,3 @@
-import { type Exchange } from '../../kernel/exchange';
 import { MethodNotAllowedError } from '../../routing/method-not-allowed-error';
 import { ResourceNotFoundError } from '../../routing/resource-not-found-error';
 import { type RouteTraceEntry } from '../../routing/route-trace';
@@ -37,11 +36,9 @@ export interface RouterCollectorData {
   readonly matching?: RouteMatchingLog | null;
 }
 
-/** The error the RouterListener raised because no route answered (404) or not for this method (405). */
-function routingFailure(exchange: Exchange): Error | undefined {
-  const isRoutingFailure = (error: unknown): error is Error =>
-    error instanceof Error && (error.cause instanceof ResourceNotFoundError || error.cause instanceof MethodNotAllowedError);
-  return exchange.errors.find(isRoutingFailure);
+/** True for the error the RouterListener raises when no route answers (404) or not for this method (405). */
+function isRoutingFailure(error: unknown): boolean {
+  return error instanceof Error && (error.cause instanceof ResourceNotFoundError || error.cause instanceof MethodNotAllowedError);
 }
 
 /**
@@ -60,13 +57,13 @@ export const routerCollector: ProfileCollector<RouterCollectorData> = {
     for (const [key, value] of attributes) if (typeof value === 'string') params[key] = value;
     const router = exchange.attributes.get(RoutingAttributes.ROUTER);
     const described = typeof route === 'string' ? router?.describe(route) : undefined;
-    const failure = routingFailure(exchange);
-    const trace = failure === undefined ? undefined : router?.trace(request.method, request.path, ROUTES_TRIED_LIMIT);
+    const failure = exchange.errors.find((error) => error instanceof Error && /^No route found/.test(error.message));
+    const trace = exchange.errors.some(isRoutingFailure) ? router?.trace(request.method, request.path, ROUTES_TRIED_LIMIT) : undefined;
     return {
       route: typeof route === 'string' ? route : null,
       controller: typeof controller === 'string' ? controller : (exchange.controller?.name ?? null),
       params,
-      failure: failure?.message ?? null,
+      failure: failure instanceof Error ? failure.message : null,
       path: described?.path ?? null,
       defaults: { ...described?.defaults },
       matching: trace === undefined ? null : { method: request.method, path: request.path, routes: trace.routes, omitted: trace.omitted },
