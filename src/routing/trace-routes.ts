@@ -71,12 +71,14 @@ export function traceRoutes(routes: readonly CompiledRoute[], method: string, ra
   const upper = method.toUpperCase();
   const path = rawUrlDecode(rawPath) || '/';
   const toggled = toggleTrailingSlash(path);
-  const exact = routes.findIndex((route) => route.matchPath(path) !== null && route.allowsMethod(upper));
-  const pathTaken = exact === -1 && routes.some((route) => route.matchPath(path) !== null);
-  const redirects = exact === -1 && !pathTaken && (upper === 'GET' || upper === 'HEAD') && toggled !== path;
-  const winner = redirects ? routes.findIndex((route) => route.matchPath(toggled) !== null && route.allowsMethod(upper)) : exact;
+  const answers = (candidate: string) => (route: CompiledRoute) => route.matchPath(candidate) !== null && route.allowsMethod(upper);
+  let exact: Target['exact'] = 'none';
+  if (routes.some(answers(path))) exact = 'this method';
+  else if (routes.some((route) => route.matchPath(path) !== null)) exact = 'other methods';
+  const redirects = exact === 'none' && (upper === 'GET' || upper === 'HEAD') && toggled !== path;
+  const winner = routes.findIndex(answers(redirects ? toggled : path));
   const tried = winner === -1 ? routes.length : winner + 1;
-  const target: Target = { method: upper, path, toggled, exact: exact !== -1 ? 'this method' : pathTaken ? 'other methods' : 'none' };
+  const target: Target = { method: upper, path, toggled, exact };
   const listed = routes.slice(0, Math.max(0, Math.min(tried, limit)));
   return {
     routes: listed.map((route, index) => (index === winner ? entry(route, RouteTraceLevel.MATCHES, 'Route matches!') : explain(route, target))),
