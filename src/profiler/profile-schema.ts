@@ -1,3 +1,4 @@
+import { ROUTER_COLLECTOR } from './collectors/router-collector';
 import { PROFILE_VERSION, type Profile } from './profile';
 
 /** A stored profile read back, or why it cannot be. */
@@ -29,6 +30,29 @@ const ENVELOPE: readonly (readonly [keyof Profile, string, Check])[] = [
   ['profilerCost', 'an object with a number "collect"', (value) => isRecord(value) && isNumber(value['collect'])],
 ];
 
+const isTraceEntry: Check = (value) =>
+  isRecord(value) && isString(value['name']) && isString(value['path']) && isString(value['log']) && [0, 1, 2].includes(value['level'] as number);
+
+/**
+ * The router's routes tried (added after version 1 was first written): absent or `null` in
+ * profiles without them, else each field with what it must be, as the panel and CLI read them.
+ */
+function routerEntryProblem(entry: Record<string, unknown>): string | null {
+  const matching = entry['matching'];
+  if (matching === undefined || matching === null) return null;
+  const valid =
+    isRecord(matching) &&
+    isString(matching['method']) &&
+    isString(matching['path']) &&
+    isNumber(matching['omitted']) &&
+    Array.isArray(matching['routes']) &&
+    matching['routes'].every(isTraceEntry);
+  return valid ? null : `the "matching" of the collector "${ROUTER_COLLECTOR}" is not a list of routes tried (method, path, routes of name, path, level 0-2 and log, omitted)`;
+}
+
+/** Checks of the entries whose readers need more than an object, by collector name. */
+const ENTRY_CHECKS: Readonly<Record<string, (entry: Record<string, unknown>) => string | null>> = { [ROUTER_COLLECTOR]: routerEntryProblem };
+
 function versionProblem(version: unknown): string {
   if (version === undefined) return `it has no "version": it was stored by an earlier Loupe; this one reads version ${PROFILE_VERSION}`;
   return `it is a profile of version ${JSON.stringify(version)}; this Loupe reads version ${PROFILE_VERSION}`;
@@ -36,9 +60,9 @@ function versionProblem(version: unknown): string {
 
 /**
  * The one reader of stored profiles (the panel, the CLI and their tests use it): the JSON as a
- * Profile once its version, its envelope and that every collector entry is an object are
- * checked, or what is wrong in words a person can act on. A collector entry that is missing is
- * no error: its panel says it has no data.
+ * Profile once its version, its envelope, that every collector entry is an object and the
+ * fields of entries listed in ENTRY_CHECKS are checked, or what is wrong in words a person can
+ * act on. A collector entry that is missing is no error: its panel says it has no data.
  */
 export function parseProfile(json: string): ParsedProfile {
   let value: unknown;
@@ -54,6 +78,8 @@ export function parseProfile(json: string): ParsedProfile {
   }
   for (const [name, entry] of Object.entries(value['collectors'] as Record<string, unknown>)) {
     if (!isRecord(entry)) return { ok: false, error: `the entry of the collector "${name}" is not an object` };
+    const problem = Object.hasOwn(ENTRY_CHECKS, name) ? ENTRY_CHECKS[name]?.(entry) : null;
+    if (problem !== null && problem !== undefined) return { ok: false, error: problem };
   }
   const cut = value['cut'];
   if (cut !== undefined && !(isRecord(cut) && isNumber(cut['originalBytes']) && isNumber(cut['strings']) && Array.isArray(cut['collectors']) && cut['collectors'].every(isString))) {

@@ -35,9 +35,13 @@ function defaultRequirement(following: string): string {
   return next !== undefined && next !== '/' && SEPARATORS.includes(next) ? `[^/${escapeRegExp(next)}]+` : '[^/]+';
 }
 
-function tokenize(definition: RouteDefinition): RouteToken[] {
-  const { name, path } = definition;
-  const requirements = definition.requirements ?? {};
+/** The declared requirements, sanitized; each must name a placeholder of the path. */
+function sanitizeRequirements(definition: RouteDefinition): Record<string, string> {
+  const declared = Object.entries(definition.requirements ?? {});
+  return Object.fromEntries(declared.map(([variable, source]) => [variable, sanitizeRequirement(definition.name, variable, source)]));
+}
+
+function tokenize(name: string, path: string, requirements: Readonly<Record<string, string>>): RouteToken[] {
   const tokens: RouteToken[] = [];
   const seen = new Set<string>();
   const pushText = (text: string): void => {
@@ -56,8 +60,8 @@ function tokenize(definition: RouteDefinition): RouteToken[] {
     const separator = preceding !== undefined && SEPARATORS.includes(preceding) ? preceding : '';
     text = text.slice(0, text.length - separator.length);
     pushText(text);
-    const declared = requirements[variable];
-    const requirement = declared === undefined ? defaultRequirement(path.slice(end)) : sanitizeRequirement(name, variable, declared);
+    // Own keys only: a placeholder named `constructor` has no requirement from Object.prototype.
+    const requirement = (Object.hasOwn(requirements, variable) ? requirements[variable] : undefined) ?? defaultRequirement(path.slice(end));
     tokens.push({ kind: 'variable', separator, name: variable, requirement });
     offset = end;
   }
@@ -84,7 +88,11 @@ function tokenSource(tokens: readonly RouteToken[], index: number, firstOptional
 /** A route compiled once, at router construction: its tokens, its regular expression and its methods. */
 export class CompiledRoute {
   readonly name: string;
+  /** The path pattern as declared, `/hello/{name}`. */
+  readonly path: string;
   readonly controller: Controller;
+  /** The declared requirements, anchors removed, in declaration order. */
+  readonly requirements: Readonly<Record<string, string>>;
   readonly tokens: readonly RouteToken[];
   /** Placeholder names in path order. */
   readonly variables: readonly string[];
@@ -101,15 +109,17 @@ export class CompiledRoute {
     if (name === '') throw invalid(name, 'the name is empty.');
     if (!path.startsWith('/')) throw invalid(name, `the path "${path}" does not start with "/".`);
     this.name = name;
+    this.path = path;
     this.controller = definition.controller;
     this.defaults = Object.freeze({ ...definition.defaults });
     this.methods = Object.freeze([...new Set((definition.methods ?? []).map((method) => method.toUpperCase()))]);
-    this.tokens = Object.freeze(tokenize(definition));
+    this.requirements = Object.freeze(sanitizeRequirements(definition));
+    this.tokens = Object.freeze(tokenize(name, path, this.requirements));
     this.variables = Object.freeze(this.tokens.flatMap((token) => (token.kind === 'variable' ? [token.name] : [])));
     let firstOptional = this.tokens.length;
     for (let index = this.tokens.length - 1; index >= 0; index--) {
       const token = this.tokens[index];
-      if (token?.kind !== 'variable' || !(token.name in this.defaults)) break;
+      if (token?.kind !== 'variable' || !Object.hasOwn(this.defaults, token.name)) break;
       firstOptional = index;
     }
     this.firstOptional = firstOptional;
@@ -131,6 +141,21 @@ export class CompiledRoute {
       if (value !== undefined) params[variable] = value;
     }
     return params;
+  }
+
+  /** The text before the first placeholder, without trailing slashes (Symfony's static prefix, trimmed). */
+  get staticPrefix(): string {
+    const first = this.tokens[0];
+    return first?.kind === 'text' ? first.text.replace(/\/+$/, '') : '';
+  }
+
+  /**
+   * This route with `requirements` in place of its own (default patterns elsewhere): what the
+   * route tracer compiles to tell which requirement a path fails, as Symfony's TraceableUrlMatcher.
+   */
+  withRequirements(requirements: Readonly<Record<string, string>>): CompiledRoute {
+    const { name, path, controller, defaults, methods } = this;
+    return new CompiledRoute({ name, path, controller, defaults, methods, requirements });
   }
 
   /** True when the route answers `method`; a GET route answers HEAD too (RFC 9110 §9.3.2). */

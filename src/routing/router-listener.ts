@@ -5,6 +5,7 @@ import { MethodNotAllowedError } from './method-not-allowed-error';
 import { requestContextFromRequest, setRequestContext } from './request-context';
 import { ResourceNotFoundError } from './resource-not-found-error';
 import { type RouteMatch, type Router } from './router';
+import { RoutingAttributes } from './routing-attributes';
 
 /** Turns a routing failure into the HTTP error Symfony's RouterListener throws, logging the outcome. */
 function toHttpError(event: RequestEvent, error: unknown): unknown {
@@ -48,6 +49,7 @@ export function createRouterListener(router: Router): Listener {
         if (exchange.controller !== null) return;
         // Reads the Host header: an invalid one throws its 400 here, as RequestContext::fromRequest does.
         setRequestContext(exchange, requestContextFromRequest(request));
+        exchange.attributes.set(RoutingAttributes.ROUTER, router);
         const match = matchRequest(router, event);
         const { attributes } = request;
         attributes.set('_route', match.name);

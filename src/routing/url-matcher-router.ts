@@ -8,7 +8,10 @@ import { redirectController } from './redirect-controller';
 import { type RequestContext } from './request-context';
 import { ResourceNotFoundError } from './resource-not-found-error';
 import { type RouteDefinition } from './route';
-import { type RouteMatch, type Router } from './router';
+import { type RouteDescription, type RouteMatch, type Router } from './router';
+import { type RouteTrace } from './route-trace';
+import { toggleTrailingSlash } from './toggle-trailing-slash';
+import { traceRoutes } from './trace-routes';
 
 type Attempt = { readonly match: RouteMatch } | { readonly allowed: readonly string[] };
 
@@ -68,6 +71,17 @@ export class UrlMatcherRouter implements Router {
     return `${context.scheme}://${context.host}${context.port === defaultPort ? '' : `:${context.port}`}${path}`;
   }
 
+  describe(name: string): RouteDescription | undefined {
+    const route = this.#byName.get(name);
+    if (route === undefined) return undefined;
+    const { path, methods, defaults, requirements } = route;
+    return { name, path, methods, defaults, requirements };
+  }
+
+  trace(method: string, path: string, limit = Number.POSITIVE_INFINITY): RouteTrace {
+    return traceRoutes(this.#routes, method, path, limit);
+  }
+
   #route(name: string): CompiledRoute {
     const route = this.#byName.get(name);
     if (route === undefined) {
@@ -89,11 +103,4 @@ export class UrlMatcherRouter implements Router {
     }
     return { allowed };
   }
-}
-
-/** The path with its trailing slash removed, or added when it has none; `/` stays `/`. */
-function toggleTrailingSlash(path: string): string {
-  const trimmed = path.replace(/\/+$/, '') || '/';
-  if (trimmed === '/') return '/';
-  return trimmed === path ? `${path}/` : trimmed;
 }

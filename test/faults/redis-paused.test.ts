@@ -1,6 +1,7 @@
 import test from 'ava';
 import { performance } from 'node:perf_hooks';
 import { createDemoApp } from '../../demo/demo-app';
+import { createLogger } from '../../src/log/create-logger';
 import { spawnServer } from '../helpers/spawn-server';
 import { startTestServer, testConfig } from '../helpers/test-server';
 import { startThrowawayRedis } from '../helpers/throwaway-redis';
@@ -45,7 +46,7 @@ test(`Redis paused ${PAUSE_MS / 1000} s: plain pages unaffected, Redis pages 503
         return other.exited;
       }),
       timed(async () => {
-        const app = createDemoApp(testConfig({ REDIS_URL: redis.url }), () => undefined);
+        const app = createDemoApp(testConfig({ REDIS_URL: redis.url }), createLogger({ level: 'silent', format: 'json' }));
         await app.listen();
         await app.close();
       }),

@@ -63,3 +63,22 @@ test('a collector entry that is not an object is named', (t) => {
 test('the unreadable message names the token and the reason', (t) => {
   t.is(unreadableProfileMessage('abc123', 'it is not a JSON object'), 'The profile of token "abc123" cannot be read: it is not a JSON object.');
 });
+
+test('the router entry\'s routes tried are read back; a profile stored before them, or with none, is readable', (t) => {
+  const routes = [{ name: 'hello', path: '/hello/{name}', level: 1, log: 'Method "POST" does not match any of the required methods (GET)' }];
+  const router = { route: null, controller: null, params: {}, failure: 'No route found', path: null, defaults: {}, matching: { method: 'POST', path: '/hello/x', routes, omitted: 0 } };
+  t.deepEqual(parseProfile(withChanges({ collectors: { router } })), { ok: true, profile: { ...profile, collectors: { router } } });
+  t.like(parseProfile(withChanges({ collectors: { router: { ...router, matching: null } } })), { ok: true });
+  // As stored before Loupe recorded the route's pattern, defaults and the routes tried.
+  t.like(parseProfile(withChanges({ collectors: { router: { route: null, controller: null, params: {}, failure: 'No route found' } } })), { ok: true });
+});
+
+test('malformed routes tried are refused with what they must be', (t) => {
+  const expected = 'the "matching" of the collector "router" is not a list of routes tried (method, path, routes of name, path, level 0-2 and log, omitted)';
+  const matching = { method: 'GET', path: '/x', routes: [{ name: 'a', path: '/a', level: 0, log: 'Path "/a" does not match' }], omitted: 0 };
+  for (const wrong of [[], 'x', { ...matching, routes: 'a' }, { ...matching, omitted: undefined }, { ...matching, routes: [{ name: 'a', path: '/a', level: 3, log: '' }] }, { ...matching, routes: [null] }]) {
+    t.is(errorOf(withChanges({ collectors: { router: { route: null, matching: wrong } } })), expected, JSON.stringify(wrong));
+  }
+  // Another collector may use the same field name as it likes.
+  t.like(parseProfile(withChanges({ collectors: { cart: { matching: 'x' } } })), { ok: true });
+});

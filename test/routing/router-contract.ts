@@ -211,4 +211,33 @@ export function routerContract(label: string, create: RouterFactory): void {
     t.is(router.generateUrl('home', {}, context('https', 443)), 'https://example.com/');
     t.is(router.generateUrl('home', {}, context('https', 80)), 'https://example.com:80/');
   });
+
+  test(`${label}: placeholders named like Object.prototype members are plain placeholders`, (t) => {
+    const router = create([route('proto', '/p/{toString}/{constructor}')]);
+    t.deepEqual(router.match('GET', '/p/a/b').params, { toString: 'a', constructor: 'b' });
+    notFound(t, router, 'GET', '/p/a');
+  });
+
+  test(`${label}: trace explains each route in order, in Symfony's words, up to the one match() answers`, (t) => {
+    const router = create([
+      route('page', '/page/{n}', { methods: ['GET'], requirements: { n: '\\d+' } }),
+      route('form', '/form', { methods: ['POST'] }),
+      route('dir', '/dir/', { methods: ['GET'] }),
+      route('pair', '/{a}/{b}'),
+    ]);
+    const outcomes = (method: string, path: string): string[] => router.trace(method, path).routes.map((entry) => `${entry.name} ${entry.level} ${entry.log}`);
+    t.deepEqual(outcomes('GET', '/page/abc'), ['page 1 Requirement for "n" does not match (\\d+)', 'form 0 Path "/form" does not match', 'dir 0 Path "/dir/" does not match', 'pair 2 Route matches!']);
+    t.is(router.match('GET', '/page/abc').name, 'pair');
+    t.deepEqual(outcomes('GET', '/form'), [
+      'page 0 Path "/page/{n}" does not match',
+      'form 1 Method "GET" does not match any of the required methods (POST)',
+      'dir 0 Path "/dir/" does not match',
+      'pair 0 Path "/{a}/{b}" does not match',
+    ]);
+    t.is(outcomes('PUT', '/dir')[2], 'dir 1 Trailing slash does not match: a PUT request is not redirected to "/dir/"');
+    t.deepEqual(router.trace('GET', '/dir').routes.at(-1), { name: 'dir', path: '/dir/', level: 2, log: 'Route matches!' });
+    t.deepEqual(router.trace('GET', '/x', 2), { routes: router.trace('GET', '/x').routes.slice(0, 2), omitted: 2 });
+    t.like(router.describe('page'), { name: 'page', path: '/page/{n}', methods: ['GET'], requirements: { n: '\\d+' } });
+    t.is(router.describe('nope'), undefined);
+  });
 }

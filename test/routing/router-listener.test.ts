@@ -41,6 +41,10 @@ const untouchable: Router = {
   },
   generate: () => '',
   generateUrl: () => '',
+  describe: () => undefined,
+  trace: () => {
+    throw new Error('the router must not be consulted');
+  },
 };
 
 test('it is the RouterListener on kernel.request (32) and kernel.finish_request (0)', (t) => {

@@ -10,6 +10,7 @@ import { collectorData, type Profile } from '../../profiler/profile';
 import { escapeControl } from './escape-control';
 import { formatDuration } from './format-duration';
 import { formatErrors } from './format-errors';
+import { formatRouteMatching } from './format-route-matching';
 import { formatTimeline } from './format-timeline';
 
 type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
@@ -118,7 +119,7 @@ function routingLines(routing: RouterCollectorData): string[] {
     ['Controller', routing.controller ?? '-'],
     ['Params', params.length === 0 ? '-' : params.join(', ')],
     ...(routing.failure === null ? [] : [['Failure', routing.failure] as const]),
-  ]);
+  ]).concat(routing.matching === undefined || routing.matching === null ? [] : formatRouteMatching(routing.matching));
 }
 
 /**

@@ -42,6 +42,13 @@ tr.sub td:first-child { padding-left: 28px; }
 .timeline .bar { position: absolute; top: 0; height: 14px; min-width: 2px; background: #4f7fb8; }
 .timeline .bar.machine { background: #9a8cb8; }
 .timeline .time { width: 90px; flex: none; text-align: right; font-size: 12px; color: #555; }
+#router-logs tr.status-warning td { background: #fff8e1; }
+#router-logs tr.status-success td { background: #e8f5e9; }
+#router-logs tr.closest td { background: #ffe9a8; font-weight: 600; }
+#router-logs tr.closest td:first-child { box-shadow: inset 4px 0 #a46a1f; }
+#router-logs .newline { display: block; }
+.closest-route, .path-to-match { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; border-radius: 4px; }
+.help { color: #777; font-size: 12px; }
 form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin-bottom: 16px; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-end; }
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
 form.search input { font: inherit; padding: 4px 6px; width: 160px; }

@@ -123,7 +123,7 @@ test('the status page shows the writer counters in HTML and JSON', async (t) => 
 /** A storage whose every call fails as ioredis fails when Redis does not answer in time. */
 function timingOut(): ProfileStorage {
   const fail = (): Promise<never> => Promise.reject(new Error('Command timed out'));
-  return { write: fail, markDropped: fail, read: fail, find: fail, latest: fail, purge: fail, count: fail };
+  return { write: fail, markDropped: fail, batchOutcome: fail, read: fail, find: fail, findRows: fail, latest: fail, purge: fail, count: fail };
 }
 
 test('a storage that does not answer makes the status page say so, with the counters still there', async (t) => {

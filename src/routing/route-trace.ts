@@ -1,0 +1,28 @@
+/**
+ * How close a route came to answering a request, as Symfony's TraceableUrlMatcher grades it
+ * (ROUTE_DOES_NOT_MATCH, ROUTE_ALMOST_MATCHES, ROUTE_MATCHES).
+ */
+export const RouteTraceLevel = {
+  DOES_NOT_MATCH: 0,
+  ALMOST_MATCHES: 1,
+  MATCHES: 2,
+} as const;
+
+export type RouteTraceLevel = (typeof RouteTraceLevel)[keyof typeof RouteTraceLevel];
+
+/** One route's outcome for a request, with Symfony's fields and wording (`Route matches!`). */
+export interface RouteTraceEntry {
+  readonly name: string;
+  /** The route's path pattern, `/hello/{name}`. */
+  readonly path: string;
+  readonly level: RouteTraceLevel;
+  /** Why: `Path "/hello/{name}" does not match`, `Requirement for "page" does not match (\d+)`… */
+  readonly log: string;
+}
+
+/** The routes tried for a request, in matching order, up to the one that answers it. */
+export interface RouteTrace {
+  readonly routes: readonly RouteTraceEntry[];
+  /** Routes tried but not listed, past the limit asked for. */
+  readonly omitted: number;
+}
