@@ -35,11 +35,11 @@ test('nesting deeper than the limit is refused at the first bracket too many, ar
   t.is(check('["[[[[[[", "{{{{{{"]', 2), null);
 });
 
-test('10,000 levels are refused without recursion, in linear time', (t) => {
+test('10,000 levels are refused without recursion; a large flat document passes', (t) => {
   const depth = 10_000;
   t.deepEqual(check('['.repeat(depth) + ']'.repeat(depth)), { kind: 'too_deep', offset: 128 });
   t.deepEqual(check('{"a":'.repeat(depth) + '1' + '}'.repeat(depth)), { kind: 'too_deep', offset: 128 * 5 });
-  const started = process.hrtime.bigint();
+  // Deeper than any stack: a recursive checker would overflow before reaching the end.
+  t.deepEqual(check('['.repeat(1_000_000), 2_000_000), { kind: 'malformed', offset: 1_000_000 });
   t.is(check(JSON.stringify({ items: Array.from({ length: 100_000 }, (_, index) => ({ index, name: `item ${index}` })) })), null);
-  t.true(Number(process.hrtime.bigint() - started) / 1e6 < 2_000);
 });
