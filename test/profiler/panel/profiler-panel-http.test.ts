@@ -107,7 +107,7 @@ test('the JSON of the /config.yaml profile: messages, trace, phases in order, th
 test('every panel renders what it is about', async (t) => {
   const { panelPath } = await profiled('/config.yaml?q=1', { Referer: 'http://example.com/from', Cookie: 'theme=dark' });
   const expected: Record<string, string[]> = {
-    request: ['Request headers', '>referer<', 'http://example.com/from', '>q<', '>theme<', 'dark', 'Response headers', '>X-Debug-Token<', '>X-Robots-Tag<'],
+    request: ['Request headers', '>referer<', 'http://example.com/from', '>q<', '>theme<', '******', 'Response headers', '>X-Debug-Token<', '>X-Robots-Tag<'],
     exception: ['No route found for &quot;GET', 'Previous error'],
     events: ['data-name="kernel.request"', 'RouterListener', '<td>32</td>', 'ErrorListener', 'ProfilerListener'],
     router: ['No route matched', 'No route found for &quot;GET', '(none)'],
