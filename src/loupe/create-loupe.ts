@@ -166,6 +166,9 @@ export function createLoupe(options: LoupeOptions): Loupe {
         defaultLocale: config.locale.defaultLocale,
         errorController: options.errorController ?? createErrorController({ debug: config.debug }),
         listeners: registry,
+        // Timing the controller and the application's spans is for the profiler and Server-Timing only.
+        detailedTrace: config.debug || config.serverTiming,
+        serverTiming: config.serverTiming,
         onCrash: (error) => log(`Request actor crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       });
       return (started = { registry, redis, kernel, profiler });

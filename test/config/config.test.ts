@@ -14,6 +14,7 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
   t.deepEqual(readConfig({}), {
     appEnv: 'dev',
     debug: true,
+    serverTiming: true,
     server: { host: '127.0.0.1', port: 8000, maxBodySize: 1024 * 1024 },
     redis: { url: 'redis://127.0.0.1:6379', prefix: 'loupe:' },
     locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
@@ -21,6 +22,13 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     security: { secret: 'loupe-dev-secret-change-me', rememberMeLifetime: 7 * 86400, rememberMeCookieName: 'LOUPE_REMEMBERME' },
     profiler: { lifetime: 86400, maxProfiles: 50_000, allowedIps: ['127.0.0.0/8', '::1/128'] },
   });
+});
+
+test('Server-Timing follows debug unless SERVER_TIMING says otherwise', (t) => {
+  t.false(readConfig(PROD_SECRET).serverTiming, 'off in prod');
+  t.true(readConfig({ ...PROD_SECRET, SERVER_TIMING: '1' }).serverTiming, 'opt-in in prod');
+  t.false(readConfig({ SERVER_TIMING: 'off' }).serverTiming, 'opt-out with debug');
+  throwsInvalid(t, { SERVER_TIMING: 'maybe' }, 'Invalid SERVER_TIMING "maybe": expected 0 or 1.');
 });
 
 test('values from the environment are used', (t) => {

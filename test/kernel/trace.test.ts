@@ -73,17 +73,20 @@ test('a state entered after finish() does not reopen the old one', (t) => {
   t.is(trace.states.length, 2);
 });
 
-test('recordListener keeps the phase, name, priority, start and a duration up to now', (t) => {
+test('a listener span keeps its phase, name, priority, start and a duration up to its end', (t) => {
   const trace = new Trace();
+  trace.enter('kernel.request');
   const start = trace.now();
-  trace.recordListener('kernel.request', 'RouterListener', 32, start);
+  const span = trace.beginListener('RouterListener', 32);
+  t.deepEqual(trace.listeners, [], 'a listener still running is not among those that ran');
+  trace.end(span);
   const after = trace.now();
   const [record] = trace.listeners;
   if (record === undefined) return t.fail('nothing recorded');
   t.is(record.phase, 'kernel.request');
   t.is(record.name, 'RouterListener');
   t.is(record.priority, 32);
-  t.is(record.start, start);
+  t.true(record.start >= start);
   t.true(record.duration >= 0 && record.duration <= after - start);
 });
 
