@@ -36,7 +36,7 @@ export function formatWaterfall(data: TimelineCollectorData, columns?: number): 
     return `${(names[index] ?? '').padEnd(nameWidth)}  ${(starts[index] ?? '').padStart(startWidth)}  ${(durations[index] ?? '').padStart(durationWidth)}  |${bar}|`;
   });
   const share = total > 0 ? ` (${((unaccounted / total) * 100).toFixed(1)} % of ${formatDuration(total)})` : '';
-  lines.push('', `unaccounted: ${formatDuration(unaccounted)}${share}`);
+  lines.push(`unaccounted: ${formatDuration(unaccounted)}${share}`);
   if (data.droppedSpans > 0) lines.push(`${data.droppedSpans} application spans were not recorded (the trace was full)`);
   return lines;
 }

@@ -67,7 +67,9 @@ function appendSubRequest(out: TimelineSpan[], main: Trace, sub: Exchange): void
   const token = profileTokenOf(sub);
   const offset = sub.trace.origin - main.origin;
   const parent = out.length;
-  const base = { name: `sub-request ${sub.request.method} ${sub.request.path}`, category: 'sub_request', start: roundMs(offset), duration: roundMs(end), parent: state, depth: state === -1 ? 0 : 1 } as const;
+  // From its first state: the sub-request's exchange is prepared before the parent enters error_sub_request.
+  const first = sub.trace.spans[0]?.start ?? 0;
+  const base = { name: `sub-request ${sub.request.method} ${sub.request.path}`, category: 'sub_request', start: roundMs(offset + first), duration: roundMs(end - first), parent: state, depth: state === -1 ? 0 : 1 } as const;
   out.push(token === null ? base : { ...base, token });
   appendSpans(out, sub.trace, end, offset, parent);
 }
