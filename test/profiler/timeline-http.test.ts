@@ -2,6 +2,7 @@ import test from 'ava';
 import { defineListener } from '../../src';
 import { accountTimeline } from '../../src/profiler/account-timeline';
 import { type TimelineCollectorData, type TimelineSpan } from '../../src/profiler/collectors/timeline-collector';
+import { runLoupe } from '../cli/run-loupe';
 import { httpRequest, type HttpResult } from '../helpers/http-client';
 import { parseServerTiming } from '../helpers/server-timing';
 import { startTestServer, type TestServer } from '../helpers/test-server';
@@ -141,4 +142,39 @@ test('Server-Timing names the phases, the controller and the total, per the spec
   t.true(boom.some((metric) => metric.name === 'sub_request' && (metric.dur ?? -1) >= 0));
   const session = parseServerTiming(String((await httpRequest(server.port, { path: '/session' })).headers['server-timing']));
   t.true(session.some((metric) => metric.name === 'session' && (metric.dur ?? -1) > 0));
+});
+
+test('the Performance panel draws the waterfall: nested rows coloured by category, exact times on hover, the sub-request linked, the CSP kept', async (t) => {
+  const { res } = await timelineOf('/boom');
+  const sub = String(res.headers['x-previous-debug-token']);
+  const page = await httpRequest(server.port, { path: `/_profiler/${String(res.headers['x-debug-token'])}?panel=performance` });
+  t.is(page.status, 200);
+  t.is(page.headers['content-security-policy'], "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+  t.regex(page.body, /<section class="panel" id="panel-performance">/);
+  for (const category of ['phase', 'listener', 'controller', 'sub_request']) t.true(page.body.includes(`data-category="${category}"`), category);
+  t.regex(page.body, /data-depth="3"/, 'the sub-request\'s listeners sit three levels in');
+  t.regex(page.body, /class="bar cat-controller" style="left:[\d.]+%;width:[\d.]+%" title="App\\Controller\\BoomController::boom \(controller\): \d+\.\d{3} ms from \d+\.\d{3} ms, self \d+\.\d{3} ms"/);
+  t.true(page.body.includes(`<a href="/_profiler/${sub}">${sub}</a>`));
+  t.regex(page.body, /unaccounted: \d+\.\d+ ms \(\d+\.\d % of the total\)/);
+  t.notRegex(page.body, /<(script|iframe|object)\b/i, 'nothing to run');
+  t.notRegex(page.body, /\ssrc=|url\(|@import/i, 'nothing to load');
+  const symfony = await httpRequest(server.port, { path: `/_profiler/${String(res.headers['x-debug-token'])}?panel=time` });
+  t.regex(symfony.body, /id="panel-performance"/, "Symfony's panel name opens it too");
+});
+
+test('profiler:show prints the timeline as a text waterfall, 40 columns of bar without a terminal', async (t) => {
+  const { res } = await timelineOf('/slow?ms=30');
+  const run = await runLoupe(['profiler:show', String(res.headers['x-debug-token'])], { REDIS_PREFIX: server.config.redis.prefix });
+  t.is(run.code, 0, run.stderr);
+  const lines = run.stdout.split('\n');
+  const start = lines.indexOf('Timeline');
+  const end = lines.indexOf('', start);
+  const timeline = lines.slice(start + 1, end);
+  t.true(start > 0 && timeline.length > 10, run.stdout);
+  const bars = timeline.slice(0, -1);
+  t.deepEqual(bars.filter((line) => !/^ {2}( {2})*\S.*\s\+\d+\.\d+ m?s\s+\d+\.\d+ m?s {2}\|[ #]{40}\|$/.test(line)), [], 'every span has its line and a 40-column bar');
+  const wait = bars.find((line) => line.trim().startsWith('wait '));
+  t.regex(wait ?? '', /^ {6}wait /, 'the stopwatch span two levels in: state, controller, wait');
+  t.regex(wait ?? '', /\|[ #]*#{30,}[ #]*\|$/, 'the wait is most of the bar');
+  t.regex(timeline.at(-1) ?? '', /^ {2}unaccounted: \d+\.\d+ ms \(\d+\.\d % of \d+\.\d+ ms\)$/);
 });
