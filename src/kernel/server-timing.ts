@@ -5,8 +5,10 @@ function quoted(text: string): string {
   return `"${text.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, '\\$&')}"`;
 }
 
-function metric(name: string, duration: number, description: string): string {
-  return `${name};dur=${Math.round(duration * 1000) / 1000};desc=${quoted(description)}`;
+/** A metric; the description only where the name does not say it all, to keep the header short. */
+function metric(name: string, duration: number, description?: string): string {
+  const dur = `${name};dur=${Math.round(duration * 1000) / 1000}`;
+  return description === undefined ? dur : `${dur};desc=${quoted(description)}`;
 }
 
 /**
@@ -35,10 +37,10 @@ export function serverTimingHeader(trace: Trace): string {
   const metrics: string[] = [];
   for (const [name, total] of phases) {
     if (name === 'error_sub_request') metrics.push(metric('sub_request', total, 'error sub-request'));
-    else metrics.push(metric(name, total, `${name} listeners`));
+    else metrics.push(metric(name, total));
     if (name === 'kernel.controller_arguments' && controllerName !== '') metrics.push(metric('controller', controller, controllerName));
   }
   if (session > 0) metrics.push(metric('session', session, 'session load and save'));
-  metrics.push(metric('total', now, 'request so far'));
+  metrics.push(metric('total', now));
   return metrics.join(', ');
 }

@@ -31,3 +31,17 @@ export interface Stopwatch {
    */
   span<T>(name: string, fn: (stopwatch: Stopwatch) => T, category?: SpanCategory): T;
 }
+
+/** A span's duration while it runs (or after an abort abandoned it). */
+export const OPEN_SPAN = -1;
+
+/** What the stopwatch needs of the trace it records into (Trace): spans to open, end and find. */
+export interface SpanRecorder {
+  /** False when nothing but the machine's states and listeners is recorded. */
+  readonly detailed: boolean;
+  readonly droppedSpans: number;
+  readonly spans: readonly { readonly name: string; readonly duration: number; readonly depth: number }[];
+  /** Opens a span in `parent`; answers its index, or -1 when it is not recorded. */
+  open(name: string, category: SpanCategory, parent: number): number;
+  end(index: number): void;
+}

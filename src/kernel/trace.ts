@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { LoupeError } from '../errors/loupe-error';
-import { isThenable } from './is-thenable';
-import { type SpanCategory, type Stopwatch } from './stopwatch';
+import { OPEN_SPAN, type SpanCategory, type SpanRecorder, type Stopwatch } from './stopwatch';
+import { spanOn, startOn, stopOn } from './stopwatch-spans';
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical';
 
@@ -44,15 +43,10 @@ export interface LogRecord {
   readonly at: number;
 }
 
-export const OPEN_SPAN = -1;
+export { OPEN_SPAN };
 /** Spans beyond the kernel's own: a loop of application spans must not grow a profile without end. */
 export const MAX_SPANS = 1000;
 const NOT_RECORDED = -1;
-
-function remove(stack: number[], index: number): void {
-  const at = stack.lastIndexOf(index);
-  if (at !== -1) stack.splice(at, 1);
-}
 
 /**
  * What the request machine records while one request runs: every state it entered, each listener
@@ -61,7 +55,7 @@ function remove(stack: number[], index: number): void {
  * With `detailed` off (no debug, no Server-Timing) only the states and listeners are recorded, as
  * the kernel always did, and the stopwatch records nothing.
  */
-export class Trace implements Stopwatch {
+export class Trace implements Stopwatch, SpanRecorder {
   /** Wall-clock start, epoch milliseconds. */
   readonly startedAt = Date.now();
   /** `performance.now()` when the request started: a sub-request's trace is placed by it. */
@@ -167,69 +161,4 @@ export class Trace implements Stopwatch {
     if (span !== undefined) span.duration = now - span.start;
     this.#unit = NOT_RECORDED;
   }
-}
-
-/** The stopwatch a span() function gets: its spans nest in that span, also after an await. */
-class NestedStopwatch implements Stopwatch {
-  readonly #trace: Trace;
-  readonly #parent: number;
-  readonly #stack: number[] = [];
-
-  constructor(trace: Trace, parent: number) {
-    this.#trace = trace;
-    this.#parent = parent;
-  }
-
-  start(name: string, category: SpanCategory = 'app'): void {
-    startOn(this.#trace, this.#stack, this.#stack.at(-1) ?? this.#parent, name, category);
-  }
-
-  stop(name: string): void {
-    stopOn(this.#trace, this.#stack, name);
-  }
-
-  span<T>(name: string, fn: (stopwatch: Stopwatch) => T, category: SpanCategory = 'app'): T {
-    return spanOn(this.#trace, this.#stack, this.#stack.at(-1) ?? this.#parent, name, category, fn, this);
-  }
-}
-
-function startOn(trace: Trace, stack: number[], parent: number, name: string, category: SpanCategory): void {
-  const index = trace.open(name, category, parent);
-  if (index !== NOT_RECORDED) stack.push(index);
-}
-
-function stopOn(trace: Trace, stack: number[], name: string): void {
-  if (!trace.detailed) return;
-  const { spans } = trace;
-  let index = spans.length - 1;
-  while (index >= 0 && !(spans[index]?.name === name && spans[index]?.duration === OPEN_SPAN && spans[index]?.depth !== 0)) index--;
-  if (index < 0) {
-    // Dropped past MAX_SPANS is no mistake of the caller's; a name never started is (Symfony's "Event is not started").
-    if (trace.droppedSpans > 0) return;
-    throw new LoupeError('LOUPE_ERR_STOPWATCH_NOT_STARTED', `The stopwatch span "${name}" is not started: call start("${name}") first.`);
-  }
-  remove(stack, index);
-  trace.end(index);
-}
-
-function spanOn<T>(trace: Trace, stack: number[], parent: number, name: string, category: SpanCategory, fn: (stopwatch: Stopwatch) => T, self: Stopwatch): T {
-  const index = trace.open(name, category, parent);
-  if (index === NOT_RECORDED) return fn(self);
-  stack.push(index);
-  let result: T;
-  try {
-    result = fn(new NestedStopwatch(trace, index));
-  } catch (error) {
-    trace.end(index);
-    throw error;
-  } finally {
-    remove(stack, index);
-  }
-  if (!isThenable(result)) {
-    trace.end(index);
-    return result;
-  }
-  const end = (): void => trace.end(index);
-  result.then(end, end);
-  return result;
 }

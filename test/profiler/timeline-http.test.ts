@@ -136,7 +136,7 @@ test('Server-Timing names the phases, the controller and the total, per the spec
   t.true((byName.get('controller')?.dur ?? 0) >= 19);
   t.is(byName.get('controller')?.desc, 'App\\Controller\\SlowController::slow', 'backslashes survive the quoting');
   t.true((byName.get('total')?.dur ?? 0) >= (byName.get('controller')?.dur ?? Infinity));
-  t.true(metrics.every((metric) => metric.dur !== undefined && metric.desc !== undefined));
+  t.true(metrics.every((metric) => metric.dur !== undefined));
 
   const boom = parseServerTiming(String((await httpRequest(server.port, { path: '/boom' })).headers['server-timing']));
   t.true(boom.some((metric) => metric.name === 'sub_request' && (metric.dur ?? -1) >= 0));
