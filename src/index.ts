@@ -28,6 +28,7 @@ export { KernelEvents, type KernelPhase } from './kernel/kernel-events';
 export { attributeKey, Attributes, type AttributeKey } from './kernel/attributes';
 export { KernelAttributes } from './kernel/kernel-attributes';
 export { type LogLevel } from './kernel/trace';
+export { SPAN_CATEGORIES, type SpanCategory, type Stopwatch } from './kernel/stopwatch';
 export { KernelEvent } from './kernel/event/kernel-event';
 export { RequestEvent } from './kernel/event/request-event';
 export { ControllerEvent } from './kernel/event/controller-event';

@@ -6,6 +6,8 @@ export interface CliIo {
   out(text: string): void;
   /** Writes to standard error. */
   err(text: string): void;
+  /** The terminal's width when standard output is one; views fit their bars to it. */
+  readonly columns?: number;
   /** Whether a person can answer a question: standard input is a terminal. */
   readonly interactive: boolean;
   /** Asks a yes/no question on the terminal; only `y` or `yes` is a yes. */

@@ -16,6 +16,8 @@ export interface Config {
   readonly appEnv: AppEnv;
   /** Debug mode: the profiler, detailed error pages. */
   readonly debug: boolean;
+  /** A `Server-Timing` header on every response: on with debug, opt-in without (`SERVER_TIMING=1`). */
+  readonly serverTiming: boolean;
   readonly server: ServerConfig;
   readonly redis: RedisConfig;
   readonly locale: LocaleOptions;
@@ -71,9 +73,11 @@ function readProfiler(env: Env): ProfilerConfig {
 export function readConfig(env: Env = process.env): Config {
   const appEnv = env['APP_ENV'] ?? 'dev';
   if (appEnv !== 'dev' && appEnv !== 'prod' && appEnv !== 'test') throw invalid('APP_ENV', appEnv, 'dev, prod or test');
+  const debug = flag(env, 'APP_DEBUG', appEnv !== 'prod');
   return Object.freeze({
     appEnv,
-    debug: flag(env, 'APP_DEBUG', appEnv !== 'prod'),
+    debug,
+    serverTiming: flag(env, 'SERVER_TIMING', debug),
     server: Object.freeze({
       host: env['HOST'] ?? '127.0.0.1',
       port: integer(env, 'PORT', 8000, 0, 65535),

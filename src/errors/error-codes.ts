@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   LOUPE_ERR_ROUTING_INVALID_ROUTE: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_KERNEL_CONTROLLER_NO_RESPONSE: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_KERNEL_ERROR_RENDERING_FAILED: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_STOPWATCH_NOT_STARTED: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_CONFIG_INVALID: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_SERVER_UWS_FALLBACK: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_SERVER_LISTEN_FAILED: { statusCode: 500, title: 'Internal Server Error' },

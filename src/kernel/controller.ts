@@ -2,6 +2,7 @@ import { type Request } from '../http/request';
 import { type Response } from '../http/response';
 import { type AuthenticatedUser, type Session } from '../http/session';
 import { type Attributes } from './attributes';
+import { type Stopwatch } from './stopwatch';
 import { type LogLevel } from './trace';
 
 /** What a controller is called with, resolved at kernel.controller_arguments. */
@@ -19,6 +20,8 @@ export interface ControllerArguments {
   readonly attributes: Attributes;
   /** Adds an entry to the request's log (the profiler's Logs panel). */
   readonly log: (level: LogLevel, message: string, context?: Readonly<Record<string, unknown>>) => void;
+  /** Times parts of the controller into the request's timeline (the profiler's Performance panel). */
+  readonly stopwatch: Stopwatch;
 }
 
 /**

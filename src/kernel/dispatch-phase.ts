@@ -17,8 +17,8 @@ interface PhaseDispatch extends DispatchCursor {
   index: number;
   /** `fail`: a throw becomes the request's error and ends the phase; `log`: it is logged and the next listener runs. */
   readonly onError: 'fail' | 'log';
-  /** The listener whose promise the phase waits for, with when it started. */
-  pending: { readonly listener: RegisteredListener; readonly start: number } | null;
+  /** The listener whose promise the phase waits for, with its span in the trace. */
+  pending: { readonly listener: RegisteredListener; readonly span: number } | null;
 }
 
 /** The exchange's dispatch, which only this module creates. */
@@ -68,21 +68,21 @@ function failed(exchange: Exchange, dispatch: PhaseDispatch, name: string, error
  */
 function runListeners(exchange: Exchange, dispatch: PhaseDispatch, target: SettleTarget): void {
   const { trace } = exchange;
-  const { listeners, event, phase } = dispatch;
+  const { listeners, event } = dispatch;
   while (dispatch.index < listeners.length && !event.isPropagationStopped) {
     const listener = listeners[dispatch.index++];
     if (listener === undefined) break;
-    const start = trace.now();
+    const span = trace.beginListener(listener.name, listener.priority);
     let result: unknown;
     try {
       result = listener.handle(event);
     } catch (error) {
-      trace.recordListener(phase, listener.name, listener.priority, start);
+      trace.end(span);
       failed(exchange, dispatch, listener.name, error);
       continue;
     }
     if (isThenable(result)) {
-      dispatch.pending = { listener, start };
+      dispatch.pending = { listener, span };
       const { id } = dispatch;
       result.then(
         () => settle(target, { dispatch: id, ok: true }),
@@ -90,7 +90,7 @@ function runListeners(exchange: Exchange, dispatch: PhaseDispatch, target: Settl
       );
       return;
     }
-    trace.recordListener(phase, listener.name, listener.priority, start);
+    trace.end(span);
   }
 }
 
@@ -122,9 +122,9 @@ export function dispatchPhase(
 export function resumePhase(exchange: Exchange, outcome: ListenerOutcome, target: SettleTarget): void {
   const dispatch = dispatchOf(exchange);
   if (dispatch === null || dispatch.pending === null || dispatch.id !== outcome.dispatch) return;
-  const { listener, start } = dispatch.pending;
+  const { listener, span } = dispatch.pending;
   dispatch.pending = null;
-  exchange.trace.recordListener(dispatch.phase, listener.name, listener.priority, start);
+  exchange.trace.end(span);
   if (!outcome.ok) failed(exchange, dispatch, listener.name, outcome.error);
   runListeners(exchange, dispatch, target);
 }

@@ -23,7 +23,7 @@ export class Exchange {
   readonly request: Request;
   /** The exchange that started this one as its error sub-request, or `null` for a main request. */
   readonly parent: Exchange | null;
-  readonly trace = new Trace();
+  readonly trace: Trace;
   /** State listeners and controllers share, by typed key. */
   readonly attributes = new Attributes();
   response: Response | null = null;
@@ -51,9 +51,11 @@ export class Exchange {
   /** Set once the response was handed to the client. */
   sent = false;
 
-  constructor(request: Request, parent: Exchange | null = null, renderedError: unknown = null) {
+  /** `detailedTrace`: record the controller's, features' and application's spans too (see Trace); a sub-request does as its parent. */
+  constructor(request: Request, parent: Exchange | null = null, renderedError: unknown = null, detailedTrace = true) {
     this.request = request;
     this.parent = parent;
+    this.trace = new Trace(parent?.trace.detailed ?? detailedTrace);
     this.renderedError = renderedError;
   }
 
@@ -96,6 +98,7 @@ export class Exchange {
       error: this.renderedError,
       attributes,
       log: (level, message, context = {}) => trace.log(level, message, context),
+      stopwatch: trace,
     });
   }
 

@@ -81,15 +81,30 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
       },
       callController: ({ context, self }) => {
         const exchange = exchangeOf(context);
+        const { trace } = exchange;
+        let span = -1;
         try {
-          const result = exchange.requireController().handle(exchange.resolveArguments());
-          if (!isThenable(result)) return storeResult(exchange, result);
+          const controller = exchange.requireController();
+          // Timed from the call to the settle, so an async controller's wait is in its own span.
+          span = trace.beginController(controller.name);
+          const result = controller.handle(exchange.resolveArguments());
+          if (!isThenable(result)) {
+            trace.end(span);
+            return storeResult(exchange, result);
+          }
           exchange.controllerPending = true;
           result.then(
-            (value) => deliver(self, { type: 'controller.done', result: value }),
-            (error: unknown) => deliver(self, { type: 'controller.failed', error }),
+            (value) => {
+              trace.end(span);
+              deliver(self, { type: 'controller.done', result: value });
+            },
+            (error: unknown) => {
+              trace.end(span);
+              deliver(self, { type: 'controller.failed', error });
+            },
           );
         } catch (error) {
+          trace.end(span);
           exchange.fail(error);
         }
       },

@@ -6,12 +6,17 @@ import { type Controller } from './controller';
 import { Exchange } from './exchange';
 import { createKernelMachine } from './kernel-machine';
 import { minimalErrorResponse } from './minimal-error-response';
+import { serverTimingHeader } from './server-timing';
 import { type ListenerRegistry } from './listener-registry';
 
 export interface KernelOptions {
   readonly listeners: ListenerRegistry;
   readonly errorController: Controller;
   readonly defaultLocale: string;
+  /** Record the controller's, features' and application's spans (debug, or Server-Timing); default on. */
+  readonly detailedTrace?: boolean;
+  /** Adds a `Server-Timing` header to every response written. */
+  readonly serverTiming?: boolean;
   /** Told about an actor that failed outside the machine's own error handling (a bug). */
   readonly onCrash?: (error: unknown, exchange: Exchange) => void;
 }
@@ -46,7 +51,7 @@ export class Kernel {
 
   /** Starts the machine for one request; the response goes to `connection` when it is ready. */
   handle(data: RequestData, connection: Connection): RunningRequest {
-    const exchange = new Exchange(new Request(data, this.#options.defaultLocale));
+    const exchange = new Exchange(new Request(data, this.#options.defaultLocale), null, null, this.#options.detailedTrace ?? true);
     const actor: RequestActor = createActor(this.#machine, { input: exchange });
     this.#inFlight.set(exchange.id, { actor, connection });
     actor.subscribe({
@@ -70,6 +75,7 @@ export class Kernel {
   #send(exchange: Exchange): boolean {
     const entry = this.#inFlight.get(exchange.id);
     if (entry === undefined || exchange.aborted || exchange.response === null) return false;
+    if (this.#options.serverTiming === true) exchange.response.headers.set('Server-Timing', serverTimingHeader(exchange.trace));
     return entry.connection.write(exchange.response, exchange.request);
   }
 

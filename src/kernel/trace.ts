@@ -1,4 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import { OPEN_SPAN, type SpanCategory, type SpanRecorder, type Stopwatch } from './stopwatch';
+import { spanOn, startOn, stopOn } from './stopwatch-spans';
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical';
 
@@ -18,6 +20,21 @@ export interface ListenerRecord {
   readonly duration: number;
 }
 
+/** One timed part of the request: a state of the machine, a listener, the controller, an application's span… */
+export interface SpanRecord {
+  readonly name: string;
+  readonly category: SpanCategory;
+  /** Milliseconds since the request started. */
+  readonly start: number;
+  /** Milliseconds; `OPEN_SPAN` while the span runs (or was abandoned by an abort). */
+  duration: number;
+  /** Index in `spans` of the span this one runs in; -1 for the machine's states. */
+  readonly parent: number;
+  readonly depth: number;
+  /** A listener's priority; 0 for any other span. */
+  readonly priority: number;
+}
+
 export interface LogRecord {
   readonly level: LogLevel;
   readonly message: string;
@@ -26,45 +43,122 @@ export interface LogRecord {
   readonly at: number;
 }
 
+export { OPEN_SPAN };
+/** Spans beyond the kernel's own: a loop of application spans must not grow a profile without end. */
+export const MAX_SPANS = 1000;
+const NOT_RECORDED = -1;
+
 /**
- * What the request machine records while one request runs: the states it entered with their
- * timing, the listeners run in each phase, and log entries. The profiler stores it.
+ * What the request machine records while one request runs: every state it entered, each listener
+ * and the controller inside them (timed from call to settle), the spans of features and of the
+ * application, and log entries. Plain records pushed into one array; the profiler stores them.
+ * With `detailed` off (no debug, no Server-Timing) only the states and listeners are recorded, as
+ * the kernel always did, and the stopwatch records nothing.
  */
-export class Trace {
+export class Trace implements Stopwatch, SpanRecorder {
   /** Wall-clock start, epoch milliseconds. */
   readonly startedAt = Date.now();
-  readonly #origin = performance.now();
-  readonly states: PhaseRecord[] = [];
-  readonly listeners: ListenerRecord[] = [];
+  /** `performance.now()` when the request started: a sub-request's trace is placed by it. */
+  readonly origin = performance.now();
+  readonly spans: SpanRecord[] = [];
   readonly logs: LogRecord[] = [];
-  #current: PhaseRecord | null = null;
+  readonly detailed: boolean;
+  /** Application spans not recorded once MAX_SPANS was reached. */
+  droppedSpans = 0;
+  #phase = NOT_RECORDED;
+  /** The listener or controller running now, inside the current phase. */
+  #unit = NOT_RECORDED;
+  /** Spans opened with start(), or whose span() function runs, on this (the request's) stopwatch. */
+  readonly #stack: number[] = [];
+
+  constructor(detailed = true) {
+    this.detailed = detailed;
+  }
 
   /** Milliseconds since the request started. */
   now(): number {
-    return performance.now() - this.#origin;
+    return performance.now() - this.origin;
+  }
+
+  /** The machine's states with their timing; the current one has a duration of 0 until it ends. */
+  get states(): PhaseRecord[] {
+    return this.spans.filter((span) => span.depth === 0).map(({ name, start, duration }) => ({ name, start, duration: Math.max(duration, 0) }));
+  }
+
+  /** The listeners that ran to the end, in order, with their phase. */
+  get listeners(): ListenerRecord[] {
+    return this.spans
+      .filter((span) => span.category === 'listener' && span.duration !== OPEN_SPAN)
+      .map(({ parent, name, priority, start, duration }) => ({ phase: this.spans[parent]?.name ?? '', name, priority, start, duration }));
   }
 
   /** Closes the current state and opens `name`. */
   enter(name: string): void {
     const now = this.now();
-    if (this.#current !== null) this.#current.duration = now - this.#current.start;
-    this.#current = { name, start: now, duration: 0 };
-    this.states.push(this.#current);
+    this.#closePhase(now);
+    this.#phase = this.spans.push({ name, category: 'phase', start: now, duration: OPEN_SPAN, parent: -1, depth: 0, priority: 0 }) - 1;
   }
 
   /** Closes the last state; the request is over. */
   finish(): number {
     const now = this.now();
-    if (this.#current !== null) this.#current.duration = now - this.#current.start;
-    this.#current = null;
+    this.#closePhase(now);
+    this.#phase = NOT_RECORDED;
     return now;
   }
 
-  recordListener(phase: string, name: string, priority: number, start: number): void {
-    this.listeners.push({ phase, name, priority, start, duration: this.now() - start });
+  /** Opens the span of a listener of the current phase; `end` closes it once it settled. */
+  beginListener(name: string, priority: number): number {
+    return (this.#unit = this.spans.push({ name, category: 'listener', start: this.now(), duration: OPEN_SPAN, parent: this.#phase, depth: 1, priority }) - 1);
+  }
+
+  /** Opens the span of the controller, in the `controller` state; nothing without `detailed`. */
+  beginController(name: string): number {
+    return (this.#unit = this.open(name, 'controller', this.#phase));
+  }
+
+  /** Closes a span opened here; a span not recorded, or already closed, is left as it is. */
+  end(index: number): void {
+    const span = this.spans[index];
+    if (span !== undefined && span.duration === OPEN_SPAN) span.duration = this.now() - span.start;
+    if (index === this.#unit) this.#unit = NOT_RECORDED;
+  }
+
+  /** Opens a span in `parent` (an index of `spans`); answers its index, or -1 when it is not recorded. */
+  open(name: string, category: SpanCategory, parent: number): number {
+    if (!this.detailed) return NOT_RECORDED;
+    if (this.spans.length >= MAX_SPANS) {
+      this.droppedSpans += 1;
+      return NOT_RECORDED;
+    }
+    const depth = (this.spans[parent]?.depth ?? -1) + 1;
+    return this.spans.push({ name, category, start: this.now(), duration: OPEN_SPAN, parent, depth, priority: 0 }) - 1;
+  }
+
+  start(name: string, category: SpanCategory = 'app'): void {
+    startOn(this, this.#stack, this.#parent(), name, category);
+  }
+
+  stop(name: string): void {
+    stopOn(this, this.#stack, name);
+  }
+
+  span<T>(name: string, fn: (stopwatch: Stopwatch) => T, category: SpanCategory = 'app'): T {
+    return spanOn(this, this.#stack, this.#parent(), name, category, fn, this);
   }
 
   log(level: LogLevel, message: string, context: Readonly<Record<string, unknown>> = {}): void {
     this.logs.push({ level, message, context, at: this.now() });
+  }
+
+  /** Where a span of the request's stopwatch goes: the innermost one still open on it, else what the kernel runs. */
+  #parent(): number {
+    return this.#stack.at(-1) ?? (this.#unit === NOT_RECORDED ? this.#phase : this.#unit);
+  }
+
+  #closePhase(now: number): void {
+    const span = this.spans[this.#phase];
+    if (span !== undefined) span.duration = now - span.start;
+    this.#unit = NOT_RECORDED;
   }
 }

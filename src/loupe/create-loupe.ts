@@ -185,6 +185,9 @@ export function createLoupe(options: LoupeOptions): Loupe {
         defaultLocale: config.locale.defaultLocale,
         errorController: options.errorController ?? createErrorController({ debug: config.debug }),
         listeners: registry,
+        // Timing the controller and the application's spans is for the profiler and Server-Timing only.
+        detailedTrace: config.debug || config.serverTiming,
+        serverTiming: config.serverTiming,
         onCrash: (error) => logger.error({ err: error }, 'Request actor crashed.'),
       });
       return (started = { registry, redis, kernel, profiler });

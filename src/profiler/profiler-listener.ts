@@ -3,6 +3,7 @@ import { attributeKey } from '../kernel/attributes';
 import { type Exchange } from '../kernel/exchange';
 import { defineListener, type Listener } from '../kernel/listener';
 import { collectProfile, type CollectOptions } from './collect-profile';
+import { PROFILE_TOKEN as TOKEN, profileTokenOf } from './profile-token';
 import { type ProfileWriter } from './profile-writer';
 import { type RedactionPolicy } from './redaction-policy';
 import { type TokenAllocator } from './token-allocator';
@@ -18,8 +19,6 @@ export interface ProfilerListenerOptions {
   readonly onNotProfiled: (reason: string) => void;
 }
 
-/** The token of a profiled request, set at kernel.response. */
-const TOKEN = attributeKey<string>('profiler.token');
 /** Milliseconds profiling cost before kernel.terminate. */
 const COST = attributeKey<number>('profiler.cost');
 
@@ -31,9 +30,7 @@ function isProfilerRoute(exchange: Exchange): boolean {
   return typeof route === 'string' && (route.startsWith('_profiler') || route.startsWith('_wdt'));
 }
 
-function tokenOf(exchange: Exchange): string | null {
-  return exchange.attributes.get(TOKEN) ?? null;
-}
+const tokenOf = profileTokenOf;
 
 /**
  * Gives each profiled response its token (kernel.response, -100) and hands the finished profiles

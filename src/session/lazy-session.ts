@@ -1,15 +1,18 @@
 import { LoupeError } from '../errors/loupe-error';
 import { type Session } from '../http/session';
+import { type Stopwatch } from '../kernel/stopwatch';
 import { createSessionId, isSessionId } from './session-id';
 import { type SessionData, type SessionStorage } from './session-storage';
 
 /**
  * A session that costs nothing until a controller awaits `start()`: only then is it read from
  * storage. An id the storage does not know is replaced by a fresh one (PHP's strict mode), so a
- * client cannot choose its session id (session fixation, OWASP).
+ * client cannot choose its session id (session fixation, OWASP). With the request's stopwatch,
+ * loading and saving are `session` spans of its timeline, the storage's commands inside them.
  */
 export class LazySession implements Session {
   readonly #storage: SessionStorage;
+  readonly #stopwatch: Stopwatch | null;
   /** The id the request's cookie carried, when it looked like one. */
   readonly requestId: string | null;
   #id: string | null;
@@ -21,8 +24,9 @@ export class LazySession implements Session {
   #usageCount = 0;
   #dirty = false;
 
-  constructor(storage: SessionStorage, requestId: string | null) {
+  constructor(storage: SessionStorage, requestId: string | null, stopwatch: Stopwatch | null = null) {
     this.#storage = storage;
+    this.#stopwatch = stopwatch;
     this.requestId = requestId !== null && isSessionId(requestId) ? requestId : null;
     this.#id = this.requestId;
   }
@@ -49,7 +53,7 @@ export class LazySession implements Session {
 
   /** Reads the session from storage once; concurrent callers share the same read. */
   start(): Promise<void> {
-    return (this.#starting ??= this.#load());
+    return (this.#starting ??= this.#timed('session.load', (stopwatch) => this.#load(stopwatch)));
   }
 
   get(key: string): unknown {
@@ -78,18 +82,25 @@ export class LazySession implements Session {
    * emptied, and restarts the lifetime of one that was only read. Nothing when never started.
    */
   save(): Promise<void> {
-    if (!this.#started || this.#id === null) return Promise.resolve();
+    const id = this.#id;
+    if (!this.#started || id === null) return Promise.resolve();
     if (this.#dirty) {
       this.#dirty = false;
-      if (this.isEmpty) return this.#stored ? this.#storage.destroy(this.#id) : Promise.resolve();
+      if (this.isEmpty) return this.#stored ? this.#timed('session.save', (stopwatch) => this.#storage.destroy(id, stopwatch)) : Promise.resolve();
       this.#stored = true;
-      return this.#storage.write(this.#id, Object.fromEntries(this.#attributes) as SessionData);
+      const data = Object.fromEntries(this.#attributes) as SessionData;
+      return this.#timed('session.save', (stopwatch) => this.#storage.write(id, data, stopwatch));
     }
-    return this.#stored ? this.#storage.touch(this.#id) : Promise.resolve();
+    return this.#stored ? this.#timed('session.save', (stopwatch) => this.#storage.touch(id, stopwatch)) : Promise.resolve();
   }
 
-  async #load(): Promise<void> {
-    const data = this.requestId === null ? null : await this.#storage.read(this.requestId);
+  /** Storage work as a `session` span when the session has the request's stopwatch. */
+  #timed(name: string, work: (stopwatch?: Stopwatch) => Promise<void>): Promise<void> {
+    return this.#stopwatch === null ? work() : this.#stopwatch.span(name, work, 'session');
+  }
+
+  async #load(stopwatch?: Stopwatch): Promise<void> {
+    const data = this.requestId === null ? null : await this.#storage.read(this.requestId, stopwatch);
     if (data === null) {
       this.#id = createSessionId();
     } else {

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import { ServiceUnavailableHttpError } from '../errors/http-error';
+import { type Stopwatch } from '../kernel/stopwatch';
 import { type SessionData, type SessionStorage } from './session-storage';
 
 export interface RedisSessionStorageOptions {
@@ -13,6 +14,11 @@ export interface RedisSessionStorageOptions {
 function storageError(action: string, id: string, cause: unknown): ServiceUnavailableHttpError {
   const reason = cause instanceof Error ? `: ${cause.message}` : '';
   return new ServiceUnavailableHttpError(`Could not ${action} session "${id.slice(0, 8)}…" in Redis${reason}`, { code: 'LOUPE_ERR_SESSION_STORAGE_UNAVAILABLE', cause });
+}
+
+/** Runs one Redis command, as a `redis` span of the request's timeline when a stopwatch is given. */
+function timed<T>(stopwatch: Stopwatch | undefined, command: string, run: () => Promise<T>): Promise<T> {
+  return stopwatch === undefined ? run() : stopwatch.span(`redis ${command}`, run, 'redis');
 }
 
 /**
@@ -41,11 +47,11 @@ export class RedisSessionStorage implements SessionStorage {
     return `${this.#options.prefix}session:${id}`;
   }
 
-  async read(id: string): Promise<SessionData | null> {
+  async read(id: string, stopwatch?: Stopwatch): Promise<SessionData | null> {
     let raw: string | null;
     try {
       this.#assertConnected();
-      raw = await this.#redis.get(this.key(id));
+      raw = await timed(stopwatch, 'GET', () => this.#redis.get(this.key(id)));
     } catch (error) {
       throw storageError('read', id, error);
     }
@@ -59,28 +65,28 @@ export class RedisSessionStorage implements SessionStorage {
     }
   }
 
-  async write(id: string, data: Readonly<SessionData>): Promise<void> {
+  async write(id: string, data: Readonly<SessionData>, stopwatch?: Stopwatch): Promise<void> {
     try {
       this.#assertConnected();
-      await this.#redis.set(this.key(id), JSON.stringify(data), 'EX', this.#options.lifetime);
+      await timed(stopwatch, 'SET', () => this.#redis.set(this.key(id), JSON.stringify(data), 'EX', this.#options.lifetime));
     } catch (error) {
       throw storageError('write', id, error);
     }
   }
 
-  async touch(id: string): Promise<void> {
+  async touch(id: string, stopwatch?: Stopwatch): Promise<void> {
     try {
       this.#assertConnected();
-      await this.#redis.expire(this.key(id), this.#options.lifetime);
+      await timed(stopwatch, 'EXPIRE', () => this.#redis.expire(this.key(id), this.#options.lifetime));
     } catch (error) {
       throw storageError('touch', id, error);
     }
   }
 
-  async destroy(id: string): Promise<void> {
+  async destroy(id: string, stopwatch?: Stopwatch): Promise<void> {
     try {
       this.#assertConnected();
-      await this.#redis.del(this.key(id));
+      await timed(stopwatch, 'DEL', () => this.#redis.del(this.key(id)));
     } catch (error) {
       throw storageError('destroy', id, error);
     }

@@ -59,9 +59,9 @@ export function createSessionListener(options: SessionListenerOptions): Listener
   return defineListener('SessionListener', {
     'kernel.request': [
       128,
-      ({ isMainRequest, request, attributes }) => {
+      ({ isMainRequest, request, attributes, stopwatch }) => {
         if (!isMainRequest) return;
-        attributes.set(KernelAttributes.SESSION, new LazySession(storage, request.cookies[cookieName] ?? null));
+        attributes.set(KernelAttributes.SESSION, new LazySession(storage, request.cookies[cookieName] ?? null, stopwatch));
       },
     ],
     'kernel.response': [-1000, onResponse],

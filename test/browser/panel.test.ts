@@ -63,7 +63,7 @@ test('a person opening the panel of a 404 sees the error, the menu, and can move
   const messages = await page.locator('.error-message').allInnerTexts();
   t.true(messages.includes(`No route found for "GET ${origin}/config.yaml"`), messages.join(' | '));
   t.true(messages.includes('No routes found for "/config.yaml/".'));
-  t.deepEqual(await page.locator('.menu a > span:first-child').allInnerTexts(), ['Request / Response', 'Exception', 'Logs', 'Events', 'Routing', 'State machine']);
+  t.deepEqual(await page.locator('.menu a > span:first-child').allInnerTexts(), ['Request / Response', 'Performance', 'Exception', 'Logs', 'Events', 'Routing', 'State machine']);
   t.is(await page.locator('.menu a[aria-current="page"]').getAttribute('data-panel'), 'exception');
 
   await page.getByRole('link', { name: 'Events' }).click();
@@ -105,5 +105,28 @@ test('script in the URL path and markup in the Referer are shown as text and nev
   t.true((await page.locator('.results').innerText()).includes(token));
   t.deepEqual(dialogs, []);
   t.true(requested.every((url) => url.startsWith(`${origin}/`)), `nothing but the server was requested (an injected <img> would have been): ${requested.join(', ')}`);
+  await page.close();
+});
+
+test('the Performance panel draws its waterfall under the CSP: bars placed, coloured by category, exact times on hover', async (t) => {
+  const { link } = await profiledRequest('/slow?ms=40');
+  const { page, requested } = await openPage();
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto(`${link}?panel=performance`);
+  t.is(await page.locator('.panel h2').innerText(), 'Performance');
+  const wait = page.locator('.waterfall .row[data-category="app"] .bar');
+  const track = page.locator('.waterfall .row[data-category="app"] .track');
+  const [bar, whole] = [await wait.boundingBox(), await track.boundingBox()];
+  const styled = Number(/width:([\d.]+)%/.exec((await wait.getAttribute('style')) ?? '')?.[1] ?? Number.NaN);
+  t.true(styled > 0, 'the wait is a visible share of the request');
+  t.true(bar !== null && whole !== null && Math.abs((bar.width / whole.width) * 100 - styled) < 1, `the inline style places the bar: ${bar?.width} of ${whole?.width} px for ${styled} %`);
+  t.is(await page.evaluate<string>('getComputedStyle(document.querySelector(\'.waterfall .row[data-category="controller"] .bar\')).backgroundColor'), 'rgb(79, 128, 93)');
+  t.regex((await wait.getAttribute('title')) ?? '', /^wait \(app\): \d+\.\d{3} ms from \d+\.\d{3} ms, self \d+\.\d{3} ms$/);
+  t.regex(await page.locator('.unaccounted').innerText(), /^unaccounted: \d+\.\d+ ms/);
+  t.deepEqual(violations, [], 'the inline styles are allowed, nothing else was needed');
+  t.true(requested.every((url) => url.startsWith(`${origin}/`)), requested.join(', '));
   await page.close();
 });

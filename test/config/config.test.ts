@@ -14,6 +14,7 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
   t.deepEqual(readConfig({}), {
     appEnv: 'dev',
     debug: true,
+    serverTiming: true,
     server: { host: '127.0.0.1', port: 8000, maxBodySize: 1024 * 1024 },
     redis: { url: 'redis://127.0.0.1:6379', prefix: 'loupe:', commandTimeoutMs: 1000, connectTimeoutMs: 3000 },
     locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
@@ -32,6 +33,13 @@ test('LOG_LEVEL takes pino\'s levels and silent; LOG_FORMAT json or pretty', (t)
   throwsInvalid(t, { LOG_LEVEL: 'warning' }, 'Invalid LOG_LEVEL "warning": expected one of fatal, error, warn, info, debug, trace, silent.');
   throwsInvalid(t, { LOG_LEVEL: 'INFO' }, 'Invalid LOG_LEVEL "INFO": expected one of fatal, error, warn, info, debug, trace, silent.');
   throwsInvalid(t, { LOG_FORMAT: 'text' }, 'Invalid LOG_FORMAT "text": expected one of json, pretty.');
+});
+
+test('Server-Timing follows debug unless SERVER_TIMING says otherwise', (t) => {
+  t.false(readConfig(PROD_SECRET).serverTiming, 'off in prod');
+  t.true(readConfig({ ...PROD_SECRET, SERVER_TIMING: '1' }).serverTiming, 'opt-in in prod');
+  t.false(readConfig({ SERVER_TIMING: 'off' }).serverTiming, 'opt-out with debug');
+  throwsInvalid(t, { SERVER_TIMING: 'maybe' }, 'Invalid SERVER_TIMING "maybe": expected 0 or 1.');
 });
 
 test('values from the environment are used', (t) => {

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { Trace } from '../../src/kernel/trace';
+import { LoupeError } from '../../src/errors/loupe-error';
+import { MAX_SPANS, OPEN_SPAN, Trace } from '../../src/kernel/trace';
 
 test('a new trace is empty and started now', (t) => {
   const before = Date.now();
@@ -73,17 +74,20 @@ test('a state entered after finish() does not reopen the old one', (t) => {
   t.is(trace.states.length, 2);
 });
 
-test('recordListener keeps the phase, name, priority, start and a duration up to now', (t) => {
+test('a listener span keeps its phase, name, priority, start and a duration up to its end', (t) => {
   const trace = new Trace();
+  trace.enter('kernel.request');
   const start = trace.now();
-  trace.recordListener('kernel.request', 'RouterListener', 32, start);
+  const span = trace.beginListener('RouterListener', 32);
+  t.deepEqual(trace.listeners, [], 'a listener still running is not among those that ran');
+  trace.end(span);
   const after = trace.now();
   const [record] = trace.listeners;
   if (record === undefined) return t.fail('nothing recorded');
   t.is(record.phase, 'kernel.request');
   t.is(record.name, 'RouterListener');
   t.is(record.priority, 32);
-  t.is(record.start, start);
+  t.true(record.start >= start);
   t.true(record.duration >= 0 && record.duration <= after - start);
 });
 
@@ -102,4 +106,86 @@ test('log keeps the level, message, context (empty by default) and the time', (t
   const [first, second] = trace.logs;
   if (first === undefined || second === undefined) return t.fail('expected two entries');
   t.true(first.at >= before && second.at >= first.at && second.at <= trace.now());
+});
+
+test('the controller span and a span() inside it nest under the current state; a sync span ends when its function returns', (t) => {
+  const trace = new Trace();
+  trace.enter('controller');
+  const controller = trace.beginController('HelloController');
+  const answer = trace.span('render', (inner) => inner.span('template', () => 42));
+  trace.end(controller);
+  t.is(answer, 42);
+  const [state, ctrl, render, template] = trace.spans;
+  t.like(ctrl, { name: 'HelloController', category: 'controller', parent: 0, depth: 1 });
+  t.like(render, { name: 'render', category: 'app', parent: 1, depth: 2 });
+  t.like(template, { name: 'template', category: 'app', parent: 2, depth: 3 });
+  t.is(state?.duration, OPEN_SPAN, 'the state runs on');
+  for (const span of [ctrl, render, template]) t.true((span?.duration ?? -1) >= 0);
+});
+
+test('an async span is timed until it settles, also when it rejects; the stopwatch it gets nests spans after an await', async (t) => {
+  const trace = new Trace();
+  trace.enter('controller');
+  const work = trace.span('load', async (inner) => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    inner.start('parse');
+    inner.stop('parse');
+    return 'loaded';
+  });
+  t.is(trace.spans[1]?.duration, OPEN_SPAN, 'open while the promise is pending');
+  t.is(await work, 'loaded');
+  await Promise.resolve();
+  const load = trace.spans[1];
+  t.true((load?.duration ?? 0) >= 4.5, `${load?.duration} ms`);
+  t.like(trace.spans[2], { name: 'parse', parent: 1, depth: 2 });
+  const failing = trace.span('fail', () => Promise.reject(new Error('no')));
+  await t.throwsAsync(failing, { message: 'no' });
+  await Promise.resolve();
+  t.true((trace.spans[3]?.duration ?? -1) >= 0);
+});
+
+test('a function that throws closes its span and the error goes on', (t) => {
+  const trace = new Trace();
+  trace.enter('controller');
+  t.throws(() => trace.span('boom', () => { throw new Error('boom'); }), { message: 'boom' });
+  t.true((trace.spans[1]?.duration ?? -1) >= 0);
+  trace.span('after', () => undefined);
+  t.is(trace.spans[2]?.parent, 0, 'the failed span no longer takes children');
+});
+
+test('start() nests what follows until stop(); stopping a span never started is a clear error', (t) => {
+  const trace = new Trace();
+  trace.enter('kernel.request');
+  const listener = trace.beginListener('Warmer', 10);
+  trace.start('outer', 'redis');
+  trace.start('inner');
+  trace.stop('inner');
+  trace.stop('outer');
+  trace.end(listener);
+  t.like(trace.spans[2], { name: 'outer', category: 'redis', parent: 1 });
+  t.like(trace.spans[3], { name: 'inner', parent: 2 });
+  const error = t.throws(() => trace.stop('never'), { instanceOf: LoupeError, message: 'The stopwatch span "never" is not started: call start("never") first.' });
+  t.is(error?.code, 'LOUPE_ERR_STOPWATCH_NOT_STARTED');
+  t.throws(() => trace.stop('outer'), { instanceOf: LoupeError }, 'a span stops once');
+});
+
+test('without detail only states and listeners are recorded: the stopwatch runs functions and records nothing', (t) => {
+  const trace = new Trace(false);
+  trace.enter('controller');
+  t.is(trace.beginController('C'), -1);
+  t.is(trace.span('x', () => 'ran'), 'ran');
+  trace.start('y');
+  trace.stop('y');
+  trace.stop('never');
+  t.deepEqual(trace.spans.map((span) => span.name), ['controller']);
+});
+
+test('application spans stop at MAX_SPANS and are counted; stop() of one not recorded is no error', (t) => {
+  const trace = new Trace();
+  trace.enter('controller');
+  for (let i = 0; i < MAX_SPANS + 10; i++) trace.span('loop', () => undefined);
+  t.is(trace.spans.length, MAX_SPANS);
+  t.is(trace.droppedSpans, 11);
+  trace.start('late');
+  t.notThrows(() => trace.stop('late'));
 });

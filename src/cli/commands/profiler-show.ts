@@ -8,8 +8,10 @@ import { CONNECTION_HELP } from './connection-help';
 
 const HELP = `Usage: loupe profiler:show TOKEN [--json]
 
-Shows one profile: summary, phases on a timeline, listeners per phase, routing, errors with
-their chain, logs, and the request and response headers. TOKEN is the X-Debug-Token of a
+Shows one profile: summary, phases on a timeline, every span (listeners, controller, session,
+sub-request, the application's stopwatch spans) as a waterfall fitted to the terminal's width
+(40 columns of bar when the output is no terminal) with the time no span accounts for,
+listeners per phase, routing, errors with their chain, logs, and the request and response headers. TOKEN is the X-Debug-Token of a
 response, or "latest" for the newest main request.
 
   --json             print the stored profile JSON as is (pretty-printed)
@@ -55,7 +57,7 @@ export const profilerShowCommand: CliCommand = {
     const parsed = parseProfile(json);
     // The panel's words for the same profile, then what still works.
     if (!parsed.ok) throw new CliError(1, `${unreadableProfileMessage(token, parsed.error)}\nprofiler:show --json prints it as stored.`);
-    io.out(formatProfile(parsed.profile));
+    io.out(formatProfile(parsed.profile, io.columns));
     return 0;
   },
 };

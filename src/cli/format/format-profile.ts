@@ -6,17 +6,19 @@ import { LOGS_COLLECTOR, type LogsCollectorData } from '../../profiler/collector
 import { MACHINE_COLLECTOR } from '../../profiler/collectors/machine-collector';
 import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../profiler/collectors/request-collector';
 import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../profiler/collectors/router-collector';
+import { TIMELINE_COLLECTOR, type TimelineCollectorData } from '../../profiler/collectors/timeline-collector';
 import { collectorData, type Profile } from '../../profiler/profile';
 import { escapeControl } from './escape-control';
 import { formatDuration } from './format-duration';
 import { formatErrors } from './format-errors';
 import { formatRouteMatching } from './format-route-matching';
 import { formatTimeline } from './format-timeline';
+import { formatWaterfall } from './format-waterfall';
 
 type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
 
 /** The collectors this view has sections for; the machine's states are in the phases already. */
-const SHOWN: ReadonlySet<string> = new Set([EVENTS_COLLECTOR, EXCEPTION_COLLECTOR, LOGS_COLLECTOR, REQUEST_COLLECTOR, ROUTER_COLLECTOR, MACHINE_COLLECTOR]);
+const SHOWN: ReadonlySet<string> = new Set([EVENTS_COLLECTOR, EXCEPTION_COLLECTOR, LOGS_COLLECTOR, REQUEST_COLLECTOR, ROUTER_COLLECTOR, MACHINE_COLLECTOR, TIMELINE_COLLECTOR]);
 
 /**
  * A titled block of lines. Every line is escaped here, whatever section it comes from: a stored
@@ -123,17 +125,19 @@ function routingLines(routing: RouterCollectorData): string[] {
 }
 
 /**
- * A stored profile for a terminal: summary, phases on a timeline, listeners per phase, routing,
+ * A stored profile for a terminal: summary, phases on a timeline, every span as a waterfall (bars
+ * fitted to `columns`, the terminal's width, when given), listeners per phase, routing,
  * errors with their chain and first frames, logs, then the request and the headers both ways.
  * Each section reads one collector's entry and says so when the profile has none; entries of
  * other collectors (an application's) are only named.
  */
-export function formatProfile(profile: Profile): string {
+export function formatProfile(profile: Profile, columns?: number): string {
   const others = Object.keys(profile.collectors).filter((name) => !SHOWN.has(name));
   const sections = [
     `Profile ${escapeControl(profile.token)} (${profile.type === 'sub' ? 'sub-request' : 'main request'})`,
     section('Summary', summary(profile)),
     section('Phases', fromCollector<EventsCollectorData>(profile, EVENTS_COLLECTOR, (events) => formatTimeline(events.phases, profile.duration))),
+    section('Timeline', fromCollector<TimelineCollectorData>(profile, TIMELINE_COLLECTOR, (timeline) => formatWaterfall(timeline, columns))),
     section('Listeners', fromCollector<EventsCollectorData>(profile, EVENTS_COLLECTOR, (events) => listenerLines(events.listeners))),
     section('Routing', fromCollector(profile, ROUTER_COLLECTOR, routingLines)),
     section('Errors', fromCollector<ExceptionCollectorData>(profile, EXCEPTION_COLLECTOR, (exception) => formatErrors(exception.errors))),

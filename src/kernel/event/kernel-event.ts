@@ -3,6 +3,7 @@ import { type AuthenticatedUser, type Session } from '../../http/session';
 import { type Attributes } from '../attributes';
 import { type Exchange } from '../exchange';
 import { KernelAttributes } from '../kernel-attributes';
+import { type Stopwatch } from '../stopwatch';
 import { type LogLevel } from '../trace';
 
 /**
@@ -48,6 +49,11 @@ export abstract class KernelEvent {
   /** Adds an entry to the request's log (the profiler's Logs panel). */
   log(level: LogLevel, message: string, context: Readonly<Record<string, unknown>> = {}): void {
     this.exchange.trace.log(level, message, context);
+  }
+
+  /** Times parts of the listener into the request's timeline; its spans nest in the listener's. */
+  get stopwatch(): Stopwatch {
+    return this.exchange.trace;
   }
 
   get isPropagationStopped(): boolean {

@@ -5,8 +5,9 @@ import { logsCollector } from './logs-collector';
 import { machineCollector } from './machine-collector';
 import { createRequestCollector, type RequestCollectorOptions } from './request-collector';
 import { routerCollector } from './router-collector';
+import { timelineCollector } from './timeline-collector';
 
 /** Loupe's own collectors, one per default panel; an application adds its own after them. */
 export function defaultCollectors(options: RequestCollectorOptions): ProfileCollector[] {
-  return [createRequestCollector(options), exceptionCollector, logsCollector, eventsCollector, routerCollector, machineCollector];
+  return [createRequestCollector(options), exceptionCollector, logsCollector, eventsCollector, routerCollector, machineCollector, timelineCollector];
 }

@@ -5,17 +5,18 @@ import { exceptionPanel } from './exception-panel';
 import { logsPanel } from './logs-panel';
 import { machinePanel } from './machine-panel';
 import { type PanelDefinition } from './panel-definition';
+import { performancePanel } from './performance-panel';
 import { requestPanel } from './request-panel';
 import { routerPanel } from './router-panel';
 
 /**
- * Loupe's panels in menu order (Symfony's collector priorities: request, exception, logs,
- * events, router), each reading one of defaultCollectors; an application adds its own after them.
+ * Loupe's panels in menu order (Symfony's collector priorities: request, performance, exception,
+ * logs, events, router), each reading one of defaultCollectors; an application adds its own after them.
  */
-export const DEFAULT_PANELS: readonly PanelDefinition[] = [requestPanel, exceptionPanel, logsPanel, eventsPanel, routerPanel, machinePanel];
+export const DEFAULT_PANELS: readonly PanelDefinition[] = [requestPanel, performancePanel, exceptionPanel, logsPanel, eventsPanel, routerPanel, machinePanel];
 
 /** Symfony's collector names for Loupe's panels, so that its links (`?panel=logger`) open them. */
-const SYMFONY_NAMES: Readonly<Record<string, string>> = { logger: 'logs' };
+const SYMFONY_NAMES: Readonly<Record<string, string>> = { logger: 'logs', time: 'performance' };
 
 /** The panel named `name` among `panels` (or by Symfony's name for it), or `undefined`. */
 export function findPanel(panels: readonly PanelDefinition[], name: string): PanelDefinition | undefined {

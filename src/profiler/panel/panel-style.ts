@@ -41,6 +41,13 @@ tr.sub td:first-child { padding-left: 28px; }
 .timeline .track { position: relative; flex: 1; height: 14px; background: #f3f4f6; }
 .timeline .bar { position: absolute; top: 0; height: 14px; min-width: 2px; background: #4f7fb8; }
 .timeline .bar.machine { background: #9a8cb8; }
+.waterfall .row.head { font-size: 12px; color: #777; }
+.waterfall .label { width: 320px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.waterfall .time.self { width: 70px; color: #999; }
+.cat-phase { --span: #9a8cb8; } .cat-listener { --span: #4f7fb8; } .cat-controller { --span: #4f805d; } .cat-sub_request { --span: #b0413e; }
+.cat-session { --span: #c28b2c; } .cat-redis { --span: #c2452c; } .cat-app { --span: #2c9fb0; }
+.waterfall .bar, .legend .swatch { background: var(--span); }
+.legend .swatch { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 10px; }
 .timeline .time { width: 90px; flex: none; text-align: right; font-size: 12px; color: #555; }
 #router-logs tr.status-warning td { background: #fff8e1; }
 #router-logs tr.status-success td { background: #e8f5e9; }
