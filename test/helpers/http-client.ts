@@ -31,8 +31,11 @@ export function httpRequest(port: number, options: HttpRequestOptions): Promise<
   });
 }
 
-/** Sends raw bytes and returns everything the server answered until it closed or `waitMs` passed. */
-export function rawRequest(port: number, text: string, waitMs = 1_000): Promise<string> {
+/**
+ * Sends raw bytes (a request that says `Connection: close`) and returns everything the server
+ * answered until it closed the connection; `waitMs` only bounds a server that never does.
+ */
+export function rawRequest(port: number, text: string, waitMs = 20_000): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];

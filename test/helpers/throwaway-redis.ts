@@ -3,7 +3,7 @@ import net from 'node:net';
 import Redis from 'ioredis';
 
 /**
- * A redis-server of the test's own, on a port from 6401 to 6419, keeping nothing on disk: the
+ * A redis-server of the test's own, on a port from 6401 to 6419 (6401–6406 the fault suite, 6407–6408 the profiler's flush and pause tests), keeping nothing on disk: the
  * fault tests kill, pause, flush and starve it, which must never happen to the shared Redis.
  */
 export interface ThrowawayRedis {

@@ -2,7 +2,7 @@ import test from 'ava';
 import http from 'node:http';
 import type Redis from 'ioredis';
 import { connectRedis } from '../../src/redis/connect-redis';
-import { startOwnRedis, type OwnRedis } from '../helpers/own-redis';
+import { startThrowawayRedis } from '../helpers/throwaway-redis';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
 // Both tests flush or pause a Redis, so each runs against a redis-server of its own.
@@ -39,7 +39,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
 }
 
 async function withServer(run: (server: TestServer, admin: Redis) => Promise<void>): Promise<void> {
-  const own: OwnRedis = await startOwnRedis();
+  const own = await startThrowawayRedis(6407);
   const admin = await connectRedis(own.url, 'loupe-test-admin');
   const server = await startTestServer({ REDIS_URL: own.url });
   try {
@@ -47,7 +47,7 @@ async function withServer(run: (server: TestServer, admin: Redis) => Promise<voi
   } finally {
     await server.close().catch(() => undefined);
     admin.disconnect();
-    own.stop();
+    await own.stop();
   }
 }
 

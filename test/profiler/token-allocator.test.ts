@@ -1,7 +1,7 @@
 import test from 'ava';
 import { TokenAllocator } from '../../src/profiler/token-allocator';
 import { connectRedis } from '../../src/redis/connect-redis';
-import { startOwnRedis } from '../helpers/own-redis';
+import { startThrowawayRedis } from '../helpers/throwaway-redis';
 import { connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
 
 test('allocators sharing one Redis never hand out the same token, and need no round trip per token', async (t) => {
@@ -65,7 +65,7 @@ function repeated(tokens: readonly string[]): string[] {
 }
 
 test.serial('the allocation keys flushed mid-run (FLUSHALL on a Redis of its own): no token is handed out twice', async (t) => {
-  const own = await startOwnRedis();
+  const own = await startThrowawayRedis(6408);
   const a = await connectRedis(own.url, 'loupe-test-a');
   const b = await connectRedis(own.url, 'loupe-test-b');
   try {
@@ -83,7 +83,7 @@ test.serial('the allocation keys flushed mid-run (FLUSHALL on a Redis of its own
   } finally {
     a.disconnect();
     b.disconnect();
-    own.stop();
+    await own.stop();
   }
 });
 
