@@ -4,9 +4,17 @@ import { REDIS_HELP } from '../redis/connect-redis';
 import { REDIS_TIMEOUT_DEFAULTS, type RedisTimeouts } from '../redis/redis-config';
 
 /**
+ * The writer is off the request path: a batch may wait for a busy Redis this many times longer
+ * than a request waits for one of its commands, so load alone does not drop profiles. Stopping
+ * the server does not wait for it (the writer's stop has its own bound).
+ */
+const WRITER_TIMEOUT_FACTOR = 5;
+
+/**
  * The profile writer's own connection, ready: no offline queue and no retries, so a write to a
- * dead or slow Redis fails at once (or after `commandTimeoutMs`) instead of piling up in memory;
- * it reconnects by itself. Not ready within `connectTimeoutMs`: an error. The caller disconnects it.
+ * dead or slow Redis fails at once (or after `WRITER_TIMEOUT_FACTOR × commandTimeoutMs`) instead
+ * of piling up in memory; it reconnects by itself. Not ready within `connectTimeoutMs`: an error.
+ * The caller disconnects it.
  */
 export async function connectWriterRedis(url: string, name = 'loupe-profile-writer', timeouts: RedisTimeouts = REDIS_TIMEOUT_DEFAULTS): Promise<Redis> {
   const redis = new Redis(url, {
@@ -14,7 +22,7 @@ export async function connectWriterRedis(url: string, name = 'loupe-profile-writ
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: timeouts.connectTimeoutMs,
-    commandTimeout: timeouts.commandTimeoutMs,
+    commandTimeout: timeouts.commandTimeoutMs * WRITER_TIMEOUT_FACTOR,
     retryStrategy: (times) => Math.min(times * 100, 1_000),
   });
   // Every failed reconnect emits 'error'; the writer learns of outages from 'close' and 'ready'.

@@ -6,6 +6,13 @@ import { connectRedis } from '../../src/redis/connect-redis';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
+/**
+ * The tests' own clients (set-up, looking at what was stored, clean-up) wait for Redis far longer
+ * than the application does: on a loaded machine they must not fail where the application is
+ * meant to give up quickly.
+ */
+export const TEST_CLIENT_TIMEOUTS = Object.freeze({ commandTimeoutMs: 30_000, connectTimeoutMs: 10_000 });
+
 /** A key prefix of its own, so that test files never see each other's keys. */
 export function testKeyPrefix(): string {
   return `loupe-test:${randomBytes(4).toString('hex')}:`;
@@ -16,7 +23,7 @@ export function testKeyPrefix(): string {
  * start Redis when none answers. The caller quits it.
  */
 export function connectTestRedis(name = 'loupe-test'): Promise<Redis> {
-  return connectRedis(REDIS_URL, name);
+  return connectRedis(REDIS_URL, name, TEST_CLIENT_TIMEOUTS);
 }
 
 /**

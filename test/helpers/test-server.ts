@@ -4,7 +4,7 @@ import { readConfig, type Config } from '../../src/config/config';
 import { createLogger } from '../../src/log/create-logger';
 import { type Loupe } from '../../src/loupe/create-loupe';
 import { connectRedis } from '../../src/redis/connect-redis';
-import { testKeyPrefix } from './test-redis';
+import { TEST_CLIENT_TIMEOUTS, testKeyPrefix } from './test-redis';
 
 export interface TestServer extends Loupe {
   readonly url: string;
@@ -20,7 +20,7 @@ export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
 
 /** Deletes every key under `prefix`, after the application closed (its writer may write while stopping). */
 export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = await connectRedis(redisUrl, 'loupe-test-cleanup');
+  const redis = await connectRedis(redisUrl, 'loupe-test-cleanup', TEST_CLIENT_TIMEOUTS);
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 10_000);
@@ -39,7 +39,7 @@ export async function startTestServer(env: Readonly<Record<string, string>> = {}
   const config = testConfig(env);
   const app = createDemoApp(config, createLogger({ level: 'silent', format: 'json' }), extras);
   const { url, port } = await app.listen();
-  const redis = await connectRedis(config.redis.url, 'loupe-test');
+  const redis = await connectRedis(config.redis.url, 'loupe-test', TEST_CLIENT_TIMEOUTS);
   return {
     url,
     port,

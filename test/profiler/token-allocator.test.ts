@@ -2,7 +2,7 @@ import test from 'ava';
 import { TokenAllocator } from '../../src/profiler/token-allocator';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { startThrowawayRedis } from '../helpers/throwaway-redis';
-import { connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
+import { connectTestRedis, TEST_CLIENT_TIMEOUTS, testKeyPrefix } from '../helpers/test-redis';
 
 test('allocators sharing one Redis never hand out the same token, and need no round trip per token', async (t) => {
   const prefix = testKeyPrefix();
@@ -66,8 +66,8 @@ function repeated(tokens: readonly string[]): string[] {
 
 test.serial('the allocation keys flushed mid-run (FLUSHALL on a Redis of its own): no token is handed out twice', async (t) => {
   const own = await startThrowawayRedis(6408);
-  const a = await connectRedis(own.url, 'loupe-test-a');
-  const b = await connectRedis(own.url, 'loupe-test-b');
+  const a = await connectRedis(own.url, 'loupe-test-a', TEST_CLIENT_TIMEOUTS);
+  const b = await connectRedis(own.url, 'loupe-test-b', TEST_CLIENT_TIMEOUTS);
   try {
     const prefix = testKeyPrefix();
     const allocators = [new TokenAllocator({ redis: a, prefix, blockSize: 256 }), new TokenAllocator({ redis: b, prefix, blockSize: 256 })];
