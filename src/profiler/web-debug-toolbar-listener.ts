@@ -73,7 +73,9 @@ export function createWebDebugToolbarListener(allowedIps: readonly string[]): Li
         const { body } = response;
         response.body =
           typeof body === 'string' ? body.slice(0, end) + snippet + body.slice(end) : Buffer.concat([body.subarray(0, end), Buffer.from(snippet), body.subarray(end)]);
-        if (response.headers.has('Content-Length')) response.headers.set('Content-Length', String(Buffer.byteLength(response.body)));
+        // The length the ResponseListener set plus the snippet's: measuring the joined page would flatten it, for no gain.
+        const length = response.headers.get('Content-Length');
+        if (length !== undefined) response.headers.set('Content-Length', String(Number(length) + Buffer.byteLength(snippet)));
       },
     ],
   });

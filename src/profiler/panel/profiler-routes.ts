@@ -131,7 +131,6 @@ export function createProfilerRoutes(deps: ProfilerRoutesDeps): RouteDefinition[
       requirements: { token: '[0-9a-f]{6}|empty' },
       controller: createResultsController(deps),
     },
-    { name: '_wdt', path: ProfilerPaths.TOOLBAR_ROUTE, methods: ['GET'], requirements: { token: '[0-9a-f]{6}' }, controller: createToolbarController(deps) },
     {
       name: '_profiler',
       path: ProfilerPaths.PROFILE_ROUTE,
@@ -139,5 +138,6 @@ export function createProfilerRoutes(deps: ProfilerRoutesDeps): RouteDefinition[
       requirements: { token: '[0-9a-f]{6}|latest' },
       controller: createPanelController(deps),
     },
+    { name: '_wdt', path: ProfilerPaths.TOOLBAR_ROUTE, methods: ['GET'], requirements: { token: '[0-9a-f]{6}' }, controller: createToolbarController(deps) },
   ];
 }

@@ -62,22 +62,33 @@ const SCRIPT = `(function () {
   load(1);
 })();`;
 
-/** The page carries these once per response: whitespace is collapsed (the script has no `//` comment and ends every statement with `;`). */
-const STYLE_TEXT = trustedHtml(TOOLBAR_STYLE.replace(/\s*\n\s*/g, ''));
-const SCRIPT_TEXT = trustedHtml(SCRIPT.replace(/\s*\n\s*/g, ' '));
+/** The page carries these once per response, ASCII only (a non-ASCII character would make V8 store the whole page as two-byte text): whitespace is collapsed (the script has no `//` comment and ends every statement with `;`). */
+const STYLE_END = `>${TOOLBAR_STYLE.replace(/\s*\n\s*/g, '')}</style>`;
+const SCRIPT_END = `>${SCRIPT.replace(/\s*\n\s*/g, ' ')}</script>\n`;
+
+function renderPlaceholder(token: string): string {
+  return html`<div id="loupe-wdt-${token}" class="lwdt" role="region" aria-label="Loupe web debug toolbar" data-token="${token}" data-src="${toolbarPath(token)}" data-state="loading">\
+<div class="lwdt-bar"><div class="lwdt-content">${BRAND_ITEM}\
+<span class="lwdt-item lwdt-loading">Loading the toolbar&hellip;</span>\
+<a class="lwdt-item lwdt-profile" href="${profilePath(token)}" title="Open the profile of this request">Profile <b>${token}</b></a></div>\
+<button type="button" class="lwdt-toggle" aria-expanded="true" title="Hide the Loupe toolbar"><span class="lwdt-hide">${CLOSE_ICON}</span><span class="lwdt-show">${LOUPE_ICON}</span></button></div></div>`.toString();
+}
+
+/** A profiler token: six hex digits, the same escaped in markup and encoded in a URL. */
+const TOKEN = /^[0-9a-f]{6}$/;
+
+/** The placeholder rendered once around a stand-in token, so a page costs one join, not a template. */
+const PLACEHOLDER_PARTS = renderPlaceholder('lwdttoken').split('lwdttoken');
 
 /**
- * What the WebDebugToolbarListener puts before `</body>`: the stylesheet, a placeholder bar that
- * already links to the profile (the whole toolbar without JavaScript), and the script that
- * fills it from `/_wdt/{token}`. The bar is fixed at the bottom; the placeholder keeps its
- * height in the page so it never covers the page's last lines.
+ * What the WebDebugToolbarListener puts before `</body>` for the profile `token` (six hex
+ * digits): the stylesheet, a placeholder bar that already links to the profile (the whole
+ * toolbar without JavaScript), and the script that fills it from `/_wdt/{token}`. The bar is
+ * fixed at the bottom; the placeholder keeps its height in the page so it never covers the
+ * page's last lines.
  */
 export function renderToolbarSnippet(token: string, nonce: string | null): string {
-  const nonceAttribute = nonce === null ? '' : html` nonce="${nonce}"`;
-  const placeholder = html`<div id="loupe-wdt-${token}" class="lwdt" role="region" aria-label="Loupe web debug toolbar" data-token="${token}" data-src="${toolbarPath(token)}" data-state="loading">\
-<div class="lwdt-bar"><div class="lwdt-content">${BRAND_ITEM}\
-<span class="lwdt-item lwdt-loading">Loading the toolbar…</span>\
-<a class="lwdt-item lwdt-profile" href="${profilePath(token)}" title="Open the profile of this request">Profile <b>${token}</b></a></div>\
-<button type="button" class="lwdt-toggle" aria-expanded="true" title="Hide the Loupe toolbar"><span class="lwdt-hide">${CLOSE_ICON}</span><span class="lwdt-show">${LOUPE_ICON}</span></button></div></div>`;
-  return html`\n<style${nonceAttribute}>${STYLE_TEXT}</style>${placeholder}<script${nonceAttribute}>${SCRIPT_TEXT}</script>\n`.toString();
+  if (!TOKEN.test(token)) throw new Error(`Not a profiler token: "${token}".`);
+  const nonceAttribute = nonce === null ? '' : html` nonce="${nonce}"`.toString();
+  return `\n<style${nonceAttribute}${STYLE_END}${PLACEHOLDER_PARTS.join(token)}<script${nonceAttribute}${SCRIPT_END}`;
 }
