@@ -23,6 +23,7 @@ import { createProfiler, type Profiler } from '../profiler/profiler';
 import { createProfilerAccessListener } from '../profiler/profiler-access-listener';
 import { createProfilerRoutes } from '../profiler/panel/profiler-routes';
 import { ProfilerPaths } from '../profiler/profiler-paths';
+import { createWebDebugToolbarListener } from '../profiler/web-debug-toolbar-listener';
 import { closeRedis, connectRedis } from '../redis/connect-redis';
 import { type RouteDefinition } from '../routing/route';
 import { createRouterListener } from '../routing/router-listener';
@@ -54,7 +55,7 @@ export interface LoupeOptions {
   readonly routes: readonly RouteDefinition[];
   /**
    * Listeners: an array is added to the defaults (session, locale, router, firewall, remember-me,
-   * response, robots, profiler, error…); a function gets the defaults and returns the set to run,
+   * response, robots, profiler, web debug toolbar, error…); a function gets the defaults and returns the set to run,
    * to remove or replace some.
    */
   readonly listeners?: readonly Listener[] | ((defaults: readonly Listener[]) => readonly Listener[]);
@@ -124,7 +125,7 @@ function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis
     }),
   ];
   if (config.debug) listeners.push(disallowRobotsIndexingListener, createProfilerAccessListener(config.profiler.allowedIps));
-  if (profiler !== null) listeners.push(...profiler.listeners);
+  if (profiler !== null) listeners.push(...profiler.listeners, createWebDebugToolbarListener(config.profiler.allowedIps));
   if (security !== undefined) {
     const firewalls = new FirewallMap(security.firewalls);
     const verifier = security.verifier ?? new CredentialsVerifier(security.users);

@@ -4,10 +4,11 @@ import { defineListener, type Listener } from '../kernel/listener';
 import { createIpRangeMatcher } from '../http/ip-range-matcher';
 
 /**
- * Keeps the profiler to the client addresses of PROFILER_ALLOWED_IPS (kernel.request, 31: right
- * after the RouterListener at 32 named the route). A profile holds headers, bodies and session
- * data of other people's requests: a refused client gets a 403. Only main requests are checked;
- * an error sub-request renders the error and matches no route.
+ * Keeps the profiler and its toolbar's content (`_profiler*`, `_wdt`) to the client addresses of
+ * PROFILER_ALLOWED_IPS (kernel.request, 31: right after the RouterListener at 32 named the route).
+ * A profile holds headers, bodies and session data of other people's requests: a refused client
+ * gets a 403. Only main requests are checked; an error sub-request renders the error and matches
+ * no route.
  */
 export function createProfilerAccessListener(allowedRanges: readonly string[]): Listener {
   let isAllowed: (address: string) => boolean;
@@ -24,7 +25,7 @@ export function createProfilerAccessListener(allowedRanges: readonly string[]): 
         const { request } = event;
         if (!event.isMainRequest) return;
         const route = request.attributes.get('_route');
-        if (typeof route !== 'string' || !route.startsWith('_profiler')) return;
+        if (typeof route !== 'string' || !(route.startsWith('_profiler') || route.startsWith('_wdt'))) return;
         const address = request.data.remoteAddress;
         if (isAllowed(address)) return;
         event.log('warning', 'Profiler access refused.', { address });

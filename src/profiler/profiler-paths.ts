@@ -1,6 +1,9 @@
 /** Where the profiler's pages live: its routes, its links and the token link are all built from here. */
 export const PROFILER_PREFIX = '/_profiler';
 
+/** Where the web debug toolbar's content is served (WebProfilerBundle's `_wdt`). */
+export const TOOLBAR_PREFIX = '/_wdt';
+
 /** The profiler's paths (WebProfilerBundle's layout). */
 export const ProfilerPaths = {
   HOME: `${PROFILER_PREFIX}/`,
@@ -11,7 +14,14 @@ export const ProfilerPaths = {
   PROFILE_ROUTE: `${PROFILER_PREFIX}/{token}`,
   /** The route pattern of the search results page; `{token}` is a token or `empty`. */
   RESULTS_ROUTE: `${PROFILER_PREFIX}/{token}/search/results`,
+  /** The route pattern of the toolbar's content for one profile. */
+  TOOLBAR_ROUTE: `${TOOLBAR_PREFIX}/{token}`,
 } as const;
+
+/** The toolbar's content for the profile of `token`. */
+export function toolbarPath(token: string): string {
+  return `${TOOLBAR_PREFIX}/${encodeURIComponent(token)}`;
+}
 
 /** The path of the profile of `token`, opened on `panel` when given. */
 export function profilePath(token: string, panel?: string): string {

@@ -4,6 +4,7 @@ import { EVENTS_COLLECTOR, type EventsCollectorData } from '../../profiler/colle
 import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../profiler/collectors/exception-collector';
 import { LOGS_COLLECTOR, type LogsCollectorData } from '../../profiler/collectors/logs-collector';
 import { MACHINE_COLLECTOR } from '../../profiler/collectors/machine-collector';
+import { MEMORY_COLLECTOR, type MemoryCollectorData } from '../../profiler/collectors/memory-collector';
 import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../profiler/collectors/request-collector';
 import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../profiler/collectors/router-collector';
 import { TIMELINE_COLLECTOR, type TimelineCollectorData } from '../../profiler/collectors/timeline-collector';
@@ -17,8 +18,8 @@ import { formatWaterfall } from './format-waterfall';
 
 type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
 
-/** The collectors this view has sections for; the machine's states are in the phases already. */
-const SHOWN: ReadonlySet<string> = new Set([EVENTS_COLLECTOR, EXCEPTION_COLLECTOR, LOGS_COLLECTOR, REQUEST_COLLECTOR, ROUTER_COLLECTOR, MACHINE_COLLECTOR, TIMELINE_COLLECTOR]);
+/** The collectors this view has sections for; the machine's states are in the phases already, memory in the summary. */
+const SHOWN: ReadonlySet<string> = new Set([EVENTS_COLLECTOR, EXCEPTION_COLLECTOR, LOGS_COLLECTOR, REQUEST_COLLECTOR, ROUTER_COLLECTOR, MACHINE_COLLECTOR, TIMELINE_COLLECTOR, MEMORY_COLLECTOR]);
 
 /**
  * A titled block of lines. Every line is escaped here, whatever section it comes from: a stored
@@ -54,12 +55,14 @@ function statusText(profile: Profile): string {
 function summary(profile: Profile): string[] {
   const response = collectorData<RequestCollectorData>(profile, REQUEST_COLLECTOR)?.response;
   const link = response === undefined ? undefined : headerValue(response.headers, 'X-Debug-Token-Link');
+  const memory = collectorData<MemoryCollectorData>(profile, MEMORY_COLLECTOR);
   return fields([
     ['Method', profile.method],
     ['URL', profile.url],
     ['Status', statusText(profile)],
     ['Time', new Date(profile.time).toISOString()],
     ['Duration', formatDuration(profile.duration)],
+    ...(memory === undefined ? [] : [['Memory', `${(memory.heapUsed / 1024 / 1024).toFixed(1)} MiB of V8 heap in use (the process's)`] as const]),
     ['IP', profile.ip],
     ['Parent', profile.parent ?? '-'],
     ['Children', profile.children.length === 0 ? '-' : profile.children.join(', ')],

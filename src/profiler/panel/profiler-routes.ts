@@ -16,6 +16,7 @@ import { renderSearchPage } from './search-page';
 import { renderStatusPage, type StorageState } from './status-page';
 import { counterValues } from './writer-counters';
 import { ProfilerPaths, resultsPath } from '../profiler-paths';
+import { createToolbarController } from '../toolbar/toolbar-controller';
 
 /** What the profiler's pages read: the storage, the counters, and the writer's recent drops. */
 export interface ProfilerRoutesDeps {
@@ -148,7 +149,7 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
 /**
  * The profiler's routes (WebProfilerBundle's names and paths), registered only with debug on and
  * before the application's. None of them is profiled (the ProfilerListener skips `_profiler*`
- * routes).
+ * and `_wdt` routes).
  */
 export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefinition[] {
   const isConnected = unguarded.isStorageConnected ?? (() => true);
@@ -171,5 +172,6 @@ export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefini
       requirements: { token: '[0-9a-f]{6}|latest' },
       controller: createPanelController(deps),
     },
+    { name: '_wdt', path: ProfilerPaths.TOOLBAR_ROUTE, methods: ['GET'], requirements: { token: '[0-9a-f]{6}' }, controller: createToolbarController(deps) },
   ];
 }

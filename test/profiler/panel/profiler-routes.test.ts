@@ -41,7 +41,7 @@ const deps = (entries: Record<string, ReadResult>, droppedByWriter: Record<strin
   panels: DEFAULT_PANELS,
 });
 
-test('the routes carry Symfony\'s names, static paths first, the token requirement on _profiler', (t) => {
+test('the routes carry Symfony\'s names, static paths first, the token requirement on _profiler and _wdt', (t) => {
   const routes = createProfilerRoutes(deps({}));
   t.deepEqual(routes.map((route) => [route.name, route.path]), [
     ['_profiler_home', '/_profiler/'],
@@ -49,9 +49,11 @@ test('the routes carry Symfony\'s names, static paths first, the token requireme
     ['_profiler_status', '/_profiler/status'],
     ['_profiler_search_results', '/_profiler/{token}/search/results'],
     ['_profiler', '/_profiler/{token}'],
+    ['_wdt', '/_wdt/{token}'],
   ]);
   t.deepEqual(routes[3]?.requirements, { token: '[0-9a-f]{6}|empty' });
   t.deepEqual(routes[4]?.requirements, { token: '[0-9a-f]{6}|latest' });
+  t.deepEqual(routes[5]?.requirements, { token: '[0-9a-f]{6}' });
 });
 
 test('a token the writer dropped is a 404 that says so and why', async (t) => {
