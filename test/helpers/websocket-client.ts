@@ -88,7 +88,7 @@ function readFrames(socket: Socket, head: Buffer): TestWebSocket {
   return {
     messages,
     closed,
-    waitFor: (accept, ms = 5_000) =>
+    waitFor: (accept, ms = 20_000) =>
       new Promise((resolve, reject) => {
         const check = (): boolean => {
           const found = messages.find(accept);

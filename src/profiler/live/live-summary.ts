@@ -33,7 +33,7 @@ export function liveSummary(profile: Profile): LiveSummary {
     method: cutText(profile.method, 64),
     path: path === '' ? '/' : path,
     status: profile.statusCode,
-    durationMs: Math.round(profile.duration * 10) / 10,
+    durationMs: Math.round(profile.duration * 100) / 100,
     time: profile.time,
     sub: profile.type === 'sub',
     parent: profile.parent,
