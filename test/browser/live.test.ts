@@ -74,7 +74,8 @@ test('the search page shows a request made after it opened at the top of its tab
   const laterToken = String(later.headers['x-debug-token']);
   await server.profiler?.writer.whenIdle();
   const laterRow = page.locator(`tr.live[data-token="${laterToken}"]`);
-  t.is(await laterRow.count(), 0);
+  await page.locator('.live-state', { hasText: /paused \([1-9]\d* new\)/ }).waitFor({ timeout: 20_000 });
+  t.is(await laterRow.count(), 0, 'held while paused');
   await page.click('button.live-pause');
   await laterRow.waitFor({ state: 'visible', timeout: 20_000 });
   t.deepEqual(problems, [], 'no script error and no CSP violation');

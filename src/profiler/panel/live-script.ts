@@ -98,6 +98,7 @@ export const LIVE_SCRIPT = `(function () {
       if (!s || typeof s.token !== 'string' || typeof s.path !== 'string' || typeof s.method !== 'string') return;
       if (paused) { held.push(s); if (held.length > MAX_HELD) held.shift(); } else add(s);
     });
+    if (paused) state.textContent = 'paused (' + held.length + ' new)';
   }
 
   function connect() {
