@@ -12,4 +12,6 @@ export interface CliIo {
   readonly interactive: boolean;
   /** Asks a yes/no question on the terminal; only `y` or `yes` is a yes. */
   confirm(question: string): Promise<boolean>;
+  /** Resolves when the user interrupts (Ctrl-C, SIGINT) or the process is asked to stop (SIGTERM); commands that run until then wait on it. */
+  untilInterrupted?(): Promise<void>;
 }

@@ -6,13 +6,14 @@ import { debugListenersCommand } from './commands/debug-listeners';
 import { profilerListCommand } from './commands/profiler-list';
 import { profilerPurgeCommand } from './commands/profiler-purge';
 import { profilerShowCommand } from './commands/profiler-show';
+import { profilerTailCommand } from './commands/profiler-tail';
 import { packageVersion } from './package-version';
 import { parseCommandArgs, splitCommand } from './parse-command-args';
 import { processIo } from './process-io';
 import { terminalSafeIo } from './terminal-safe-io';
 import { usage } from './usage';
 
-const COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerPurgeCommand, debugListenersCommand];
+const COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerTailCommand, profilerPurgeCommand, debugListenersCommand];
 
 function find(name: string): CliCommand | undefined {
   return COMMANDS.find((command) => command.name === name);

@@ -29,5 +29,16 @@ export function processIo(): CliIo {
         prompt.close();
       }
     },
+    untilInterrupted: () =>
+      new Promise((resolve) => {
+        // Handled, so Node does not exit at once: the command closes Redis and sets its exit code.
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      }),
   };
 }

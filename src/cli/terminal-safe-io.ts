@@ -13,5 +13,6 @@ export function terminalSafeIo(io: CliIo): CliIo {
     out: (text) => io.out(escapeControlKeepingLines(text)),
     err: (text) => io.err(escapeControlKeepingLines(text)),
     confirm: (question) => io.confirm(escapeControlKeepingLines(question)),
+    ...(io.untilInterrupted === undefined ? {} : { untilInterrupted: () => io.untilInterrupted?.() ?? Promise.resolve() }),
   };
 }

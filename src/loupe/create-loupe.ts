@@ -4,6 +4,7 @@ import { createErrorController } from '../error-handler/error-controller';
 import { createErrorListener } from '../error-handler/error-listener';
 import { type Controller } from '../kernel/controller';
 import { Kernel } from '../kernel/kernel';
+import { createIpRangeMatcher } from '../http/ip-range-matcher';
 import { type Listener } from '../kernel/listener';
 import { ListenerRegistry } from '../kernel/listener-registry';
 import { disallowRobotsIndexingListener } from '../kernel/listeners/disallow-robots-indexing-listener';
@@ -222,11 +223,23 @@ export function createLoupe(options: LoupeOptions): Loupe {
     listenerTable: async () => (await ready()).registry.table(),
     listen: async () => {
       const uws = loadNativeUws();
-      const { kernel } = await ready();
+      const { kernel, profiler } = await ready();
       const { host, port: wanted, maxBodySize } = config.server;
+      const live =
+        profiler === null
+          ? {}
+          : {
+              live: {
+                path: ProfilerPaths.LIVE,
+                isAllowed: createIpRangeMatcher(config.profiler.allowedIps),
+                ready: () => profiler.live.start(),
+                subscribe: (send: (message: string) => void) => profiler.live.onMessage(send),
+                onError: (error: unknown) => logger.warn({ err: error }, 'Live profile feed unavailable.'),
+              },
+            };
       server = new UwsServer(
         kernel,
-        { host, port: wanted, maxBodySize, onError: (error) => logger.error({ err: error }, 'Request failed outside the kernel.') },
+        { host, port: wanted, maxBodySize, onError: (error) => logger.error({ err: error }, 'Request failed outside the kernel.'), ...live },
         uws,
       );
       let port: number;

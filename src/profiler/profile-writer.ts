@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { profileWriterMachine } from '../../machines/profile-writer.machine';
+import { type LivePublisher } from './live/live-publisher';
 import { summarize, type Profile } from './profile';
 import { serializeWithinBudget } from './profile-budget';
 import { type BatchId, type ProfileStorage, type StoredProfile } from './profile-storage';
@@ -18,6 +19,8 @@ export interface ProfileWriterOptions {
   readonly maxProfileBytes?: number;
   /** Told about every drop, to log it. */
   readonly onDrop?: (count: number, reason: string) => void;
+  /** Announces each batch once it is stored (live lists); best effort, never waited for. */
+  readonly live?: LivePublisher;
 }
 
 /** The writer's counters, shown in the panel and the status API. */
@@ -51,6 +54,7 @@ export class ProfileWriter {
   /** Dropped tokens still to be marked in Redis, with why. */
   #pendingTombstones = new Map<string, string>();
   readonly #maxProfileBytes: number;
+  readonly #live: LivePublisher | undefined;
   /** This writer's id in the batch records Redis keeps (one per writer: the last batch stored). */
   readonly #id = randomBytes(6).toString('hex');
   #batchNumber = 0;
@@ -66,6 +70,7 @@ export class ProfileWriter {
     this.#batchSize = options.batchSize ?? 256;
     this.#maxProfileBytes = options.maxProfileBytes ?? PROFILER_DEFAULTS.maxProfileBytes;
     this.#onDrop = options.onDrop ?? (() => undefined);
+    this.#live = options.live;
     const machine = profileWriterMachine.provide({
       actions: {
         dropQueued: () => this.#drop(this.#queue.splice(0), 'Redis was unavailable when the profile was to be stored.'),
@@ -152,6 +157,7 @@ export class ProfileWriter {
     const profiles: StoredProfile[] = this.#inFlight.map((profile) => ({ summary: summarize(profile), json: serializeWithinBudget(profile, this.#maxProfileBytes) }));
     this.#batchNumber += 1;
     const { stored, replaced } = await this.#storage.write(profiles, { writer: this.#id, number: this.#batchNumber });
+    this.#live?.publish(this.#inFlight);
     this.#inFlight = [];
     this.#count(stored, replaced);
     // Drops while Redis was up (a full queue) are marked along with the next batch.

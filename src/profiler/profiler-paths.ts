@@ -10,6 +10,8 @@ export const ProfilerPaths = {
   SEARCH: `${PROFILER_PREFIX}/search`,
   STATUS: `${PROFILER_PREFIX}/status`,
   LATEST: `${PROFILER_PREFIX}/latest`,
+  /** The WebSocket of live summaries, as profiles are stored. */
+  LIVE: `${PROFILER_PREFIX}/live`,
   /** The route pattern of one profile. */
   PROFILE_ROUTE: `${PROFILER_PREFIX}/{token}`,
   /** The route pattern of the search results page; `{token}` is a token or `empty`. */

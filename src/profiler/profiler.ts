@@ -7,6 +7,8 @@ import { debugTokenLinkListener } from './debug-token-link-listener';
 import { errorPageProfileLinkListener } from './error-page-profile-link-listener';
 import { createProfilerListener } from './profiler-listener';
 import { connectWriterRedis } from './connect-writer-redis';
+import { LiveFeed } from './live/live-feed';
+import { RedisLivePublisher } from './live/live-publisher';
 import { RedisProfileStorage } from './redis-profile-storage';
 import { ProfileWriter, type WriterStats } from './profile-writer';
 import { RedactionPolicy } from './redaction-policy';
@@ -32,6 +34,8 @@ export interface Profiler {
   readonly writer: ProfileWriter;
   /** The panels of the profile page, in menu order, checked against the collectors. */
   readonly panels: readonly PanelDefinition[];
+  /** Summaries of the profiles every process sharing the prefix stores, as they are stored. */
+  readonly live: LiveFeed;
   stats(): ProfilerStats;
   /** Writes what is queued (bounded by the command timeout), then closes the writer's Redis connection. */
   close(): Promise<void>;
@@ -73,6 +77,7 @@ export async function createProfiler(
     storage,
     redis: writerRedis,
     maxProfileBytes: config.profiler.maxProfileBytes,
+    live: new RedisLivePublisher(writerRedis, config.redis.prefix),
     onDrop: (count, reason) => throttledLog(`Profiler: ${count} profile(s) dropped (${writer.stats.dropped} in all): ${reason}`),
   });
   const listener = createProfilerListener({
@@ -85,16 +90,19 @@ export async function createProfiler(
       throttledLog(`Profiler: request served without a profile (${notProfiled} in all): ${reason}`);
     },
   });
+  const live = new LiveFeed(reader, config.redis.prefix, config.redis.connectTimeoutMs);
   return {
     listeners: [listener, debugTokenLinkListener, errorPageProfileLinkListener],
     storage: new RedisProfileStorage({ redis: reader, prefix: config.redis.prefix, lifetime: config.profiler.lifetime, maxProfiles: config.profiler.maxProfiles, maxBytes: config.profiler.maxBytes }),
     writer,
     panels,
+    live,
     stats: () => ({ writer: { ...writer.stats }, notProfiled }),
     close: async () => {
       // A batch sent to a hung Redis fails within the command timeout: the stop waits no longer.
       await writer.stop(config.redis.commandTimeoutMs + 500);
       writerRedis.disconnect();
+      await live.close();
     },
   };
 }

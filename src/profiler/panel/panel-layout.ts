@@ -12,7 +12,8 @@ export interface PanelLayoutOptions {
 
 /**
  * The page shell of every profiler page: title `Loupe Profiler`, the inline stylesheet and the
- * navigation (search, latest, status). No script: everything can be read without one.
+ * navigation (search, latest, status). No script but the search page's live list: everything
+ * can be read without one.
  */
 export function renderPanelLayout(options: PanelLayoutOptions): string {
   return html`${htmlDocumentHead({ title: 'Loupe Profiler', style: PANEL_STYLE })}

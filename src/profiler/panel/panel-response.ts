@@ -28,11 +28,13 @@ export interface NegotiatedContent {
  * A profiler response negotiated as the error pages are: JSON when the client's first
  * acceptable Accept type is JSON (`application/json`), else the HTML page.
  */
-export function negotiatedResponse(request: Request, status: number, content: NegotiatedContent): Response {
+export function negotiatedResponse(request: Request, status: number, content: NegotiatedContent, options: { readonly htmlCsp?: string } = {}): Response {
   if (preferredFormat(request) === 'json') {
     return new Response(JSON.stringify(content.json()), status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json' });
   }
-  return new Response(content.html(), status, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=UTF-8' });
+  // A page that runs a script of its own names exactly that script in its policy.
+  const csp = options.htmlCsp === undefined ? {} : { 'Content-Security-Policy': options.htmlCsp };
+  return new Response(content.html(), status, { ...SECURITY_HEADERS, ...csp, 'Content-Type': 'text/html; charset=UTF-8' });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { pageStyle } from '../../view/base-style';
+import { LIVE_LIST_STYLE } from './live-list';
 
 /**
  * The profiler's stylesheet, inline: a panel page loads nothing from elsewhere, works offline
@@ -60,4 +61,4 @@ form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
 form.search input { font: inherit; padding: 4px 6px; width: 160px; }
 form.search button { font: inherit; padding: 5px 14px; }
-`);
+${LIVE_LIST_STYLE}`);

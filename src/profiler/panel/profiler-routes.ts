@@ -6,6 +6,7 @@ import { type ProfilerStats } from '../profiler';
 import { type RouteDefinition } from '../../routing/route';
 import { unreadableProfileMessage } from '../profile-schema';
 import { guardStorage, ProfilerStorageUnavailableError, type PageStorage } from './guard-storage';
+import { LIVE_PAGE_CSP } from './live-list';
 import { loadProfile } from './load-profile';
 import { negotiatedResponse, panelErrorResponse, storageUnavailableResponse, tokenNotFoundPage } from './panel-response';
 import { type PanelDefinition } from './panel-definition';
@@ -49,10 +50,15 @@ function searchResults(deps: ProfilerRoutesDeps, request: Request): Promise<Resp
     const search = parseSearchQuery(request.queryParams);
     if (!search.ok) return panelErrorResponse(request, 400, 'Invalid search', search.message);
     const rows = await deps.storage.find(search.criteria);
-    return negotiatedResponse(request, 200, {
-      json: () => ({ filters: search.criteria, count: rows.length, results: rows }),
-      html: () => renderSearchPage(search.form, rows, deps.stats()),
-    });
+    return negotiatedResponse(
+      request,
+      200,
+      {
+        json: () => ({ filters: search.criteria, count: rows.length, results: rows }),
+        html: () => renderSearchPage(search.form, rows, deps.stats()),
+      },
+      { htmlCsp: LIVE_PAGE_CSP },
+    );
   });
 }
 

@@ -2,6 +2,7 @@ import { STATUS_TEXT } from '../../http/status-text';
 import { type ProfileSummary } from '../profile';
 import { type ProfilerStats } from '../profiler';
 import { html, type SafeHtml } from '../../view/html';
+import { renderLiveList } from './live-list';
 import { renderPanelLayout } from './panel-layout';
 import { formatTime } from './panel-format';
 import { type SearchForm } from './search-criteria';
@@ -57,6 +58,7 @@ export function renderSearchPage(form: SearchForm, rows: readonly ProfileSummary
     sidebar: html`<h2>Profiler</h2>\n${renderWriterCounters(stats)}`,
     content: html`<h2>Profile Search</h2>
 ${renderForm(form)}
+${renderLiveList()}
 <h2 class="result-count">${rows.length === 0 ? 'No' : rows.length} results found</h2>
 ${rows.length === 0 ? '' : html`<table class="results">
 <thead><tr><th>Status</th><th>IP</th><th>Method</th><th>URL</th><th>Time</th><th>Token</th></tr></thead>

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The search page's live list, in the browser: a WebSocket to the path in `data-live` of the
+ * `.live` section; each summary it announces becomes a row at the top of the results table
+ * (its columns read from the table's header, so the list follows the table), hidden unless it
+ * passes the section's filters; the pause button holds new rows (at most 500) until resumed.
+ * Rows are built with textContent only: nothing a request carried is parsed as markup. Plain
+ * ES2017 with no interpolation, so that its hash in the CSP is fixed.
+ */
+export const LIVE_SCRIPT = `(function () {
+  'use strict';
+  var root = document.querySelector('section.live[data-live]');
+  if (!root) return;
+  var MAX_ROWS = 200, MAX_HELD = 500;
+  var field = function (name) { return root.querySelector('[name="live-' + name + '"]'); };
+  var method = field('method'), status = field('status'), path = field('path'), minMs = field('min-ms');
+  var pause = root.querySelector('.live-pause'), state = root.querySelector('.live-state');
+  var paused = false, held = [], retry = 1000;
+  var summaries = new WeakMap();
+
+  function setState(name, text) { root.setAttribute('data-live-state', name); state.textContent = text; }
+
+  function body() {
+    var table = document.querySelector('table.results');
+    if (!table) {
+      table = document.createElement('table');
+      table.className = 'results';
+      var head = table.createTHead().insertRow();
+      ['Status', 'IP', 'Method', 'URL', 'Time', 'Token'].forEach(function (name) {
+        var th = document.createElement('th'); th.textContent = name; head.appendChild(th);
+      });
+      table.appendChild(document.createElement('tbody'));
+      var anchor = document.querySelector('.result-count') || root;
+      anchor.parentNode.insertBefore(table, anchor.nextSibling);
+    }
+    return table.tBodies[0] || table.appendChild(document.createElement('tbody'));
+  }
+
+  function matches(s) {
+    var m = method.value.trim().toUpperCase(), c = status.value, p = path.value, min = parseFloat(minMs.value);
+    if (m !== '' && s.method.toUpperCase() !== m) return false;
+    if (c !== '' && String(Math.floor(s.status / 100)) !== c) return false;
+    if (p !== '' && s.path.indexOf(p) === -1) return false;
+    if (!isNaN(min) && s.durationMs < min) return false;
+    return true;
+  }
+
+  function link(token) {
+    var a = document.createElement('a');
+    a.className = 'mono'; a.href = '/_profiler/' + encodeURIComponent(token); a.textContent = token;
+    return a;
+  }
+
+  function fill(td, column, s) {
+    if (column === 'status') {
+      td.textContent = s.aborted || s.status === 0 ? 'aborted' : String(s.status);
+      if (s.status >= 400 || s.status === 0) td.className = 'level-error';
+    } else if (column === 'method') td.textContent = s.method;
+    else if (column === 'url' || column === 'path') { td.className = 'mono'; td.textContent = s.path; }
+    else if (column === 'time') {
+      var time = document.createElement('time'), iso = new Date(s.time).toISOString();
+      time.setAttribute('datetime', iso); time.textContent = iso; td.appendChild(time);
+    } else if (column === 'duration') td.textContent = s.durationMs + ' ms';
+    else if (column === 'token') {
+      if (s.sub) td.appendChild(document.createTextNode('\\u21b3 '));
+      td.appendChild(link(s.token));
+      if (s.sub && s.parent) {
+        var note = document.createElement('span');
+        note.className = 'empty'; note.appendChild(document.createTextNode(' sub-request of ')); note.appendChild(link(s.parent));
+        td.appendChild(note);
+      }
+    }
+  }
+
+  function add(s) {
+    var tbody = body(), tr = document.createElement('tr');
+    var columns = Array.prototype.map.call(tbody.parentNode.querySelectorAll('thead th'), function (th) { return th.textContent.trim().toLowerCase(); });
+    tr.className = 'live ' + (s.sub ? 'sub' : 'main');
+    tr.setAttribute('data-token', s.token);
+    columns.forEach(function (column) { var td = tr.insertCell(); fill(td, column, s); });
+    summaries.set(tr, s);
+    tr.hidden = !matches(s);
+    tbody.insertBefore(tr, tbody.firstChild);
+    var live = tbody.querySelectorAll('tr.live');
+    for (var i = MAX_ROWS; i < live.length; i++) live[i].remove();
+  }
+
+  function apply() {
+    document.querySelectorAll('table.results tr.live').forEach(function (tr) { var s = summaries.get(tr); if (s) tr.hidden = !matches(s); });
+  }
+
+  function receive(event) {
+    var list;
+    try { list = JSON.parse(event.data); } catch (e) { return; }
+    if (!Array.isArray(list)) return;
+    list.forEach(function (s) {
+      if (!s || typeof s.token !== 'string' || typeof s.path !== 'string' || typeof s.method !== 'string') return;
+      if (paused) { held.push(s); if (held.length > MAX_HELD) held.shift(); } else add(s);
+    });
+    if (paused) state.textContent = 'paused (' + held.length + ' new)';
+  }
+
+  function connect() {
+    var socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + root.getAttribute('data-live'));
+    socket.onopen = function () { retry = 1000; setState('open', paused ? 'paused' : 'connected'); };
+    socket.onmessage = receive;
+    socket.onclose = function () {
+      setState('closed', 'disconnected; retrying in ' + Math.round(retry / 1000) + ' s');
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
+    };
+  }
+
+  [method, status, path, minMs].forEach(function (input) { input.addEventListener('input', apply); });
+  pause.addEventListener('click', function () {
+    paused = !paused;
+    pause.textContent = paused ? 'Resume' : 'Pause';
+    pause.setAttribute('aria-pressed', String(paused));
+    if (root.getAttribute('data-live-state') === 'open') state.textContent = paused ? 'paused' : 'connected';
+    if (!paused) { var waiting = held; held = []; waiting.forEach(add); }
+  });
+  connect();
+})();
+`;
+
+/** The script's CSP source: the page allows this script and no other. */
+export const LIVE_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(LIVE_SCRIPT).digest('base64')}'`;

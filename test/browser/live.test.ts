@@ -1,0 +1,93 @@
+import test from 'ava';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { httpRequest } from '../helpers/http-client';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+
+/** Debian's Chromium; Playwright never downloads a browser of its own here. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+/** Screenshots for people to look at; not compared by the tests. */
+const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
+
+let server: TestServer;
+let browser: Browser | undefined;
+let launchError: string | undefined;
+
+test.before(async () => {
+  server = await startTestServer();
+  if (!existsSync(CHROMIUM)) {
+    launchError = `Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\`.`;
+    return;
+  }
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  } catch (error) {
+    launchError = `Chromium at ${CHROMIUM} did not start (reinstall it with \`apt-get install -y chromium\`): ${error instanceof Error ? error.message : String(error)}`;
+  }
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('the search page shows a request made after it opened at the top of its table, and its filters hide it', async (t) => {
+  if (browser === undefined) throw new Error(launchError ?? 'Chromium did not start.');
+  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await httpRequest(server.port, { path: '/hello/earlier' });
+  await server.profiler?.writer.whenIdle();
+  await page.goto(`http://127.0.0.1:${server.port}/_profiler/empty/search/results?limit=10`);
+  await page.locator('section.live[data-live-state="open"]').waitFor({ timeout: 20_000 });
+
+  const res = await httpRequest(server.port, { path: '/hello/live-anna?password=hunter2' });
+  const token = String(res.headers['x-debug-token']);
+  const row = page.locator(`table.results tr.live[data-token="${token}"]`);
+  await row.waitFor({ state: 'visible', timeout: 20_000 });
+  t.is(await page.locator('table.results tbody tr').first().getAttribute('data-token'), token, 'the newest row is the first');
+  const text = await row.innerText();
+  t.regex(text, /200/);
+  t.regex(text, /\/hello\/live-anna\?password=/);
+  t.false(text.includes('hunter2'), text);
+  t.is(await row.locator('a').first().getAttribute('href'), `/_profiler/${token}`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'live.png'), fullPage: true });
+
+  await page.fill('input[name="live-path"]', '/nowhere');
+  await row.waitFor({ state: 'hidden' });
+  await page.fill('input[name="live-path"]', '');
+  await page.selectOption('select[name="live-status"]', '5');
+  await row.waitFor({ state: 'hidden' });
+  await page.selectOption('select[name="live-status"]', '2');
+  await row.waitFor({ state: 'visible' });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'live-filtered.png'), fullPage: true });
+
+  // Paused, a new request waits; resumed, it is shown.
+  await page.click('button.live-pause');
+  const later = await httpRequest(server.port, { path: '/hello/while-paused' });
+  const laterToken = String(later.headers['x-debug-token']);
+  await server.profiler?.writer.whenIdle();
+  const laterRow = page.locator(`tr.live[data-token="${laterToken}"]`);
+  await page.locator('.live-state', { hasText: /paused \([1-9]\d* new\)/ }).waitFor({ timeout: 20_000 });
+  t.is(await laterRow.count(), 0, 'held while paused');
+  await page.click('button.live-pause');
+  await laterRow.waitFor({ state: 'visible', timeout: 20_000 });
+  t.deepEqual(problems, [], 'no script error and no CSP violation');
+  await page.close();
+});
+
+test('the search page allows exactly its own script and WebSockets to itself', async (t) => {
+  const res = await httpRequest(server.port, { path: '/_profiler/empty/search/results' });
+  const csp = String(res.headers['content-security-policy']);
+  t.regex(csp, /default-src 'none'/);
+  t.regex(csp, /script-src 'sha256-[A-Za-z0-9+/]+=*';/);
+  t.regex(csp, /connect-src 'self'/);
+  const profile = await httpRequest(server.port, { path: '/_profiler/latest' });
+  t.false(String(profile.headers['content-security-policy']).includes('script-src'), 'other panel pages run no script');
+});
