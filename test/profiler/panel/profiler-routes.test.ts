@@ -11,7 +11,7 @@ import { sampleProfile } from '../../helpers/sample-profile';
 // Unit tests of the controllers over an in-memory storage: the cases a live server cannot be
 // made to show on demand (a writer that dropped a profile, an unreadable stored profile).
 
-const STATS: ProfilerStats = { writer: { queued: 0, stored: 3, dropped: 7, replaced: 0, batches: 1, unconfirmed: 0, lastError: null, state: 'idle' }, notProfiled: 2 };
+const STATS: ProfilerStats = { writer: { queued: 0, stored: 3, dropped: 7, replaced: 0, batches: 1, unconfirmed: 0, lastError: null, state: 'idle' }, notProfiled: 2, sampling: { rate: 1, slowMs: 500, sampledOut: 0, keptAsError: 0, keptAsSlow: 0 } };
 
 function storage(entries: Record<string, ReadResult>, latest: string | null = null): ProfileStorage {
   return {
