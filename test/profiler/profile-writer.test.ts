@@ -28,6 +28,7 @@ function writingWith(real: ProfileStorage, write: ProfileStorage['write']): Prof
     read: (token) => real.read(token),
     find: (criteria) => real.find(criteria),
     findRows: (criteria) => real.findRows(criteria),
+    search: (criteria) => real.search(criteria),
     latest: () => real.latest(),
     purge: () => real.purge(),
     count: () => real.count(),

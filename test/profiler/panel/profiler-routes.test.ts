@@ -21,6 +21,7 @@ function storage(entries: Record<string, ReadResult>, latest: string | null = nu
     read: (token) => Promise.resolve(entries[token] ?? { kind: 'missing' }),
     find: (_criteria: ProfileCriteria) => Promise.resolve([] as ProfileSummary[]),
     findRows: (_criteria: ProfileCriteria) => Promise.resolve([]),
+    search: (_criteria: ProfileCriteria) => Promise.resolve({ rows: [], total: 0, scanned: 0, complete: true }),
     latest: () => Promise.resolve(latest),
     purge: () => Promise.resolve(0),
     count: () => Promise.resolve(Object.keys(entries).length),
@@ -123,7 +124,7 @@ test('the status page shows the writer counters in HTML and JSON', async (t) => 
 /** A storage whose every call fails as ioredis fails when Redis does not answer in time. */
 function timingOut(): ProfileStorage {
   const fail = (): Promise<never> => Promise.reject(new Error('Command timed out'));
-  return { write: fail, markDropped: fail, batchOutcome: fail, read: fail, find: fail, findRows: fail, latest: fail, purge: fail, count: fail };
+  return { write: fail, markDropped: fail, batchOutcome: fail, read: fail, find: fail, findRows: fail, search: fail, latest: fail, purge: fail, count: fail };
 }
 
 test('a storage that does not answer makes the status page say so, with the counters still there', async (t) => {
