@@ -1,6 +1,6 @@
 import { type ExecutionContext, type TestFn } from 'ava';
 import { type ProfileSummary } from '../../src/profiler/profile';
-import { type ProfileStorage, type StoredProfile } from '../../src/profiler/profile-storage';
+import { type ProfileStorage, type SearchResult, type StoredProfile } from '../../src/profiler/profile-storage';
 
 /** Makes a fresh, empty storage keeping at most `maxProfiles` for `lifetime` seconds. */
 export type StorageFactory = (options: { maxProfiles: number; lifetime: number }) => Promise<ProfileStorage>;
@@ -73,7 +73,7 @@ export function profileStorageContract(test: TestFn, name: string, create: Stora
       profile('a20006', { time: BASE + 6, duration: 7, statusCode: 0, aborted: true }),
       profile('a20007', { time: BASE + 7, duration: 9, statusCode: 200, aborted: true, route: 'hello' }),
     ]);
-    const tokens = (result: { rows: readonly { ok: boolean }[] }): string[] => result.rows.map((row) => (row as { summary: { token: string } }).summary.token);
+    const tokens = (result: SearchResult): string[] => result.rows.map((row) => (row.ok ? row.summary.token : `unreadable ${row.token}`));
     const all = await storage.search({ limit: 3 });
     t.deepEqual(tokens(all), ['a20007', 'a20006', 'a20005']);
     t.like(all, { total: 7, scanned: 7, complete: true });

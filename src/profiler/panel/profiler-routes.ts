@@ -47,10 +47,23 @@ function searchResults(deps: ProfilerRoutesDeps, request: Request): Promise<Resp
   return unlessUnavailable(request, async () => {
     const search = parseSearchQuery(request.queryParams);
     if (!search.ok) return panelErrorResponse(request, 400, 'Invalid search', search.message);
-    const rows = await deps.storage.find(search.criteria);
+    const result = await deps.storage.search(search.criteria);
+    // The panel leaves out rows it cannot read; profiler:list names them.
+    const rows = result.rows.flatMap((row) => (row.ok ? [row.summary] : []));
+    const { page, limit } = search;
     return negotiatedResponse(request, 200, {
-      json: () => ({ filters: search.criteria, count: rows.length, results: rows }),
-      html: () => renderSearchPage(search.form, rows, deps.stats()),
+      json: () => ({
+        filters: search.criteria,
+        count: rows.length,
+        total: result.total,
+        page,
+        pageSize: limit,
+        pages: Math.max(1, Math.ceil(result.total / limit)),
+        scanned: result.scanned,
+        complete: result.complete,
+        results: rows,
+      }),
+      html: () => renderSearchPage({ form: search.form, result, page, limit }, deps.stats()),
     });
   });
 }
