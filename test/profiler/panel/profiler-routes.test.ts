@@ -113,6 +113,11 @@ test('the status page shows the writer counters in HTML and JSON', async (t) => 
     batches: 1,
     writerState: 'idle',
     lastError: null,
+    sampleRate: 1,
+    slowMs: 500,
+    sampledOut: 0,
+    keptAsError: 0,
+    keptAsSlow: 0,
     indexed: 0,
     storage: { reachable: true, error: null },
   });
