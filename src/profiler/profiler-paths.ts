@@ -9,6 +9,8 @@ export const ProfilerPaths = {
   LATEST: `${PROFILER_PREFIX}/latest`,
   /** The route pattern of one profile. */
   PROFILE_ROUTE: `${PROFILER_PREFIX}/{token}`,
+  /** The route pattern of the comparison of two profiles. */
+  COMPARE_ROUTE: `${PROFILER_PREFIX}/{token}/compare/{other}`,
   /** The route pattern of the search results page; `{token}` is a token or `empty`. */
   RESULTS_ROUTE: `${PROFILER_PREFIX}/{token}/search/results`,
 } as const;
@@ -17,6 +19,11 @@ export const ProfilerPaths = {
 export function profilePath(token: string, panel?: string): string {
   const path = `${PROFILER_PREFIX}/${encodeURIComponent(token)}`;
   return panel === undefined ? path : `${path}?panel=${encodeURIComponent(panel)}`;
+}
+
+/** The comparison of the profile of `token` (A) with that of `other` (B). */
+export function comparePath(token: string, other: string): string {
+  return `${PROFILER_PREFIX}/${encodeURIComponent(token)}/compare/${encodeURIComponent(other)}`;
 }
 
 /** The search results page (WebProfilerBundle's `_profiler_search_results`) for `query`, under a token or `empty`. */

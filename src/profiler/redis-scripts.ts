@@ -81,8 +81,8 @@ return { stored, replaced }
  * search costs Redis a bounded time whatever it holds; every match among them is counted and
  * sorted, and the page [offset, offset + limit) returned. Returns total, scanned, complete (1 when
  * the whole range was read), then token, summary JSON, token, summary JSON… A row that is not a
- * JSON object cannot be filtered: it matches whatever the filters (for the caller to report),
- * except under `r`.
+ * JSON object with a numeric statusCode cannot be filtered: it matches whatever the filters (for
+ * the caller to report), except under `r`.
  */
 export const FIND_SCRIPT = `
 local p, ip, method, url, status, route = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
@@ -93,7 +93,6 @@ local statusClass = nil
 if string.match(status, '^%dxx$') then statusClass = tonumber(string.sub(status, 1, 1)) end
 local index, meta = p .. 'profiler:index', p .. 'profiler:meta'
 local function matches(r)
-  if type(r.statusCode) ~= 'number' then return false end
   if ip ~= '' and r.ip ~= ip then return false end
   if method ~= '' and r.method ~= method then return false end
   if route ~= '' and r.route ~= route then return false end
@@ -118,7 +117,7 @@ while true do
     local row = rows[i]
     if row then
       local ok, r = pcall(cjson.decode, row)
-      if ok and type(r) == 'table' then
+      if ok and type(r) == 'table' and type(r.statusCode) == 'number' then
         if matches(r) then found[#found + 1] = { tokens[i], row, type(r.duration) == 'number' and r.duration or -1, #found } end
       elseif not readableOnly then
         found[#found + 1] = { tokens[i], row, -1, #found }
