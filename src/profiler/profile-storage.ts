@@ -33,6 +33,8 @@ export interface ProfileCriteria {
   /** Matches skipped before the first row answered (pagination). */
   readonly offset?: number;
   readonly limit?: number;
+  /** Rows of the index read at most, below SEARCH_SCAN_LIMIT: for a lookup that needs only recent rows. */
+  readonly scanLimit?: number;
 }
 
 export const SEARCH_SORTS = ['time', 'duration'] as const;

@@ -117,7 +117,7 @@ export class RedisProfileStorage implements ProfileStorage {
       ],
       Math.max(0, Math.floor(criteria.offset ?? 0)),
       Math.max(1, Math.min(criteria.limit ?? 50, 1000)),
-      SEARCH_SCAN_LIMIT,
+      Math.max(1, Math.min(criteria.scanLimit ?? SEARCH_SCAN_LIMIT, SEARCH_SCAN_LIMIT)),
     );
   }
 

@@ -166,7 +166,8 @@ async function previousOf(storage: PageStorage, profile: Profile): Promise<strin
   if (profile.parent !== null) return null;
   const summary = summarize(profile);
   const criteria = summary.route === null || summary.route === undefined ? { method: profile.method, url: summary.url } : { route: summary.route };
-  const { rows } = await storage.search({ ...criteria, mainRequestsOnly: true, end: profile.time, limit: 20 });
+  // Among the 1,000 profiles before it at most: every page view runs this search.
+  const { rows } = await storage.search({ ...criteria, mainRequestsOnly: true, end: profile.time, limit: 20, scanLimit: 1_000 });
   for (const row of rows) {
     if (!row.ok || row.summary.token === profile.token) continue;
     if (summary.route === null && row.summary.url !== summary.url) continue;
