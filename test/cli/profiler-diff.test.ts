@@ -14,7 +14,7 @@ test.before(async () => {
   server = await startTestServer();
   env = { REDIS_PREFIX: server.config.redis.prefix };
   // A first request runs cold code: the two compared come after it.
-  [, fast = '', slow = ''] = await profileRequests(server, [{ path: '/hello/warm-up' }, { path: '/slow?ms=0' }, { path: '/slow?ms=60' }]);
+  [, fast = '', slow = ''] = await profileRequests(server, [{ path: '/hello/warm-up' }, { path: '/slow?ms=0' }, { path: '/slow?ms=250' }]);
 });
 
 test.after.always(async () => {
@@ -48,7 +48,7 @@ test('profiler:diff --json prints what the compare page answers as JSON', async 
   const comparison = JSON.parse(run.stdout) as { a: { token: string }; b: { token: string }; total: { diff: number } };
   t.is(comparison.a.token, fast);
   t.is(comparison.b.token, slow);
-  t.true(comparison.total.diff >= 50);
+  t.true(comparison.total.diff >= 150);
 });
 
 test('profiler:diff with an unknown token fails with exit code 1 and names it; a missing token is a usage error', async (t) => {
