@@ -6,13 +6,12 @@ import { type ProfilerStats } from '../profiler';
 import { type RouteDefinition } from '../../routing/route';
 import { unreadableProfileMessage } from '../profile-schema';
 import { guardStorage, ProfilerStorageUnavailableError, type PageStorage } from './guard-storage';
-import { compareProfiles } from '../compare-profiles';
-import { renderComparePage } from './compare-page';
-import { loadProfile, type ProfileLookup } from './load-profile';
+import { compareResponse } from './compare-response';
+import { loadProfile } from './load-profile';
 import { negotiatedResponse, panelErrorResponse, storageUnavailableResponse, tokenNotFoundPage } from './panel-response';
 import { type PanelDefinition } from './panel-definition';
-import { summarize, type Profile } from '../profile';
 import { defaultPanel, findPanel } from './panel-registry';
+import { previousProfileOf } from './previous-profile';
 import { renderProfilePage } from './profile-page';
 import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
@@ -128,52 +127,12 @@ function createStatusController(deps: ProfilerRoutesDeps): Controller {
   };
 }
 
-/** The response for a lookup that found no readable profile, as the compare page words it: a 404 in both formats. */
-function notFoundResponse(request: Request, lookup: Exclude<ProfileLookup, { kind: 'found' }>): Response {
-  switch (lookup.kind) {
-    case 'none':
-      return panelErrorResponse(request, 404, 'There are no profiles', 'No profiles found.');
-    case 'missing':
-      return panelErrorResponse(request, 404, 'Token not found', `Token "${lookup.token}" not found.`);
-    case 'dropped':
-      return panelErrorResponse(request, 404, 'Profile dropped', `The profile of token "${lookup.token}" was dropped and is not available: ${lookup.reason}`);
-    case 'unreadable':
-      return panelErrorResponse(request, 500, 'Profile unreadable', unreadableProfileMessage(lookup.token, lookup.reason));
-  }
-}
-
 /** `/_profiler/{token}/compare/{other}`: the profile `other` (B) measured against `token` (A). */
 function createCompareController(deps: ProfilerRoutesDeps): Controller {
   return {
     name: 'Loupe\\Panel\\ProfilerController::compareAction',
-    handle: ({ request, params }) =>
-      unlessUnavailable(request, async () => {
-        const a = await loadProfile(deps, params['token'] ?? '');
-        if (a.kind !== 'found') return notFoundResponse(request, a);
-        const b = await loadProfile(deps, params['other'] ?? '');
-        if (b.kind !== 'found') return notFoundResponse(request, b);
-        const comparison = compareProfiles(a.profile, b.profile);
-        return negotiatedResponse(request, 200, { json: () => comparison, html: () => renderComparePage(comparison, deps.stats()) });
-      }),
+    handle: ({ request, params }) => unlessUnavailable(request, () => compareResponse(deps, request, params['token'] ?? '', params['other'] ?? '')),
   };
-}
-
-/**
- * The newest main-request profile before `profile` of the same route (of the same method and URL
- * when no route matched): what its page offers to compare with.
- */
-async function previousOf(storage: PageStorage, profile: Profile): Promise<string | null> {
-  if (profile.parent !== null) return null;
-  const summary = summarize(profile);
-  const criteria = summary.route === null || summary.route === undefined ? { method: profile.method, url: summary.url } : { route: summary.route };
-  // Among the 1,000 profiles before it at most: every page view runs this search.
-  const { rows } = await storage.search({ ...criteria, mainRequestsOnly: true, end: profile.time, limit: 20, scanLimit: 1_000 });
-  for (const row of rows) {
-    if (!row.ok || row.summary.token === profile.token) continue;
-    if (summary.route === null && row.summary.url !== summary.url) continue;
-    return row.summary.token;
-  }
-  return null;
 }
 
 function createPanelController(deps: ProfilerRoutesDeps): Controller {
@@ -200,7 +159,7 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
         if (panel === undefined) {
           return panelErrorResponse(request, 404, 'Panel not available', `Panel "${requested ?? ''}" is not available for token "${profile.token}".`);
         }
-        const previous = preferredFormat(request) === 'json' ? null : await previousOf(deps.storage, profile);
+        const previous = preferredFormat(request) === 'json' ? null : await previousProfileOf(deps.storage, profile);
         return negotiatedResponse(request, 200, {
           // The stored JSON as it is, with summaries of the sub-request profiles it links to.
           json: () => ({ ...profile, childProfiles: children }),
