@@ -3,6 +3,7 @@ import { CliError } from './cli-error';
 import { type CliIo } from './cli-io';
 import { type CliCommand } from './command';
 import { debugListenersCommand } from './commands/debug-listeners';
+import { profilerDiffCommand } from './commands/profiler-diff';
 import { profilerListCommand } from './commands/profiler-list';
 import { profilerPurgeCommand } from './commands/profiler-purge';
 import { profilerShowCommand } from './commands/profiler-show';
@@ -13,7 +14,7 @@ import { processIo } from './process-io';
 import { terminalSafeIo } from './terminal-safe-io';
 import { usage } from './usage';
 
-const COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerTailCommand, profilerPurgeCommand, debugListenersCommand];
+const COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerTailCommand, profilerDiffCommand, profilerPurgeCommand, debugListenersCommand];
 
 function find(name: string): CliCommand | undefined {
   return COMMANDS.find((command) => command.name === name);

@@ -7,7 +7,7 @@ import { readRedisConfig, type RedisConfig } from '../redis/redis-config';
 import { REMEMBER_ME_COOKIE, type SecurityConfig } from '../security/security-config';
 import { type ServerConfig } from '../server/server-config';
 import { SESSION_COOKIE, type SessionConfig } from '../session/session-config';
-import { flag, integer, invalid, list, oneOf, type Env } from './env-values';
+import { flag, fraction, integer, invalid, list, oneOf, type Env } from './env-values';
 
 export type AppEnv = 'dev' | 'prod' | 'test';
 
@@ -66,6 +66,8 @@ function readProfiler(env: Env): ProfilerConfig {
     allowedIps: Object.freeze([...list(env, 'PROFILER_ALLOWED_IPS', PROFILER_DEFAULTS.allowedIps)]),
     redact: readRedactNames(env),
     cookieAllowList: Object.freeze([...list(env, 'PROFILER_COOKIE_ALLOWLIST', PROFILER_DEFAULTS.cookieAllowList)]),
+    sample: fraction(env, 'PROFILER_SAMPLE', PROFILER_DEFAULTS.sample),
+    slowMs: integer(env, 'PROFILER_SLOW_MS', PROFILER_DEFAULTS.slowMs, 0, 3_600_000),
   });
 }
 

@@ -16,6 +16,15 @@ export function integer(env: Env, name: string, fallback: number, min: number, m
   return value;
 }
 
+/** A number from 0 to 1 (`0.1`, `1`), or `fallback` when unset or empty. */
+export function fraction(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw invalid(name, raw, 'a number from 0 to 1');
+  return value;
+}
+
 /** A boolean variable (`1/true/on/yes`, `0/false/off/no`), or `fallback`. */
 export function flag(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];

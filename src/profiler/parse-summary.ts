@@ -13,6 +13,10 @@ const FIELDS: readonly (readonly [keyof ProfileSummary, string, (value: unknown)
   ['url', 'a string', isString],
   ['time', 'a number', isNumber],
   ['statusCode', 'a number', isNumber],
+  // Indexed later: absent in older rows.
+  ['duration', 'a number', (value) => value === undefined || isNumber(value)],
+  ['aborted', 'true or false', (value) => value === undefined || typeof value === 'boolean'],
+  ['route', 'a string or null', (value) => value === undefined || value === null || isString(value)],
 ];
 
 /**

@@ -6,17 +6,55 @@ export interface StoredProfile {
   readonly json: string;
 }
 
-/** Search filters; every one optional. `url` is a substring, the others exact. */
+/** Search filters; every one optional, and absent means no filter. `url` is a substring, the others exact. */
 export interface ProfileCriteria {
   readonly ip?: string;
   readonly method?: string;
   readonly url?: string;
   readonly statusCode?: number;
+  /** A status class, 1 to 5 for 1xx to 5xx. */
+  readonly statusClass?: number;
+  /** The matched route's name. */
+  readonly route?: string;
+  /** Only requests whose client went away (status 0, or aborted after the response). */
+  readonly aborted?: boolean;
+  /** Leave out error sub-requests. */
+  readonly mainRequestsOnly?: boolean;
+  /** Leave out requests for `/favicon.ico`, which browsers send on their own. */
+  readonly hideFavicon?: boolean;
   /** Epoch milliseconds, inclusive. */
   readonly start?: number;
   /** Epoch milliseconds, inclusive. */
   readonly end?: number;
+  /** `time` (the default) or `duration`. */
+  readonly sort?: SearchSort;
+  /** `desc` (the default: newest or slowest first) or `asc`. */
+  readonly order?: SearchOrder;
+  /** Matches skipped before the first row answered (pagination). */
+  readonly offset?: number;
   readonly limit?: number;
+  /** Rows of the index read at most, below SEARCH_SCAN_LIMIT: for a lookup that needs only recent rows. */
+  readonly scanLimit?: number;
+}
+
+export const SEARCH_SORTS = ['time', 'duration'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+export const SEARCH_ORDERS = ['desc', 'asc'] as const;
+export type SearchOrder = (typeof SEARCH_ORDERS)[number];
+
+/** Rows of the search index read at most per search: what bounds its cost in Redis. */
+export const SEARCH_SCAN_LIMIT = 10_000;
+
+/** One page of search results and how many matched in all. */
+export interface SearchResult {
+  /** The page's rows, in the order asked for; unreadable rows in their place. */
+  readonly rows: readonly FoundRow[];
+  /** How many rows matched among those read. */
+  readonly total: number;
+  /** How many rows of the index were read (at most SEARCH_SCAN_LIMIT). */
+  readonly scanned: number;
+  /** False when the time range holds more rows than were read: older ones were not searched. */
+  readonly complete: boolean;
 }
 
 /** Names one batch of one writer, so that its outcome can be asked for after a timeout. */
@@ -67,6 +105,8 @@ export interface ProfileStorage {
    * their place; they count towards `limit`.
    */
   findRows(criteria: ProfileCriteria): Promise<FoundRow[]>;
+  /** One page of `findRows`, with the number of matches in all (see SEARCH_SCAN_LIMIT). */
+  search(criteria: ProfileCriteria): Promise<SearchResult>;
   /** The newest main-request token, or `null`. */
   latest(): Promise<string | null>;
   /** Removes every profile; answers how many there were. */

@@ -1,3 +1,4 @@
+import { ROUTER_COLLECTOR, type RouterCollectorData } from './collectors/router-collector';
 import { cutText } from './cut-text';
 
 /** The schema version of a stored profile; readers refuse any other with a message. */
@@ -58,12 +59,30 @@ export interface ProfileSummary {
   readonly url: string;
   readonly time: number;
   readonly statusCode: number;
+  /** Milliseconds (the profile's `duration`); absent in rows stored before Loupe indexed it. */
+  readonly duration?: number;
+  /** The client went away; absent in older rows, where status 0 says it. */
+  readonly aborted?: boolean;
+  /** The matched route's name, `null` when none matched; absent in older rows. */
+  readonly route?: string | null;
 }
 
 /** The search row of `profile`: what the writer indexes and the page shows of a child profile. */
 export function summarize(profile: Profile): ProfileSummary {
-  const { token, parent, ip, method, url, time, statusCode } = profile;
-  return { token, parent, ip: cutText(ip, SUMMARY_URL_BYTES), method: cutText(method, SUMMARY_URL_BYTES), url: cutText(url, SUMMARY_URL_BYTES), time, statusCode };
+  const { token, parent, ip, method, url, time, statusCode, duration, aborted } = profile;
+  const route = collectorData<RouterCollectorData>(profile, ROUTER_COLLECTOR)?.route;
+  return {
+    token,
+    parent,
+    ip: cutText(ip, SUMMARY_URL_BYTES),
+    method: cutText(method, SUMMARY_URL_BYTES),
+    url: cutText(url, SUMMARY_URL_BYTES),
+    time,
+    statusCode,
+    duration,
+    aborted,
+    route: typeof route === 'string' ? cutText(route, SUMMARY_URL_BYTES) : null,
+  };
 }
 
 /**

@@ -13,6 +13,10 @@ export interface ProfilerConfig {
   readonly redact: readonly string[];
   /** Cookies whose values profiles show; every other cookie's value is replaced. */
   readonly cookieAllowList: readonly string[];
+  /** The share of requests profiled, 0 to 1 (see Sampler); errors and slow requests always are. */
+  readonly sample: number;
+  /** Requests at least this many milliseconds long are profiled whatever `sample` draws. */
+  readonly slowMs: number;
 }
 
 /** The defaults readConfig applies; the CLI, which never writes profiles, needs no other. */
@@ -24,4 +28,6 @@ export const PROFILER_DEFAULTS: ProfilerConfig = Object.freeze({
   allowedIps: Object.freeze(['127.0.0.0/8', '::1/128']),
   redact: Object.freeze([]),
   cookieAllowList: Object.freeze([]),
+  sample: 1,
+  slowMs: 500,
 });

@@ -6,6 +6,7 @@ import { collectProfile, type CollectOptions } from './collect-profile';
 import { PROFILE_TOKEN as TOKEN, profileTokenOf } from './profile-token';
 import { type ProfileWriter } from './profile-writer';
 import { type RedactionPolicy } from './redaction-policy';
+import { type Sampler } from './sampler';
 import { type TokenAllocator } from './token-allocator';
 
 export interface ProfilerListenerOptions {
@@ -17,6 +18,8 @@ export interface ProfilerListenerOptions {
   readonly redaction: RedactionPolicy;
   /** Counts requests left unprofiled because their profile could not have been stored. */
   readonly onNotProfiled: (reason: string) => void;
+  /** Which requests are profiled (PROFILER_SAMPLE, PROFILER_SLOW_MS); without it, all of them. */
+  readonly sampler?: Sampler;
 }
 
 /** Milliseconds profiling cost before kernel.terminate. */
@@ -35,10 +38,12 @@ const tokenOf = profileTokenOf;
 /**
  * Gives each profiled response its token (kernel.response, -100) and hands the finished profiles
  * of a request and its error sub-request to the writer once the response is sent
- * (kernel.terminate, -1024). A token is sent only when the profile can be stored.
+ * (kernel.terminate, -1024). A token is sent only when the profile can be stored, and only for
+ * a request the sampler keeps: a request sampled out gets no token, so no link dangles.
  */
 export function createProfilerListener(options: ProfilerListenerOptions): Listener {
-  const { allocator, writer } = options;
+  const { allocator, writer, sampler } = options;
+  const isSampledOut = (exchange: Exchange, status: number): boolean => sampler?.decide(exchange, status) === 'sampled-out';
   const collect = (exchange: Exchange, parent: string | null, children: string[]): void => {
     const token = tokenOf(exchange);
     if (token === null) return;
@@ -53,6 +58,7 @@ export function createProfilerListener(options: ProfilerListenerOptions): Listen
       ({ exchange, response }) => {
         if (isProfilerRoute(exchange)) return;
         const start = performance.now();
+        if (isSampledOut(exchange, response.status)) return;
         const token = writer.isAvailable ? allocator.allocate() : null;
         if (token === null) {
           options.onNotProfiled('Redis is unavailable: the profile could not be stored.');
@@ -70,7 +76,7 @@ export function createProfilerListener(options: ProfilerListenerOptions): Listen
       ({ exchange }) => {
         const mainToken = tokenOf(exchange);
         const sub = exchange.subRequest;
-        if (exchange.aborted && mainToken === null && !isProfilerRoute(exchange)) {
+        if (exchange.aborted && mainToken === null && !isProfilerRoute(exchange) && !isSampledOut(exchange, 0)) {
           // The client left before kernel.response: record the request all the same.
           const token = writer.isAvailable ? allocator.allocate() : null;
           if (token !== null) exchange.attributes.set(TOKEN, token);

@@ -14,6 +14,8 @@ export const ProfilerPaths = {
   LIVE: `${PROFILER_PREFIX}/live`,
   /** The route pattern of one profile. */
   PROFILE_ROUTE: `${PROFILER_PREFIX}/{token}`,
+  /** The route pattern of the comparison of two profiles. */
+  COMPARE_ROUTE: `${PROFILER_PREFIX}/{token}/compare/{other}`,
   /** The route pattern of the search results page; `{token}` is a token or `empty`. */
   RESULTS_ROUTE: `${PROFILER_PREFIX}/{token}/search/results`,
   /** The route pattern of the toolbar's content for one profile. */
@@ -29,6 +31,11 @@ export function toolbarPath(token: string): string {
 export function profilePath(token: string, panel?: string): string {
   const path = `${PROFILER_PREFIX}/${encodeURIComponent(token)}`;
   return panel === undefined ? path : `${path}?panel=${encodeURIComponent(panel)}`;
+}
+
+/** The comparison of the profile of `token` (A) with that of `other` (B). */
+export function comparePath(token: string, other: string): string {
+  return `${PROFILER_PREFIX}/${encodeURIComponent(token)}/compare/${encodeURIComponent(other)}`;
 }
 
 /** The search results page (WebProfilerBundle's `_profiler_search_results`) for `query`, under a token or `empty`. */

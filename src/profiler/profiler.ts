@@ -12,6 +12,7 @@ import { RedisLivePublisher } from './live/live-publisher';
 import { RedisProfileStorage } from './redis-profile-storage';
 import { ProfileWriter, type WriterStats } from './profile-writer';
 import { RedactionPolicy } from './redaction-policy';
+import { Sampler, type SamplingStats } from './sampler';
 import { TokenAllocator } from './token-allocator';
 import { type PanelDefinition } from './panel/panel-definition';
 
@@ -20,6 +21,8 @@ export interface ProfilerStats {
   readonly writer: Readonly<WriterStats>;
   /** Requests served without a token because their profile could not have been stored. */
   readonly notProfiled: number;
+  /** What sampling (PROFILER_SAMPLE) left out, and what it kept although not drawn. */
+  readonly sampling: Readonly<SamplingStats>;
 }
 
 /**
@@ -80,7 +83,9 @@ export async function createProfiler(
     live: new RedisLivePublisher(writerRedis, config.redis.prefix),
     onDrop: (count, reason) => throttledLog(`Profiler: ${count} profile(s) dropped (${writer.stats.dropped} in all): ${reason}`),
   });
+  const sampler = new Sampler({ rate: config.profiler.sample, slowMs: config.profiler.slowMs });
   const listener = createProfilerListener({
+    sampler,
     allocator,
     writer,
     collectors,
@@ -97,7 +102,7 @@ export async function createProfiler(
     writer,
     panels,
     live,
-    stats: () => ({ writer: { ...writer.stats }, notProfiled }),
+    stats: () => ({ writer: { ...writer.stats }, notProfiled, sampling: { ...sampler.stats } }),
     close: async () => {
       // A batch sent to a hung Redis fails within the command timeout: the stop waits no longer.
       await writer.stop(config.redis.commandTimeoutMs + 500);

@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { type ProfileSummary } from './profile';
 import { parseSummary } from './parse-summary';
-import { type BatchId, type BatchOutcome, type FoundRow, type ProfileCriteria, type ProfileStorage, type ReadResult, type StoredProfile } from './profile-storage';
+import { SEARCH_SCAN_LIMIT, type BatchId, type BatchOutcome, type FoundRow, type ProfileCriteria, type ProfileStorage, type ReadResult, type SearchResult, type StoredProfile } from './profile-storage';
 import { PROFILER_DEFAULTS } from './profiler-config';
 import { FIND_SCRIPT, PURGE_SCRIPT, WRITE_SCRIPT } from './redis-scripts';
 
@@ -22,7 +22,7 @@ const ANONYMOUS_BATCH: BatchId = { writer: 'anonymous', number: 0 };
 
 type ScriptRedis = Redis & {
   loupeWriteProfiles(...args: (string | number)[]): Promise<[number, number]>;
-  loupeFindProfiles(...args: (string | number)[]): Promise<string[]>;
+  loupeFindProfiles(...args: (string | number)[]): Promise<(string | number)[]>;
   loupePurgeProfiles(...args: (string | number)[]): Promise<number>;
 };
 
@@ -93,33 +93,46 @@ export class RedisProfileStorage implements ProfileStorage {
     return (await this.findRows(criteria)).flatMap((row) => (row.ok ? [row.summary] : []));
   }
 
-  findRows(criteria: ProfileCriteria): Promise<FoundRow[]> {
+  async findRows(criteria: ProfileCriteria): Promise<FoundRow[]> {
+    return [...(await this.search(criteria)).rows];
+  }
+
+  search(criteria: ProfileCriteria): Promise<SearchResult> {
+    const flags = `${criteria.mainRequestsOnly === true ? 'm' : ''}${criteria.hideFavicon === true ? 'f' : ''}${criteria.aborted === true ? 'a' : ''}`;
+    let status = '';
+    if (criteria.statusClass !== undefined) status = `${criteria.statusClass}xx`;
+    else if (criteria.statusCode !== undefined) status = String(criteria.statusCode);
     return this.#search(
       [
         criteria.ip ?? '',
         criteria.method?.toUpperCase() ?? '',
         criteria.url ?? '',
-        criteria.statusCode === undefined ? '' : String(criteria.statusCode),
+        status,
+        criteria.route ?? '',
         criteria.start === undefined ? '-inf' : String(criteria.start),
         criteria.end === undefined ? '+inf' : String(criteria.end),
+        flags,
+        criteria.sort ?? 'time',
+        criteria.order ?? 'desc',
       ],
+      Math.max(0, Math.floor(criteria.offset ?? 0)),
       Math.max(1, Math.min(criteria.limit ?? 50, 1000)),
-      false,
+      Math.max(1, Math.min(criteria.scanLimit ?? SEARCH_SCAN_LIMIT, SEARCH_SCAN_LIMIT)),
     );
   }
 
   async latest(): Promise<string | null> {
-    // A few rows, so that a corrupted newest one does not hide the others.
-    const rows = await this.#search(['', '', '', '', '-inf', '+inf'], 10, true);
+    // A few rows, so that a corrupted newest one does not hide the others; a few hundred read.
+    const { rows } = await this.#search(['', '', '', '', '', '-inf', '+inf', 'mr', 'time', 'desc'], 0, 10, 500);
     for (const row of rows) if (row.ok) return row.summary.token;
     return null;
   }
 
-  async #search(filters: readonly string[], limit: number, mainOnly: boolean): Promise<FoundRow[]> {
-    const flat = await this.#redis.loupeFindProfiles(this.#prefix, ...filters, limit, mainOnly ? 1 : 0);
+  async #search(filters: readonly string[], offset: number, limit: number, bound: number): Promise<SearchResult> {
+    const [total, scanned, complete, ...flat] = await this.#redis.loupeFindProfiles(this.#prefix, ...filters, offset, limit, bound);
     const rows: FoundRow[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) rows.push(parseSummary(flat[i] ?? '', flat[i + 1] ?? ''));
-    return rows;
+    for (let i = 0; i + 1 < flat.length; i += 2) rows.push(parseSummary(String(flat[i] ?? ''), String(flat[i + 1] ?? '')));
+    return { rows, total: Number(total), scanned: Number(scanned), complete: complete === 1 };
   }
 
   purge(): Promise<number> {

@@ -71,39 +71,76 @@ return { stored, replaced }
 `;
 
 /**
- * ARGV: prefix, ip, method, url substring, status code, start (ms or -inf), end (ms or +inf),
- * limit, main requests only (1/0). Empty filters match everything. Returns token, summary JSON,
- * token, summary JSON…, newest first. A row that is not a JSON object cannot be filtered: it is
- * returned whatever the filters (for the caller to report), except to a main-requests-only search.
+ * ARGV: prefix, ip, method, url substring, status (a code such as `404`, or a class such as
+ * `5xx`), route, start (ms or -inf), end (ms or +inf), flags, sort (`time` or `duration`), order
+ * (`desc` or `asc`), offset, limit, scan bound. Flags is a string of letters: `m` main requests
+ * only, `f` no `/favicon.ico`, `a` aborted requests only, `r` readable rows only. Empty filters
+ * match everything.
+ *
+ * Reads at most `scan bound` rows of the index, newest first within [start, end], so that a
+ * search costs Redis a bounded time whatever it holds; every match among them is counted and
+ * sorted, and the page [offset, offset + limit) returned. Returns total, scanned, complete (1 when
+ * the whole range was read), then token, summary JSON, token, summary JSON… A row that is not a
+ * JSON object with a numeric statusCode cannot be filtered: it matches whatever the filters (for
+ * the caller to report), except under `r`.
  */
 export const FIND_SCRIPT = `
-local p, ip, method, url, status = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local min, max, limit, mainOnly = ARGV[6], ARGV[7], tonumber(ARGV[8]), ARGV[9] == '1'
+local p, ip, method, url, status, route = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local min, max, flags, sort, order = ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]
+local offset, limit, bound = tonumber(ARGV[12]), tonumber(ARGV[13]), tonumber(ARGV[14])
+local mainOnly, noFavicon, abortedOnly, readableOnly = string.find(flags, 'm', 1, true), string.find(flags, 'f', 1, true), string.find(flags, 'a', 1, true), string.find(flags, 'r', 1, true)
+local statusClass = nil
+if string.match(status, '^%dxx$') then statusClass = tonumber(string.sub(status, 1, 1)) end
 local index, meta = p .. 'profiler:index', p .. 'profiler:meta'
-local out, found, offset, batch = {}, 0, 0, 500
-while found < limit do
-  local tokens = redis.call('ZREVRANGEBYSCORE', index, max, min, 'LIMIT', offset, batch)
-  if #tokens == 0 then break end
+local function matches(r)
+  if ip ~= '' and r.ip ~= ip then return false end
+  if method ~= '' and r.method ~= method then return false end
+  if route ~= '' and r.route ~= route then return false end
+  if statusClass then
+    if math.floor(r.statusCode / 100) ~= statusClass then return false end
+  elseif status ~= '' and tostring(r.statusCode) ~= status then return false end
+  if url ~= '' and not (type(r.url) == 'string' and string.find(r.url, url, 1, true)) then return false end
+  if mainOnly and r.parent ~= cjson.null then return false end
+  if abortedOnly and not (r.aborted == true or r.statusCode == 0) then return false end
+  if noFavicon and type(r.url) == 'string' and string.match(r.url, '^%a[%w+.-]*://[^/?#]*([^?#]*)') == '/favicon.ico' then return false end
+  return true
+end
+local found, scanned, complete, batch = {}, 0, 0, 500
+while true do
+  local take = math.min(batch, bound - scanned)
+  if take <= 0 then break end
+  local tokens = redis.call('ZREVRANGEBYSCORE', index, max, min, 'LIMIT', scanned, take)
+  scanned = scanned + #tokens
+  if #tokens == 0 then complete = 1 break end
   local rows = redis.call('HMGET', meta, unpack(tokens))
   for i = 1, #rows do
     local row = rows[i]
     if row then
       local ok, r = pcall(cjson.decode, row)
-      local readable = ok and type(r) == 'table'
-      if (not readable and not mainOnly) or (readable
-        and (ip == '' or r.ip == ip)
-        and (method == '' or r.method == method)
-        and (status == '' or tostring(r.statusCode) == status)
-        and (url == '' or (type(r.url) == 'string' and string.find(r.url, url, 1, true)))
-        and (not mainOnly or r.parent == cjson.null)) then
-        out[#out + 1] = tokens[i]
-        out[#out + 1] = row
-        found = found + 1
-        if found >= limit then break end
+      if ok and type(r) == 'table' and type(r.statusCode) == 'number' then
+        if matches(r) then found[#found + 1] = { tokens[i], row, type(r.duration) == 'number' and r.duration or -1, #found } end
+      elseif not readableOnly then
+        found[#found + 1] = { tokens[i], row, -1, #found }
       end
     end
   end
-  offset = offset + batch
+  if #tokens < take then complete = 1 break end
+end
+if sort == 'duration' then
+  -- Ties keep the order of the index: newest first.
+  if order == 'asc' then
+    table.sort(found, function(a, b) if a[3] ~= b[3] then return a[3] < b[3] end return a[4] < b[4] end)
+  else
+    table.sort(found, function(a, b) if a[3] ~= b[3] then return a[3] > b[3] end return a[4] < b[4] end)
+  end
+elseif order == 'asc' then
+  local n = #found
+  for i = 1, math.floor(n / 2) do found[i], found[n - i + 1] = found[n - i + 1], found[i] end
+end
+local out = { #found, scanned, complete }
+for i = offset + 1, math.min(offset + limit, #found) do
+  out[#out + 1] = found[i][1]
+  out[#out + 1] = found[i][2]
 end
 return out
 `;

@@ -20,13 +20,14 @@ test('formatTable aligns columns under a rule and leaves no trailing blanks', (t
 
 test('formatSummaryTable prints the time as ISO 8601 and a dash for no parent', (t) => {
   const text = formatSummaryTable([
-    { ok: true, summary: { token: 'abc123', parent: null, ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 6), statusCode: 404 } },
+    { ok: true, summary: { token: 'abc123', parent: null, ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 6), statusCode: 404, duration: 12.34 } },
     { ok: true, summary: { token: 'def456', parent: 'abc123', ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 9), statusCode: 404 } },
   ]);
   const [header, , first, second] = text.split('\n');
-  t.is(header, 'Token   Status  Method  URL         IP   Time                      Parent');
-  t.is(first, 'abc123  404     GET     http://h/a  ::1  2025-01-02T03:04:05.006Z  -');
-  t.is(second, 'def456  404     GET     http://h/a  ::1  2025-01-02T03:04:05.009Z  abc123');
+  t.is(header, 'Token   Status  Method  URL         IP   Time                      Duration  Parent');
+  t.is(first, 'abc123  404     GET     http://h/a  ::1  2025-01-02T03:04:05.006Z  12.3 ms   -');
+  // A row stored before durations were indexed has none.
+  t.is(second, 'def456  404     GET     http://h/a  ::1  2025-01-02T03:04:05.009Z  -         abc123');
 });
 
 test('formatTimeline places each phase on one time axis, every phase visible', (t) => {
@@ -82,11 +83,11 @@ test('formatSummaryTable keeps an unreadable row in its place, escapes every val
   t.is(
     text,
     [
-      'Token   Status  Method   URL                   IP   Time                      Parent',
-      '------  ------  -------  --------------------  ---  ------------------------  ------',
-      'abc123  200     GET      http://h/\\x1b[2J\\x0a  ::1  100000000000000000000     -',
+      'Token   Status  Method   URL                   IP   Time                      Duration  Parent',
+      '------  ------  -------  --------------------  ---  ------------------------  --------  ------',
+      'abc123  200     GET      http://h/\\x1b[2J\\x0a  ::1  100000000000000000000     -         -',
       '(unreadable row bad\\x1b]0;x\\x07: it is not JSON)',
-      'def456  200     GET\\x9b  http://h/b            ::1  1970-01-01T00:00:00.000Z  -',
+      'def456  200     GET\\x9b  http://h/b            ::1  1970-01-01T00:00:00.000Z  -         -',
       '',
     ].join('\n'),
   );

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { main } from '../../src/cli/main';
 import { testKeyPrefix } from '../helpers/test-redis';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -67,13 +68,30 @@ function spawnLoupe(args: readonly string[], env: Readonly<Record<string, string
 }
 
 /** The rows of a `profiler:list` table: the cells of each line under the header and the rule. */
-export function tableRows(stdout: string): { token: string; status: string; method: string; url: string; ip: string; time: string; parent: string }[] {
+export function tableRows(stdout: string): { token: string; status: string; method: string; url: string; ip: string; time: string; duration: string; parent: string }[] {
   return stdout
     .trimEnd()
     .split('\n')
     .slice(2)
     .map((line) => {
-      const [token = '', status = '', method = '', url = '', ip = '', time = '', parent = ''] = line.split(/\s{2,}/);
-      return { token, status, method, url, ip, time, parent };
+      const [token = '', status = '', method = '', url = '', ip = '', time = '', duration = '', parent = ''] = line.split(/\s{2,}/);
+      return { token, status, method, url, ip, time, duration, parent };
     });
+}
+
+/**
+ * Runs `loupe …` in this process through the CLI's `main(argv, io)`, as bin/loupe.js does but
+ * without compiling the CLI again in a child process; standard input is not a terminal.
+ */
+export async function runMain(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<LoupeRun> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await main(args, {
+    env: { ...process.env, REDIS_PREFIX: testKeyPrefix(), ...env },
+    out: (text) => stdout.push(text),
+    err: (text) => stderr.push(text),
+    interactive: false,
+    confirm: () => Promise.resolve(false),
+  });
+  return { code, stdout: stdout.join(''), stderr: stderr.join('') };
 }

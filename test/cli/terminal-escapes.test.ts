@@ -2,7 +2,7 @@ import test from 'ava';
 import { httpRequest } from '../helpers/http-client';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 import { profileRequests } from './profile-requests';
-import { runLoupe } from './run-loupe';
+import { runLoupe, runMain } from './run-loupe';
 
 // What reaches the terminal from stored profiles: a value can carry escape sequences (route
 // parameters are percent-decoded) and a row in Redis can be corrupted; the CLI shows both as text.
@@ -47,7 +47,7 @@ test.after.always(async () => {
 });
 
 test('profiler:list shows escape sequences in stored values as text, and lists the rows it cannot read in their place', async (t) => {
-  const run = await runLoupe(['profiler:list'], env);
+  const run = await runMain(['profiler:list'], env);
   t.is(run.code, 0, run.stderr);
   t.notRegex(run.stdout, RAW_CONTROL);
   const lines = run.stdout.trimEnd().split('\n');
@@ -63,7 +63,7 @@ test('profiler:list shows escape sequences in stored values as text, and lists t
 });
 
 test('profiler:list --json keeps stdout an array of the readable rows, escaped as JSON; the unreadable ones go to stderr', async (t) => {
-  const run = await runLoupe(['profiler:list', '--json'], env);
+  const run = await runMain(['profiler:list', '--json'], env);
   t.is(run.code, 0, run.stderr);
   t.notRegex(run.stdout, RAW_CONTROL);
   t.true(run.stdout.includes('"GET\\u009b2J"'));

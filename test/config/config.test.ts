@@ -20,7 +20,7 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
     session: { lifetime: 1440 * 60, cookieName: 'LOUPESESSID' },
     security: { secret: 'loupe-dev-secret-change-me', rememberMeLifetime: 7 * 86400, rememberMeCookieName: 'LOUPE_REMEMBERME' },
-    profiler: { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], redact: [], cookieAllowList: [] },
+    profiler: { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], redact: [], cookieAllowList: [], sample: 1, slowMs: 500 },
     log: { level: 'info', format: 'auto' },
   });
 });
@@ -184,4 +184,16 @@ test('readRedisConfig reads REDIS_URL, REDIS_PREFIX and the Redis timeouts alone
   throwsInvalid(t, { REDIS_URL: 'tcp://127.0.0.1:6379' }, 'Invalid REDIS_URL "tcp://127.0.0.1:6379": expected a redis:// or rediss:// URL.');
   const error = t.throws(() => readRedisConfig({ REDIS_URL: 'tcp://127.0.0.1:6379' }), { instanceOf: LoupeError });
   t.is(error?.code, 'LOUPE_ERR_CONFIG_INVALID');
+});
+
+test('PROFILER_SAMPLE is a rate from 0 to 1 (default 1), PROFILER_SLOW_MS milliseconds (default 500)', (t) => {
+  t.is(readConfig({}).profiler.sample, 1);
+  t.is(readConfig({}).profiler.slowMs, 500);
+  t.is(readConfig({ PROFILER_SAMPLE: '0.25', PROFILER_SLOW_MS: '2000' }).profiler.sample, 0.25);
+  t.is(readConfig({ PROFILER_SAMPLE: '0' }).profiler.sample, 0);
+  t.is(readConfig({ PROFILER_SLOW_MS: '0' }).profiler.slowMs, 0);
+  throwsInvalid(t, { PROFILER_SAMPLE: '1.5' }, 'Invalid PROFILER_SAMPLE "1.5": expected a number from 0 to 1.');
+  throwsInvalid(t, { PROFILER_SAMPLE: '10%' }, 'Invalid PROFILER_SAMPLE "10%": expected a number from 0 to 1.');
+  throwsInvalid(t, { PROFILER_SAMPLE: ' ' }, 'Invalid PROFILER_SAMPLE " ": expected a number from 0 to 1.');
+  throwsInvalid(t, { PROFILER_SLOW_MS: '-1' }, 'Invalid PROFILER_SLOW_MS "-1": expected an integer from 0 to 3600000.');
 });

@@ -1,6 +1,6 @@
 import { type ExecutionContext, type TestFn } from 'ava';
 import { type ProfileSummary } from '../../src/profiler/profile';
-import { type ProfileStorage, type StoredProfile } from '../../src/profiler/profile-storage';
+import { type ProfileStorage, type SearchResult, type StoredProfile } from '../../src/profiler/profile-storage';
 
 /** Makes a fresh, empty storage keeping at most `maxProfiles` for `lifetime` seconds. */
 export type StorageFactory = (options: { maxProfiles: number; lifetime: number }) => Promise<ProfileStorage>;
@@ -60,6 +60,36 @@ export function profileStorageContract(test: TestFn, name: string, create: Stora
     await storage.write([profile('e00001', { time: BASE + 1 }), profile('e00002', { time: BASE + 2, method: 'POST' })]);
     t.deepEqual(await storage.findRows({}), (await storage.find({})).map((summary) => ({ ok: true, summary })));
     t.deepEqual(await storage.findRows({ method: 'POST' }), [{ ok: true, summary: profile('e00002', { time: BASE + 2, method: 'POST' }).summary }]);
+  });
+
+  test(`${name}: search counts every match, pages through them, and sorts by time or duration either way`, async (t) => {
+    const storage = await fresh(t);
+    await storage.write([
+      profile('a20001', { time: BASE + 1, duration: 30, statusCode: 200, route: 'hello' }),
+      profile('a20002', { time: BASE + 2, duration: 5, statusCode: 503 }),
+      profile('a20003', { time: BASE + 3, duration: 80, statusCode: 500, route: 'boom' }),
+      profile('a20004', { time: BASE + 4, duration: 12, statusCode: 500, parent: 'a20003' }),
+      profile('a20005', { time: BASE + 5, duration: 1, statusCode: 404, url: 'http://h/favicon.ico' }),
+      profile('a20006', { time: BASE + 6, duration: 7, statusCode: 0, aborted: true }),
+      profile('a20007', { time: BASE + 7, duration: 9, statusCode: 200, aborted: true, route: 'hello' }),
+    ]);
+    const tokens = (result: SearchResult): string[] => result.rows.map((row) => (row.ok ? row.summary.token : `unreadable ${row.token}`));
+    const all = await storage.search({ limit: 3 });
+    t.deepEqual(tokens(all), ['a20007', 'a20006', 'a20005']);
+    t.like(all, { total: 7, scanned: 7, complete: true });
+    t.deepEqual(tokens(await storage.search({ limit: 3, offset: 3 })), ['a20004', 'a20003', 'a20002']);
+    t.deepEqual(tokens(await storage.search({ limit: 3, offset: 6 })), ['a20001']);
+    t.deepEqual(tokens(await storage.search({ order: 'asc', limit: 2 })), ['a20001', 'a20002']);
+    t.deepEqual(tokens(await storage.search({ sort: 'duration' })), ['a20003', 'a20001', 'a20004', 'a20007', 'a20006', 'a20002', 'a20005']);
+    t.deepEqual(tokens(await storage.search({ sort: 'duration', order: 'asc', limit: 2 })), ['a20005', 'a20002']);
+    const serverErrors = await storage.search({ statusClass: 5 });
+    t.deepEqual(tokens(serverErrors), ['a20004', 'a20003', 'a20002']);
+    t.is(serverErrors.total, 3);
+    t.deepEqual(tokens(await storage.search({ statusClass: 5, mainRequestsOnly: true })), ['a20003', 'a20002']);
+    t.deepEqual(tokens(await storage.search({ hideFavicon: true, statusClass: 4 })), []);
+    t.deepEqual(tokens(await storage.search({ statusClass: 4 })), ['a20005']);
+    t.deepEqual(tokens(await storage.search({ aborted: true })), ['a20007', 'a20006']);
+    t.deepEqual(tokens(await storage.search({ route: 'hello' })), ['a20007', 'a20001']);
   });
 
   test(`${name}: retention keeps at most maxProfiles, removing the oldest`, async (t) => {

@@ -28,6 +28,7 @@ function writingWith(real: ProfileStorage, write: ProfileStorage['write']): Prof
     read: (token) => real.read(token),
     find: (criteria) => real.find(criteria),
     findRows: (criteria) => real.findRows(criteria),
+    search: (criteria) => real.search(criteria),
     latest: () => real.latest(),
     purge: () => real.purge(),
     count: () => real.count(),
@@ -95,7 +96,8 @@ test('every enqueued profile is stored, in batches, once the writer is idle', as
   const stored = await reader.read(all[599] ?? '');
   t.deepEqual(stored.kind === 'found' ? JSON.parse(stored.json) : stored, profile(all[599] ?? '', 599));
   const [newest] = await reader.find({ limit: 1 });
-  t.deepEqual(newest, { token: all[599], parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://127.0.0.1:8000/hello/599', time: BASE + 599, statusCode: 200 });
+  const { duration, aborted } = profile(all[599] ?? '', 599);
+  t.deepEqual(newest, { token: all[599], parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://127.0.0.1:8000/hello/599', time: BASE + 599, statusCode: 200, duration, aborted, route: 'hello' });
 });
 
 test('a profile collected from an exchange is stored as the JSON of it', async (t) => {

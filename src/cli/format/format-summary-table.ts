@@ -1,5 +1,6 @@
 import { type FoundRow } from '../../profiler/profile-storage';
 import { escapeControl } from './escape-control';
+import { formatDuration } from './format-duration';
 import { formatTable } from './format-table';
 
 /** ISO 8601, or the number itself when no date has it (a corrupted row). */
@@ -14,11 +15,11 @@ function isoTime(time: number): string {
  */
 export function formatSummaryTable(rows: readonly FoundRow[]): string {
   const table = formatTable(
-    ['Token', 'Status', 'Method', 'URL', 'IP', 'Time', 'Parent'],
+    ['Token', 'Status', 'Method', 'URL', 'IP', 'Time', 'Duration', 'Parent'],
     rows.flatMap((row) => {
       if (!row.ok) return [];
       const { summary } = row;
-      return [[summary.token, String(summary.statusCode), summary.method, summary.url, summary.ip, isoTime(summary.time), summary.parent ?? '-']];
+      return [[summary.token, String(summary.statusCode), summary.method, summary.url, summary.ip, isoTime(summary.time), summary.duration === undefined ? '-' : formatDuration(summary.duration), summary.parent ?? '-']];
     }),
   );
   const [header = '', rule = '', ...lines] = table.trimEnd().split('\n');

@@ -2,7 +2,7 @@ import { LoupeError } from '../../errors/loupe-error';
 import { type ProfileStorage } from '../profile-storage';
 
 /** What the profiler's pages read from the storage. */
-export type PageStorage = Pick<ProfileStorage, 'read' | 'find' | 'latest' | 'count'>;
+export type PageStorage = Pick<ProfileStorage, 'read' | 'find' | 'search' | 'latest' | 'count'>;
 
 /** Why the profile storage could not be read: its connection is down, or it failed or did not answer in time. */
 export class ProfilerStorageUnavailableError extends LoupeError {
@@ -32,6 +32,7 @@ export function guardStorage(storage: PageStorage, isConnected: () => boolean): 
   return {
     read: (token) => guard(() => storage.read(token)),
     find: (criteria) => guard(() => storage.find(criteria)),
+    search: (criteria) => guard(() => storage.search(criteria)),
     latest: () => guard(() => storage.latest()),
     count: () => guard(() => storage.count()),
   };

@@ -6,7 +6,7 @@ import { type PanelDefinition } from './panel-definition';
 import { renderPanelLayout } from './panel-layout';
 import { renderProfileSummary } from './profile-summary';
 import { renderWriterCounters } from './writer-counters';
-import { profilePath } from '../profiler-paths';
+import { comparePath, profilePath, searchPath } from '../profiler-paths';
 
 /** What the profile page shows: a profile, its children, the panels and the one chosen. */
 export interface ProfilePageContent {
@@ -14,6 +14,8 @@ export interface ProfilePageContent {
   readonly children: readonly ChildProfile[];
   readonly panels: readonly PanelDefinition[];
   readonly panel: PanelDefinition;
+  /** The previous profile of the same route, to compare with, if any. */
+  readonly previous?: string | null;
 }
 
 function renderMenu(content: ProfilePageContent): SafeHtml {
@@ -41,6 +43,15 @@ function renderPanel(content: ProfilePageContent): SafeHtml {
   return panel.render({ profile, data, children });
 }
 
+/** "Compare with…": the previous profile of the same route, or the search to pick one. */
+function renderCompareLink(content: ProfilePageContent): SafeHtml {
+  const { profile, previous } = content;
+  if (profile.parent !== null) return html``;
+  const pick = html`<a href="${searchPath('url', profile.url)}">pick one</a>`;
+  if (previous === undefined || previous === null) return html`<p class="compare-with">Compare with… no earlier profile of this route; ${pick}, then open /_profiler/${profile.token}/compare/&lt;token&gt;.</p>`;
+  return html`<p class="compare-with">Compare with… <a rel="compare" href="${comparePath(previous, profile.token)}">the previous request of this route (${previous})</a></p>`;
+}
+
 /** The profile page: summary, panel menu, writer counters and the chosen panel. */
 export function renderProfilePage(content: ProfilePageContent, stats: ProfilerStats): string {
   return renderPanelLayout({
@@ -48,6 +59,7 @@ export function renderProfilePage(content: ProfilePageContent, stats: ProfilerSt
 <h2>Profiler</h2>
 ${renderWriterCounters(stats)}`,
     content: html`${renderProfileSummary(content.profile, content.children)}
+${renderCompareLink(content)}
 <section class="panel" id="panel-${content.panel.name}">
 ${renderPanel(content)}
 </section>`,

@@ -7,10 +7,12 @@ import { type RouteDefinition } from '../../routing/route';
 import { unreadableProfileMessage } from '../profile-schema';
 import { guardStorage, ProfilerStorageUnavailableError, type PageStorage } from './guard-storage';
 import { LIVE_PAGE_CSP } from './live-list';
+import { compareResponse } from './compare-response';
 import { loadProfile } from './load-profile';
 import { negotiatedResponse, panelErrorResponse, storageUnavailableResponse, tokenNotFoundPage } from './panel-response';
 import { type PanelDefinition } from './panel-definition';
 import { defaultPanel, findPanel } from './panel-registry';
+import { previousProfileOf } from './previous-profile';
 import { renderProfilePage } from './profile-page';
 import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
@@ -49,13 +51,26 @@ function searchResults(deps: ProfilerRoutesDeps, request: Request): Promise<Resp
   return unlessUnavailable(request, async () => {
     const search = parseSearchQuery(request.queryParams);
     if (!search.ok) return panelErrorResponse(request, 400, 'Invalid search', search.message);
-    const rows = await deps.storage.find(search.criteria);
+    const result = await deps.storage.search(search.criteria);
+    // The panel leaves out rows it cannot read; profiler:list names them.
+    const rows = result.rows.flatMap((row) => (row.ok ? [row.summary] : []));
+    const { page, limit } = search;
     return negotiatedResponse(
       request,
       200,
       {
-        json: () => ({ filters: search.criteria, count: rows.length, results: rows }),
-        html: () => renderSearchPage(search.form, rows, deps.stats()),
+      json: () => ({
+        filters: search.criteria,
+        count: rows.length,
+        total: result.total,
+        page,
+        pageSize: limit,
+        pages: Math.max(1, Math.ceil(result.total / limit)),
+        scanned: result.scanned,
+        complete: result.complete,
+        results: rows,
+      }),
+      html: () => renderSearchPage({ form: search.form, result, page, limit }, deps.stats()),
       },
       { htmlCsp: LIVE_PAGE_CSP },
     );
@@ -119,6 +134,14 @@ function createStatusController(deps: ProfilerRoutesDeps): Controller {
   };
 }
 
+/** `/_profiler/{token}/compare/{other}`: the profile `other` (B) measured against `token` (A). */
+function createCompareController(deps: ProfilerRoutesDeps): Controller {
+  return {
+    name: 'Loupe\\Panel\\ProfilerController::compareAction',
+    handle: ({ request, params }) => unlessUnavailable(request, () => compareResponse(deps, request, params['token'] ?? '', params['other'] ?? '')),
+  };
+}
+
 function createPanelController(deps: ProfilerRoutesDeps): Controller {
   return {
     name: 'Loupe\\Panel\\ProfilerController::panelAction',
@@ -143,10 +166,11 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
         if (panel === undefined) {
           return panelErrorResponse(request, 404, 'Panel not available', `Panel "${requested ?? ''}" is not available for token "${profile.token}".`);
         }
+        const previous = preferredFormat(request) === 'json' ? null : await previousProfileOf(deps.storage, profile);
         return negotiatedResponse(request, 200, {
           // The stored JSON as it is, with summaries of the sub-request profiles it links to.
           json: () => ({ ...profile, childProfiles: children }),
-          html: () => renderProfilePage({ profile, children, panels: deps.panels, panel }, deps.stats()),
+          html: () => renderProfilePage({ profile, children, panels: deps.panels, panel, previous }, deps.stats()),
         });
       }),
   };
@@ -170,6 +194,13 @@ export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefini
       methods: ['GET'],
       requirements: { token: '[0-9a-f]{6}|empty' },
       controller: createResultsController(deps),
+    },
+    {
+      name: '_profiler_compare',
+      path: ProfilerPaths.COMPARE_ROUTE,
+      methods: ['GET'],
+      requirements: { token: '[0-9a-f]{6}|latest', other: '[0-9a-f]{6}|latest' },
+      controller: createCompareController(deps),
     },
     {
       name: '_profiler',

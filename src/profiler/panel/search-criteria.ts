@@ -1,6 +1,6 @@
-import { type ProfileCriteria } from '../profile-storage';
+import { SEARCH_ORDERS, SEARCH_SORTS, type ProfileCriteria, type SearchOrder, type SearchSort } from '../profile-storage';
 
-/** The search filters as typed, to prefill the form. */
+/** The search filters as typed, to prefill the form and to build the links to other pages. */
 export interface SearchForm {
   readonly ip: string;
   readonly method: string;
@@ -9,15 +9,23 @@ export interface SearchForm {
   readonly start: string;
   readonly end: string;
   readonly limit: string;
+  readonly sort: string;
+  readonly order: string;
+  readonly page: string;
+  /** Toggles: `1` when ticked, else empty. */
+  readonly aborted: string;
+  readonly sub_requests: string;
+  readonly favicon: string;
 }
 
-export const SEARCH_FIELDS = ['ip', 'method', 'status_code', 'url', 'start', 'end', 'limit'] as const;
+export const SEARCH_FIELDS = ['ip', 'method', 'status_code', 'url', 'start', 'end', 'limit', 'sort', 'order', 'page', 'aborted', 'sub_requests', 'favicon'] as const;
 
 export const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 1000;
+const MAX_PAGE = 10_000;
 
 export type SearchQuery =
-  | { readonly ok: true; readonly criteria: ProfileCriteria; readonly form: SearchForm }
+  | { readonly ok: true; readonly criteria: ProfileCriteria; readonly form: SearchForm; readonly page: number; readonly limit: number }
   | { readonly ok: false; readonly message: string; readonly form: SearchForm };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -33,22 +41,44 @@ function invalid(name: string, value: string, expected: string): string {
   return `Invalid search filter "${name}" "${value}": expected ${expected}.`;
 }
 
-/**
- * The search filters of a query string (`ip, method, status_code, url, start, end, limit`;
- * empty fields are no filter) as storage criteria, or the message naming the invalid one.
- */
-export function parseSearchQuery(query: URLSearchParams): SearchQuery {
+/** A ticked checkbox sends its value; anything but empty or `0` is on. */
+function toggle(value: string): string {
+  return value === '' || value === '0' ? '' : '1';
+}
+
+function readForm(query: URLSearchParams): SearchForm {
   const raw = (name: string): string => (query.get(name) ?? '').trim();
-  const form: SearchForm = {
+  return {
     ip: raw('ip'),
     method: raw('method').toUpperCase(),
-    status_code: raw('status_code'),
+    status_code: raw('status_code').toLowerCase(),
     url: raw('url'),
     start: raw('start'),
     end: raw('end'),
     limit: raw('limit'),
+    sort: raw('sort'),
+    order: raw('order'),
+    page: raw('page'),
+    aborted: toggle(raw('aborted')),
+    sub_requests: toggle(raw('sub_requests')),
+    favicon: toggle(raw('favicon')),
   };
-  const criteria: Mutable<ProfileCriteria> = { limit: DEFAULT_LIMIT };
+}
+
+function positive(value: string, max: number): number | null {
+  const number = Number(value);
+  return /^\d+$/.test(value) && number >= 1 && number <= max ? number : null;
+}
+
+/**
+ * The search filters of a query string as storage criteria, or the message naming the invalid
+ * one. Empty fields are no filter; `status_code` is a code (`404`) or a class (`5xx`); error
+ * sub-requests and `/favicon.ico` are left out unless `sub_requests` or `favicon` is ticked;
+ * `page` (from 1) and `limit` (its size) choose the page.
+ */
+export function parseSearchQuery(query: URLSearchParams): SearchQuery {
+  const form = readForm(query);
+  const criteria: Mutable<ProfileCriteria> = {};
   const fail = (message: string): SearchQuery => ({ ok: false, message, form });
   if (form.ip !== '') criteria.ip = form.ip;
   if (form.method !== '') {
@@ -56,9 +86,10 @@ export function parseSearchQuery(query: URLSearchParams): SearchQuery {
     criteria.method = form.method;
   }
   if (form.url !== '') criteria.url = form.url;
-  if (form.status_code !== '') {
+  if (/^[1-5]xx$/.test(form.status_code)) criteria.statusClass = Number(form.status_code[0]);
+  else if (form.status_code !== '') {
     const status = Number(form.status_code);
-    if (!/^\d{3}$/.test(form.status_code) || status < 100) return fail(invalid('status_code', form.status_code, 'an HTTP status code from 100 to 599'));
+    if (!/^\d{3}$/.test(form.status_code) || status < 100) return fail(invalid('status_code', form.status_code, 'an HTTP status code from 100 to 599, or a class from 1xx to 5xx'));
     criteria.statusCode = status;
   }
   for (const name of ['start', 'end'] as const) {
@@ -67,10 +98,28 @@ export function parseSearchQuery(query: URLSearchParams): SearchQuery {
     if (time === null) return fail(invalid(name, form[name], 'epoch milliseconds or an ISO 8601 date'));
     criteria[name] = time;
   }
-  if (form.limit !== '') {
-    const limit = Number(form.limit);
-    if (!/^\d+$/.test(form.limit) || limit < 1 || limit > MAX_LIMIT) return fail(invalid('limit', form.limit, `an integer from 1 to ${MAX_LIMIT}`));
-    criteria.limit = limit;
-  }
-  return { ok: true, criteria, form };
+  const limit = form.limit === '' ? DEFAULT_LIMIT : positive(form.limit, MAX_LIMIT);
+  if (limit === null) return fail(invalid('limit', form.limit, `an integer from 1 to ${MAX_LIMIT}`));
+  const page = form.page === '' ? 1 : positive(form.page, MAX_PAGE);
+  if (page === null) return fail(invalid('page', form.page, `an integer from 1 to ${MAX_PAGE}`));
+  const sort = form.sort === '' ? 'time' : SEARCH_SORTS.find((name) => name === form.sort);
+  if (sort === undefined) return fail(invalid('sort', form.sort, SEARCH_SORTS.join(' or ')));
+  const order = form.order === '' ? 'desc' : SEARCH_ORDERS.find((name) => name === form.order);
+  if (order === undefined) return fail(invalid('order', form.order, SEARCH_ORDERS.join(' or ')));
+  criteria.limit = limit;
+  if (page > 1) criteria.offset = (page - 1) * limit;
+  if (sort !== 'time') criteria.sort = sort satisfies SearchSort;
+  if (order !== 'desc') criteria.order = order satisfies SearchOrder;
+  if (form.aborted !== '') criteria.aborted = true;
+  if (form.sub_requests === '') criteria.mainRequestsOnly = true;
+  if (form.favicon === '') criteria.hideFavicon = true;
+  return { ok: true, criteria, form, page, limit };
+}
+
+/** The query string of `form` with `changes` applied, empty fields left out: the link to another page of the same search. */
+export function searchQueryString(form: SearchForm, changes: Partial<SearchForm> = {}): string {
+  const query = new URLSearchParams();
+  const merged: SearchForm = { ...form, ...changes };
+  for (const name of SEARCH_FIELDS) if (merged[name] !== '') query.set(name, merged[name]);
+  return query.toString();
 }

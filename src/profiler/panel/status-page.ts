@@ -1,5 +1,5 @@
 import { type ProfilerStats } from '../profiler';
-import { html } from '../../view/html';
+import { html, type SafeHtml } from '../../view/html';
 import { renderPanelLayout } from './panel-layout';
 import { renderWriterCounters } from './writer-counters';
 
@@ -7,6 +7,19 @@ import { renderWriterCounters } from './writer-counters';
 export type StorageState =
   | { readonly reachable: true; readonly indexed: number; readonly error: null }
   | { readonly reachable: false; readonly indexed: null; readonly error: string };
+
+/** What sampling (PROFILER_SAMPLE) did: requests left out, and those kept although not drawn. */
+function renderSampling(stats: ProfilerStats): SafeHtml {
+  const { sampling } = stats;
+  return html`<h3>Sampling</h3>
+<p>PROFILER_SAMPLE <strong data-counter="sample-rate">${sampling.rate}</strong>: a request not drawn gets no token and no profile,
+unless it failed (5xx, a server error) or took at least PROFILER_SLOW_MS <strong data-counter="slow-ms">${sampling.slowMs}</strong> ms.</p>
+<dl class="counters">
+<dt>Sampled out</dt><dd data-counter="sampled-out">${sampling.sampledOut}</dd>
+<dt>Kept as error</dt><dd data-counter="kept-as-error">${sampling.keptAsError}</dd>
+<dt>Kept as slow</dt><dd data-counter="kept-as-slow">${sampling.keptAsSlow}</dd>
+</dl>`;
+}
 
 /**
  * The profiler's status: this process's writer counters since it started (kept in memory, so
@@ -19,6 +32,7 @@ export function renderStatusPage(stats: ProfilerStats, storage: StorageState): s
 <p>Counters of this server process since it started. A profile is <em>dropped</em> when it could not be stored
 (Redis unavailable, queue full); a request is <em>not profiled</em> when no token could be handed out for it.</p>
 ${renderWriterCounters(stats)}
+${renderSampling(stats)}
 ${
   storage.reachable
     ? html`<p>Profile storage (Redis): <strong data-counter="storage">reachable</strong></p>

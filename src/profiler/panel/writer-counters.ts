@@ -13,6 +13,11 @@ export function counterValues(stats: ProfilerStats): Record<string, string | num
     batches: writer.batches,
     writerState: writer.state,
     lastError: writer.lastError,
+    sampleRate: stats.sampling.rate,
+    slowMs: stats.sampling.slowMs,
+    sampledOut: stats.sampling.sampledOut,
+    keptAsError: stats.sampling.keptAsError,
+    keptAsSlow: stats.sampling.keptAsSlow,
   };
 }
 

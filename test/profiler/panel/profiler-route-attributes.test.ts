@@ -15,7 +15,7 @@ const unusedStorage = {} as ProfileStorage;
 
 test('GET /_profiler/{token} matches the route _profiler with _route, _controller and token, as Symfony\'s', (t) => {
   const router = new UrlMatcherRouter([
-    ...createProfilerRoutes({ storage: unusedStorage, stats: () => ({ writer: { queued: 0, stored: 0, dropped: 0, replaced: 0, batches: 0, unconfirmed: 0, lastError: null, state: 'idle' }, notProfiled: 0 }), droppedReason: () => undefined, panels: [] }),
+    ...createProfilerRoutes({ storage: unusedStorage, stats: () => ({ writer: { queued: 0, stored: 0, dropped: 0, replaced: 0, batches: 0, unconfirmed: 0, lastError: null, state: 'idle' }, notProfiled: 0, sampling: { rate: 1, slowMs: 500, sampledOut: 0, keptAsError: 0, keptAsSlow: 0 } }), droppedReason: () => undefined, panels: [] }),
     ...demoRoutes(['en', 'fr', 'de'], new CredentialsVerifier(new InMemoryUserProvider(DEMO_USERS))),
   ]);
   const routerListener = createRouterListener(router);

@@ -11,7 +11,7 @@ import { sampleProfile } from '../../helpers/sample-profile';
 // Unit tests of the controllers over an in-memory storage: the cases a live server cannot be
 // made to show on demand (a writer that dropped a profile, an unreadable stored profile).
 
-const STATS: ProfilerStats = { writer: { queued: 0, stored: 3, dropped: 7, replaced: 0, batches: 1, unconfirmed: 0, lastError: null, state: 'idle' }, notProfiled: 2 };
+const STATS: ProfilerStats = { writer: { queued: 0, stored: 3, dropped: 7, replaced: 0, batches: 1, unconfirmed: 0, lastError: null, state: 'idle' }, notProfiled: 2, sampling: { rate: 1, slowMs: 500, sampledOut: 0, keptAsError: 0, keptAsSlow: 0 } };
 
 function storage(entries: Record<string, ReadResult>, latest: string | null = null): ProfileStorage {
   return {
@@ -21,6 +21,7 @@ function storage(entries: Record<string, ReadResult>, latest: string | null = nu
     read: (token) => Promise.resolve(entries[token] ?? { kind: 'missing' }),
     find: (_criteria: ProfileCriteria) => Promise.resolve([] as ProfileSummary[]),
     findRows: (_criteria: ProfileCriteria) => Promise.resolve([]),
+    search: (_criteria: ProfileCriteria) => Promise.resolve({ rows: [], total: 0, scanned: 0, complete: true }),
     latest: () => Promise.resolve(latest),
     purge: () => Promise.resolve(0),
     count: () => Promise.resolve(Object.keys(entries).length),
@@ -48,12 +49,14 @@ test('the routes carry Symfony\'s names, static paths first, the token requireme
     ['_profiler_search', '/_profiler/search'],
     ['_profiler_status', '/_profiler/status'],
     ['_profiler_search_results', '/_profiler/{token}/search/results'],
+    ['_profiler_compare', '/_profiler/{token}/compare/{other}'],
     ['_profiler', '/_profiler/{token}'],
     ['_wdt', '/_wdt/{token}'],
   ]);
   t.deepEqual(routes[3]?.requirements, { token: '[0-9a-f]{6}|empty' });
-  t.deepEqual(routes[4]?.requirements, { token: '[0-9a-f]{6}|latest' });
-  t.deepEqual(routes[5]?.requirements, { token: '[0-9a-f]{6}' });
+  t.deepEqual(routes[4]?.requirements, { token: '[0-9a-f]{6}|latest', other: '[0-9a-f]{6}|latest' });
+  t.deepEqual(routes[5]?.requirements, { token: '[0-9a-f]{6}|latest' });
+  t.deepEqual(routes[6]?.requirements, { token: '[0-9a-f]{6}' });
 });
 
 test('a token the writer dropped is a 404 that says so and why', async (t) => {
@@ -114,6 +117,11 @@ test('the status page shows the writer counters in HTML and JSON', async (t) => 
     batches: 1,
     writerState: 'idle',
     lastError: null,
+    sampleRate: 1,
+    slowMs: 500,
+    sampledOut: 0,
+    keptAsError: 0,
+    keptAsSlow: 0,
     indexed: 0,
     storage: { reachable: true, error: null },
   });
@@ -125,7 +133,7 @@ test('the status page shows the writer counters in HTML and JSON', async (t) => 
 /** A storage whose every call fails as ioredis fails when Redis does not answer in time. */
 function timingOut(): ProfileStorage {
   const fail = (): Promise<never> => Promise.reject(new Error('Command timed out'));
-  return { write: fail, markDropped: fail, batchOutcome: fail, read: fail, find: fail, findRows: fail, latest: fail, purge: fail, count: fail };
+  return { write: fail, markDropped: fail, batchOutcome: fail, read: fail, find: fail, findRows: fail, search: fail, latest: fail, purge: fail, count: fail };
 }
 
 test('a storage that does not answer makes the status page say so, with the counters still there', async (t) => {

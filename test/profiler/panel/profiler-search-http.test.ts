@@ -57,11 +57,11 @@ test('filters by method, status, URL substring and IP return the right rows, new
   t.deepEqual(tokens(await search(`url=${mark}&method=post`)), [echo]);
   t.deepEqual(tokens(await search(`url=${encodeURIComponent(`/hello/bob-${mark}`)}`)), [bob]);
   t.deepEqual(tokens(await search(`url=-${mark}&status_code=200`)), [bob, anna]);
-  const notFound = await search(`url=missing-${mark}&status_code=404`);
+  const notFound = await search(`url=missing-${mark}&status_code=404&sub_requests=1`);
   t.is(notFound.length, 2, 'the 404 and its error sub-request');
   t.true(notFound.some((row) => row.token === missing && row.parent === null));
   t.true(notFound.some((row) => row.parent === missing));
-  const all = await search(`url=${mark}&ip=127.0.0.1`);
+  const all = await search(`url=${mark}&ip=127.0.0.1&sub_requests=1`);
   t.is(all.length, 5);
   t.deepEqual([...all].sort((a, b) => b.time - a.time).map((row) => row.time), all.map((row) => row.time), 'newest first');
   t.deepEqual(await search(`url=${mark}&ip=10.9.9.9`), []);
@@ -80,12 +80,12 @@ test('start and end take epoch milliseconds or an ISO date', async (t) => {
 test('the HTML results: the filter form prefilled, the table, a sub-request under its parent', async (t) => {
   const mark = randomBytes(4).toString('hex');
   const [missing] = await sendAll([{ path: `/gone-${mark}` }]);
-  const res = await get(`/_profiler/empty/search/results?url=gone-${mark}&method=get`);
+  const res = await get(`/_profiler/empty/search/results?url=gone-${mark}&method=get&sub_requests=1`);
   t.is(res.status, 200);
   t.true(res.body.includes(`name="url" value="gone-${mark}"`));
   t.true(res.body.includes('name="method" value="GET"'));
   t.true(res.body.includes('2 results found'));
-  for (const heading of ['Status', 'IP', 'Method', 'URL', 'Time', 'Token']) t.true(res.body.includes(`<th>${heading}</th>`), heading);
+  for (const heading of ['Status', 'IP', 'Method', 'URL', 'Time', 'Duration', 'Token']) t.true(res.body.includes(`<th>${heading}</th>`), heading);
   const mainRow = res.body.indexOf(`<tr class="main" data-token="${missing}">`);
   const subRow = res.body.indexOf('<tr class="sub"');
   t.true(mainRow >= 0 && subRow > mainRow, 'the error sub-request is listed right under its parent');

@@ -19,6 +19,7 @@ function source(reads: readonly ReadResult[], droppedByWriter: Record<string, st
     read: () => Promise.resolve(reads[Math.min(calls++, reads.length - 1)] ?? { kind: 'missing' }),
     find: () => Promise.resolve([]),
     findRows: () => Promise.resolve([]),
+    search: () => Promise.resolve({ rows: [], total: 0, scanned: 0, complete: true }),
     latest: () => Promise.resolve(null),
     purge: () => Promise.resolve(0),
     count: () => Promise.resolve(0),
