@@ -1,15 +1,11 @@
 import test from 'ava';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { httpRequest } from '../helpers/http-client';
+import { ARTIFACTS, launchChromium } from '../helpers/chromium';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
-/** Debian's Chromium; Playwright never downloads a browser of its own here. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
-/** Screenshots for people to look at; not compared by the tests. */
-const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
 
 let server: TestServer;
 let browser: Browser | undefined;
@@ -17,15 +13,7 @@ let launchError: string | undefined;
 
 test.before(async () => {
   server = await startTestServer();
-  if (!existsSync(CHROMIUM)) {
-    launchError = `Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\`.`;
-    return;
-  }
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  } catch (error) {
-    launchError = `Chromium at ${CHROMIUM} did not start (reinstall it with \`apt-get install -y chromium\`): ${error instanceof Error ? error.message : String(error)}`;
-  }
+  ({ browser, launchError } = await launchChromium());
 });
 
 test.after.always(async () => {

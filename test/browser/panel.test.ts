@@ -1,13 +1,10 @@
 import test from 'ava';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { LIVE_SCRIPT } from '../../src/profiler/panel/live-script';
 import { httpRequest } from '../helpers/http-client';
+import { launchChromium } from '../helpers/chromium';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
-/** Debian's Chromium; Playwright never downloads a browser of its own here. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
 let server: TestServer;
 let origin: string;
@@ -17,15 +14,7 @@ let launchError: string | undefined;
 test.before(async () => {
   server = await startTestServer();
   origin = `http://127.0.0.1:${server.port}`;
-  if (!existsSync(CHROMIUM)) {
-    launchError = `Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\`.`;
-    return;
-  }
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  } catch (error) {
-    launchError = `Chromium at ${CHROMIUM} did not start (reinstall it with \`apt-get install -y chromium\`): ${error instanceof Error ? error.message : String(error)}`;
-  }
+  ({ browser, launchError } = await launchChromium());
 });
 
 test.after.always(async () => {

@@ -1,16 +1,11 @@
 import test from 'ava';
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { responseDirectivesListener } from '../helpers/response-directives';
+import { ARTIFACTS, launchChromium } from '../helpers/chromium';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
-/** Debian's Chromium; Playwright never downloads a browser of its own here. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
-/** Screenshots a person can look at after the run (git-ignored). */
-const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
 
 let server: TestServer;
 let origin: string;
@@ -21,15 +16,7 @@ test.before(async () => {
   server = await startTestServer({}, { listeners: [responseDirectivesListener] });
   origin = `http://127.0.0.1:${server.port}`;
   await mkdir(ARTIFACTS, { recursive: true });
-  if (!existsSync(CHROMIUM)) {
-    launchError = `Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\`.`;
-    return;
-  }
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  } catch (error) {
-    launchError = `Chromium at ${CHROMIUM} did not start (reinstall it with \`apt-get install -y chromium\`): ${error instanceof Error ? error.message : String(error)}`;
-  }
+  ({ browser, launchError } = await launchChromium());
 });
 
 test.after.always(async () => {
