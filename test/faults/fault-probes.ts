@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
+import { type Profiler } from '../../src/profiler/profiler';
+import { type TestServer } from '../helpers/test-server';
 
 /** One timed request: how long it took, its status, its token, its body. */
 export interface Sample {
@@ -183,4 +185,26 @@ export async function storedCounts(redis: Redis, prefix: string): Promise<{ inde
     tombstones += keys.length;
   } while (cursor !== '0');
   return { indexed: await redis.zcard(`${prefix}profiler:index`), tombstones };
+}
+
+/** What every fault case starts from: a session, 800 requests stored, the writer idle. */
+export interface WarmedUp {
+  readonly profiler: Profiler;
+  readonly prefix: string;
+  /** The `/session` request that opened the session. */
+  readonly first: Sample;
+  readonly cookie: string;
+  readonly before: Sample[];
+  /** The token of the last request before the fault: its profile is stored. */
+  readonly last: string;
+}
+
+/** Opens a session and sends 800 requests to `server`, then waits until their profiles are stored. */
+export async function warmUp(server: TestServer): Promise<WarmedUp> {
+  const profiler = server.profiler;
+  if (profiler === null) throw new Error('the profiler is on in debug');
+  const first = await timedGet(server.port, '/session');
+  const before = await traffic(server.port, 800);
+  await profiler.writer.whenIdle();
+  return { profiler, prefix: server.config.redis.prefix, first, cookie: cookieOf(first), before, last: tokensOf(before).at(-1) ?? '' };
 }

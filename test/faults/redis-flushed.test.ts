@@ -1,7 +1,7 @@
 import test from 'ava';
 import { startTestServer } from '../helpers/test-server';
 import { startThrowawayRedis } from '../helpers/throwaway-redis';
-import { allTokensOf, cookieOf, duplicates, jsonOf, ms, percentile, storedCounts, timedGet, tokensOf, tokenStates, traffic } from './fault-probes';
+import { allTokensOf, cookieOf, duplicates, jsonOf, ms, percentile, storedCounts, timedGet, tokensOf, tokenStates, traffic, warmUp } from './fault-probes';
 
 test('Redis flushed mid-run: pages keep working, no token is handed out twice, new profiles are all stored and counted', async (t) => {
   // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
@@ -9,14 +9,7 @@ test('Redis flushed mid-run: pages keep working, no token is handed out twice, n
   const redis = await startThrowawayRedis(6404);
   const server = await startTestServer({ REDIS_URL: redis.url });
   try {
-    const profiler = server.profiler;
-    if (profiler === null) return t.fail('the profiler is on in debug');
-    const prefix = server.config.redis.prefix;
-    const first = await timedGet(server.port, '/session');
-    const cookie = cookieOf(first);
-    const before = await traffic(server.port, 800);
-    const old = tokensOf(before).at(-1) ?? '';
-    await profiler.writer.whenIdle();
+    const { profiler, prefix, first, cookie, before, last: old } = await warmUp(server);
     const storedBefore = profiler.stats().writer.stored;
     const droppedBefore = profiler.stats().writer.dropped;
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { startTestServer } from '../helpers/test-server';
 import { startThrowawayRedis } from '../helpers/throwaway-redis';
-import { allTokensOf, cookieOf, describePages, duplicates, jsonOf, ms, msUntilStoredAgain, percentile, redisPages, storedCounts, timedGet, tokensOf, tokenStates, traffic } from './fault-probes';
+import { allTokensOf, describePages, duplicates, jsonOf, ms, msUntilStoredAgain, percentile, redisPages, storedCounts, timedGet, tokensOf, tokenStates, traffic, warmUp } from './fault-probes';
 
 /** A page that needs Redis answers within the command timeout (1 s) and this much slack on a busy machine. */
 const BOUND_MS = 2_000;
@@ -12,14 +12,7 @@ test('Redis out of memory (maxmemory 1mb, noeviction): reads still served, write
   const redis = await startThrowawayRedis(6403);
   const server = await startTestServer({ REDIS_URL: redis.url });
   try {
-    const profiler = server.profiler;
-    if (profiler === null) return t.fail('the profiler is on in debug');
-    const prefix = server.config.redis.prefix;
-    const first = await timedGet(server.port, '/session');
-    const cookie = cookieOf(first);
-    const before = await traffic(server.port, 800);
-    const stored = tokensOf(before).at(-1) ?? '';
-    await profiler.writer.whenIdle();
+    const { profiler, prefix, first, cookie, before, last: stored } = await warmUp(server);
 
     await redis.admin.config('SET', 'maxmemory-policy', 'noeviction');
     await redis.admin.config('SET', 'maxmemory', '1mb');

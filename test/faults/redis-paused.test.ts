@@ -5,7 +5,7 @@ import { createLogger } from '../../src/log/create-logger';
 import { spawnServer } from '../helpers/spawn-server';
 import { startTestServer, testConfig } from '../helpers/test-server';
 import { startThrowawayRedis } from '../helpers/throwaway-redis';
-import { allTokensOf, cookieOf, describePages, duplicates, jsonOf, ms, msUntilStoredAgain, percentile, redisPages, storedCounts, timedGet, tokensOf, tokenStates, traffic } from './fault-probes';
+import { allTokensOf, describePages, duplicates, jsonOf, ms, msUntilStoredAgain, percentile, redisPages, storedCounts, tokensOf, tokenStates, traffic, warmUp } from './fault-probes';
 
 const PAUSE_MS = 20_000;
 /**
@@ -27,14 +27,7 @@ test(`Redis paused ${PAUSE_MS / 1000} s: plain pages unaffected, Redis pages 503
   const server = await startTestServer({ REDIS_URL: redis.url });
   const other = await spawnServer({ REDIS_URL: redis.url });
   try {
-    const profiler = server.profiler;
-    if (profiler === null) return t.fail('the profiler is on in debug');
-    const prefix = server.config.redis.prefix;
-    const first = await timedGet(server.port, '/session');
-    const cookie = cookieOf(first);
-    const before = await traffic(server.port, 800);
-    const stored = tokensOf(before).at(-1) ?? '';
-    await profiler.writer.whenIdle();
+    const { profiler, prefix, first, cookie, before, last: stored } = await warmUp(server);
 
     await redis.admin.call('CLIENT', 'PAUSE', String(PAUSE_MS));
     const pausedAt = performance.now();

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { startTestServer } from '../helpers/test-server';
 import { startThrowawayRedis } from '../helpers/throwaway-redis';
-import { allTokensOf, cookieOf, duplicates, ms, msUntilStoredAgain, percentile, storedCounts, timedGet, tokensOf, tokenStates, traffic } from './fault-probes';
+import { allTokensOf, cookieOf, duplicates, ms, msUntilStoredAgain, percentile, storedCounts, timedGet, tokensOf, tokenStates, traffic, warmUp } from './fault-probes';
 
 test('Redis restarted (SHUTDOWN NOSAVE, then started empty): served meanwhile, storing resumes on its own, no token lost or handed out twice', async (t) => {
   // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
@@ -9,12 +9,7 @@ test('Redis restarted (SHUTDOWN NOSAVE, then started empty): served meanwhile, s
   const redis = await startThrowawayRedis(6405);
   const server = await startTestServer({ REDIS_URL: redis.url });
   try {
-    const profiler = server.profiler;
-    if (profiler === null) return t.fail('the profiler is on in debug');
-    const prefix = server.config.redis.prefix;
-    const first = await timedGet(server.port, '/session');
-    const before = await traffic(server.port, 800);
-    await profiler.writer.whenIdle();
+    const { profiler, prefix, first, before } = await warmUp(server);
 
     await redis.shutdown();
     const [gap, session] = await Promise.all([traffic(server.port, 400), timedGet(server.port, '/session', { cookie: cookieOf(first) })]);
