@@ -7,7 +7,7 @@ test('Redis flushed mid-run: pages keep working, no token is handed out twice, n
   // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
   t.timeout(90_000);
   const redis = await startThrowawayRedis(6404);
-  const server = await startTestServer({ REDIS_URL: redis.url });
+  const server = await startTestServer({ REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '1000' });
   try {
     const { profiler, prefix, first, cookie, before, last: old } = await warmUp(server);
     const storedBefore = profiler.stats().writer.stored;

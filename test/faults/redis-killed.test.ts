@@ -10,7 +10,7 @@ test('Redis killed mid-traffic: plain pages keep their latency, Redis pages answ
   // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
   t.timeout(90_000);
   const redis = await startThrowawayRedis(6401);
-  const server = await startTestServer({ REDIS_URL: redis.url });
+  const server = await startTestServer({ REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '1000' });
   try {
     const profiler = server.profiler;
     if (profiler === null) return t.fail('the profiler is on in debug');

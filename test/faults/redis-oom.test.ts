@@ -10,7 +10,7 @@ test('Redis out of memory (maxmemory 1mb, noeviction): reads still served, write
   // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
   t.timeout(90_000);
   const redis = await startThrowawayRedis(6403);
-  const server = await startTestServer({ REDIS_URL: redis.url });
+  const server = await startTestServer({ REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '1000' });
   try {
     const { profiler, prefix, first, cookie, before, last: stored } = await warmUp(server);
 

@@ -24,7 +24,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; result: P
 test(`Redis paused ${PAUSE_MS / 1000} s: plain pages unaffected, Redis pages 503 within the command timeout, start and SIGTERM bounded, nothing lost afterwards`, async (t) => {
   t.timeout(120_000);
   const redis = await startThrowawayRedis(6402);
-  const server = await startTestServer({ REDIS_URL: redis.url });
+  const server = await startTestServer({ REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '1000' });
   const other = await spawnServer({ REDIS_URL: redis.url });
   try {
     const { profiler, prefix, first, cookie, before, last: stored } = await warmUp(server);
@@ -39,7 +39,7 @@ test(`Redis paused ${PAUSE_MS / 1000} s: plain pages unaffected, Redis pages 503
         return other.exited;
       }),
       timed(async () => {
-        const app = createDemoApp(testConfig({ REDIS_URL: redis.url }), createLogger({ level: 'silent', format: 'json' }));
+        const app = createDemoApp(testConfig({ REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '1000' }), createLogger({ level: 'silent', format: 'json' }));
         await app.listen();
         await app.close();
       }),

@@ -7,7 +7,7 @@ test('Redis restarted (SHUTDOWN NOSAVE, then started empty): served meanwhile, s
   // A throwaway Redis, a server and a few thousand requests: longer than AVA's idle timeout on a busy machine.
   t.timeout(90_000);
   const redis = await startThrowawayRedis(6405);
-  const server = await startTestServer({ REDIS_URL: redis.url });
+  const server = await startTestServer({ REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '1000' });
   try {
     const { profiler, prefix, first, before } = await warmUp(server);
 
