@@ -1,3 +1,4 @@
+import { type ExecutionContext } from 'ava';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type Redis from 'ioredis';
@@ -207,4 +208,17 @@ export async function warmUp(server: TestServer): Promise<WarmedUp> {
   const before = await traffic(server.port, 800);
   await profiler.writer.whenIdle();
   return { profiler, prefix: server.config.redis.prefix, first, cookie: cookieOf(first), before, last: tokensOf(before).at(-1) ?? '' };
+}
+
+/** Redis is unreachable: every Redis page answered within `boundMs`, the session and profile pages 503, the status page 200 from memory. */
+export function assertRedisPagesUnavailable(t: ExecutionContext, pages: RedisPages, boundMs: number): void {
+  for (const [name, sample] of Object.entries(pages)) t.true(sample.ms < boundMs, `${name} answered in ${ms(sample.ms)}`);
+  t.is(pages.session.status, 503);
+  t.is(pages.newSession.status, 503);
+  t.is(pages.status.status, 200);
+  t.like(jsonOf(pages.status), { storage: { reachable: false }, indexed: null });
+  t.regex(pages.statusHtml.body, /data-counter="storage">unreachable</);
+  t.is(pages.profile.status, 503);
+  t.like(jsonOf(pages.latest), { status: 503, code: 'LOUPE_ERR_PROFILER_STORAGE_UNAVAILABLE' });
+  t.like(jsonOf(pages.search), { status: 503, code: 'LOUPE_ERR_PROFILER_STORAGE_UNAVAILABLE' });
 }
