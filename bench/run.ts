@@ -4,14 +4,20 @@
  * side by side on this machine, warmed up, then measured interleaved (A B C D E, A B C D E, …) on
  * an unrouted and a routed path. Prints a table and writes it as JSON.
  *
+ * Each row also gives the server process's CPU time per request (from /proc): on a loaded machine
+ * the throughput of every server drops, the CPU a request costs much less.
+ *
  * Settings (environment): BENCH_SECONDS per measurement (5), BENCH_ROUNDS (3),
- * BENCH_CONNECTIONS (64), BENCH_SOAK_SECONDS (0: off; 300 for the memory check), REDIS_URL.
+ * BENCH_CONNECTIONS (64), BENCH_SOAK_SECONDS (0: off; 300 for the memory check), REDIS_URL,
+ * BENCH_SERVERS (comma-separated names or parts of names: only those servers, e.g. `fastify,loupe`),
+ * BENCH_BASELINE (another checkout of Loupe, built: its prod and debug servers run in the same
+ * rounds as "Loupe prod (base)" and "Loupe debug (base)", for a before/after of a change).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadTool, measure, type LoadResult } from './lib/load';
-import { freePort, getJson, memoryOf, startServer, stopServer, type BenchServer } from './lib/processes';
+import { cpuMicrosOf, freePort, getJson, memoryOf, startServer, stopServer, type BenchServer } from './lib/processes';
 import { printReport, type Report, type Row } from './lib/report';
 import { soak } from './lib/soak';
 
@@ -20,6 +26,8 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 64);
 const SOAK_SECONDS = Number(process.env['BENCH_SOAK_SECONDS'] ?? 0);
+const SELECTED = (process.env['BENCH_SERVERS'] ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+const BASELINE = process.env['BENCH_BASELINE'];
 const PATHS = { unrouted: '/config.yaml', routed: '/hello/anna' } as const;
 /** Profiles stored per request: a 404 is rendered by a sub-request with its own profile. */
 const PROFILES_PER_REQUEST = { unrouted: 2, routed: 1 } as const;
@@ -57,39 +65,56 @@ async function main(): Promise<void> {
   if (!existsSync(path.join(ROOT, 'dist', 'demo', 'main.js'))) throw new Error('No build: run `make bench` (it builds first) or `npm run build`.');
   const tool = loadTool();
   const redisPrefix = `loupe-bench:${process.pid}:`;
-  const loupe = [path.join(ROOT, 'dist', 'demo', 'main.js')];
+  const prod = { APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'bench-secret' };
+  const dev = { APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_MAX_PROFILES: '200000' };
+  const demo = (root: string): string[] => {
+    const main = path.join(root, 'dist', 'demo', 'main.js');
+    if (!existsSync(main)) throw new Error(`No build at ${main}: run \`npm run build\` there.`);
+    return [main];
+  };
   // A line per request on a pipe the harness keeps reading: Loupe logs warnings only, as Fastify runs without its logger.
   const quiet = { LOG_LEVEL: 'warn' };
+  const candidates: { name: string; args: string[]; env: Record<string, string> }[] = [
+    { name: 'raw uWS', args: [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], env: {} },
+    { name: 'uWS + XState', args: [path.join(ROOT, 'bench', 'servers', 'uws-xstate.js')], env: {} },
+    { name: 'Fastify', args: [path.join(ROOT, 'bench', 'servers', 'fastify.js')], env: {} },
+    { name: 'Loupe prod', args: demo(ROOT), env: { ...quiet, ...prod, REDIS_PREFIX: redisPrefix } },
+    { name: 'Loupe debug', args: demo(ROOT), env: { ...quiet, ...dev, REDIS_PREFIX: redisPrefix } },
+  ];
+  if (BASELINE !== undefined && BASELINE !== '') {
+    const base = path.resolve(BASELINE);
+    candidates.push({ name: 'Loupe prod (base)', args: demo(base), env: { ...quiet, ...prod, REDIS_PREFIX: `${redisPrefix}base:` } });
+    candidates.push({ name: 'Loupe debug (base)', args: demo(base), env: { ...quiet, ...dev, REDIS_PREFIX: `${redisPrefix}base:` } });
+  }
   const servers: BenchServer[] = [];
   try {
-    servers.push(await startServer('raw uWS', await freePort(), [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], {}));
-    servers.push(await startServer('uWS + XState', await freePort(), [path.join(ROOT, 'bench', 'servers', 'uws-xstate.js')], {}));
-    servers.push(await startServer('Fastify', await freePort(), [path.join(ROOT, 'bench', 'servers', 'fastify.js')], {}));
-    servers.push(await startServer('Loupe prod', await freePort(), loupe, { ...quiet, APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'bench-secret', REDIS_PREFIX: redisPrefix }));
-    servers.push(
-      await startServer('Loupe debug',
-        await freePort(), loupe, { ...quiet, APP_ENV: 'dev', APP_DEBUG: '1', REDIS_PREFIX: redisPrefix, PROFILER_MAX_PROFILES: '200000' }),
-    );
+    for (const { name, args, env } of candidates) {
+      if (SELECTED.length > 0 && !SELECTED.some((part) => name.toLowerCase().includes(part))) continue;
+      servers.push(await startServer(name, await freePort(), args, env));
+    }
     const debug = servers.find((server) => server.name === 'Loupe debug');
-    if (debug === undefined) throw new Error('the debug server did not start');
     console.log(`Load tool: ${tool}, ${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds.`);
     for (const server of servers) {
       for (const route of Object.values(PATHS)) await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: 2, connections: CONNECTIONS });
     }
-    const samples = new Map<string, LoadResult[]>();
+    const samples = new Map<string, (LoadResult & { cpuUsPerRequest: number })[]>();
     const expectedProfiles = { value: 0 };
-    const before = await settledStatus(debug);
+    const before = debug === undefined ? null : await settledStatus(debug);
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [kind, route] of Object.entries(PATHS) as [keyof typeof PATHS, string][]) {
         for (const server of servers) {
-          const result = await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: SECONDS, connections: CONNECTIONS });
+          const cpuBefore = cpuMicrosOf(server.child.pid);
+          const load = await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: SECONDS, connections: CONNECTIONS });
+          const result = { ...load, cpuUsPerRequest: (cpuMicrosOf(server.child.pid) - cpuBefore) / load.requests };
           samples.set(`${server.name}|${kind}`, [...(samples.get(`${server.name}|${kind}`) ?? []), result]);
           if (server === debug) expectedProfiles.value += result.requests * PROFILES_PER_REQUEST[kind];
-          process.stdout.write(`  round ${round} ${kind.padEnd(8)} ${server.name.padEnd(12)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s\n`);
+          process.stdout.write(
+            `  round ${round} ${kind.padEnd(8)} ${server.name.padEnd(18)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s ${result.cpuUsPerRequest.toFixed(1).padStart(7)} µs CPU\n`,
+          );
         }
       }
     }
-    const after = await settledStatus(debug);
+    const after = debug === undefined ? null : await settledStatus(debug);
     const rows: Row[] = [];
     for (const server of servers) {
       for (const kind of Object.keys(PATHS) as (keyof typeof PATHS)[]) {
@@ -98,6 +123,7 @@ async function main(): Promise<void> {
           server: server.name,
           path: kind,
           requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+          cpuUsPerRequest: median(results.map((r) => r.cpuUsPerRequest)),
           p50Ms: median(results.map((r) => r.p50Ms)),
           p99Ms: median(results.map((r) => r.p99Ms)),
           peakRssMiB: memoryOf(server.child.pid).peak,
@@ -105,7 +131,6 @@ async function main(): Promise<void> {
         });
       }
     }
-    const stored = after.stored - before.stored;
     const report: Report = {
       date: new Date().toISOString(),
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}`,
@@ -114,21 +139,24 @@ async function main(): Promise<void> {
       rounds: ROUNDS,
       connections: CONNECTIONS,
       rows,
-      profiles: {
-        expectedAtLeast: expectedProfiles.value,
-        stored,
-        dropped: after.dropped - before.dropped,
-        notProfiled: after.notProfiled - before.notProfiled,
-        complete: stored >= expectedProfiles.value && after.dropped === before.dropped && after.notProfiled === before.notProfiled,
-      },
-      soak: SOAK_SECONDS > 0 ? await soak(debug, SOAK_SECONDS, CONNECTIONS) : null,
+      profiles:
+        before === null || after === null
+          ? null
+          : {
+              expectedAtLeast: expectedProfiles.value,
+              stored: after.stored - before.stored,
+              dropped: after.dropped - before.dropped,
+              notProfiled: after.notProfiled - before.notProfiled,
+              complete: after.stored - before.stored >= expectedProfiles.value && after.dropped === before.dropped && after.notProfiled === before.notProfiled,
+            },
+      soak: SOAK_SECONDS > 0 && debug !== undefined ? await soak(debug, SOAK_SECONDS, CONNECTIONS) : null,
     };
     printReport(report);
     const out = path.join(ROOT, '.bench');
     mkdirSync(out, { recursive: true });
     writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\nWritten to .bench/latest.json`);
-    if (!report.profiles.complete) process.exitCode = 1;
+    if (report.profiles !== null && !report.profiles.complete) process.exitCode = 1;
   } finally {
     await Promise.all(servers.map((server) => stopServer(server)));
     const { connectRedis } = await import('../src/redis/connect-redis');

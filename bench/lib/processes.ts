@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -49,6 +49,21 @@ export function memoryOf(pid: number | undefined): { rss: number; peak: number }
     return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
   } catch {
     return { rss: NaN, peak: NaN };
+  }
+}
+
+const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+/** CPU time a process has used so far (user + system), in microseconds, from /proc/<pid>/stat. */
+export function cpuMicrosOf(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces: utime is the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6;
+  } catch {
+    return NaN;
   }
 }
 

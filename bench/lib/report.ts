@@ -3,6 +3,8 @@ export interface Row {
   readonly server: string;
   readonly path: 'unrouted' | 'routed';
   readonly requestsPerSecond: number;
+  /** CPU time of the server process per request, in microseconds (user + system, from /proc). */
+  readonly cpuUsPerRequest: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly peakRssMiB: number;
@@ -25,31 +27,55 @@ export interface Report {
   readonly rounds: number;
   readonly connections: number;
   readonly rows: readonly Row[];
+  /** The debug server's profile check; null when it did not run (BENCH_SERVERS). */
   readonly profiles: {
     readonly expectedAtLeast: number;
     readonly stored: number;
     readonly dropped: number;
     readonly notProfiled: number;
     readonly complete: boolean;
-  };
+  } | null;
   readonly soak: SoakResult | null;
 }
 
 const find = (rows: readonly Row[], server: string, path: string): Row | undefined => rows.find((row) => row.server === server && row.path === path);
 
-/** Ratios from the same run: Loupe against Fastify and against the raw uWS ceiling. */
-export function ratios(rows: readonly Row[]): { label: string; value: number; target: number | null }[] {
-  const out: { label: string; value: number; target: number | null }[] = [];
+/** The targets Loupe is measured against, as ratios of throughput in the same run. */
+const TARGETS: readonly { server: string; path: Row['path']; against: string; target: number }[] = [
+  { server: 'Loupe prod', path: 'routed', against: 'Fastify', target: 0.5 },
+  { server: 'Loupe prod', path: 'routed', against: 'uWS + XState', target: 0.9 },
+  { server: 'Loupe prod', path: 'unrouted', against: 'Fastify', target: 0.3 },
+  { server: 'Loupe debug', path: 'routed', against: 'Fastify', target: 0.3 },
+  { server: 'Loupe debug', path: 'unrouted', against: 'Fastify', target: 0.15 },
+];
+
+export interface Ratio {
+  readonly label: string;
+  /** Of throughput (req/s). */
+  readonly value: number;
+  /** Of CPU per request, the other way round (theirs / ours): what the same ratio would be on an idle machine. */
+  readonly cpuValue: number;
+  readonly target: number | null;
+}
+
+/** Ratios from the same run: Loupe against Fastify, raw uWS, the bare machine, and a baseline build. */
+export function ratios(rows: readonly Row[]): Ratio[] {
+  const out: Ratio[] = [];
   for (const path of ['routed', 'unrouted'] as const) {
-    const fastify = find(rows, 'Fastify', path)?.requestsPerSecond ?? NaN;
-    const raw = find(rows, 'raw uWS', path)?.requestsPerSecond ?? NaN;
-    const limit = find(rows, 'uWS + XState', path)?.requestsPerSecond ?? NaN;
     for (const server of ['Loupe prod', 'Loupe debug']) {
-      const rps = find(rows, server, path)?.requestsPerSecond ?? NaN;
-      const target = server === 'Loupe prod' && path === 'routed' ? 1.0 : server === 'Loupe debug' && path === 'unrouted' ? 0.5 : null;
-      out.push({ label: `${server} / Fastify, ${path}`, value: rps / fastify, target });
-      out.push({ label: `${server} / raw uWS, ${path}`, value: rps / raw, target: null });
-      out.push({ label: `${server} / uWS + XState, ${path}`, value: rps / limit, target: null });
+      const ours = find(rows, server, path);
+      if (ours === undefined) continue;
+      const against = [['Fastify', 'Fastify'], ['raw uWS', 'raw uWS'], ['uWS + XState', 'uWS + XState'], [`${server} (base)`, 'before (base)']] as const;
+      for (const [other, label] of against) {
+        const theirs = find(rows, other, path);
+        if (theirs === undefined) continue;
+        out.push({
+          label: `${server} / ${label}, ${path}`,
+          value: ours.requestsPerSecond / theirs.requestsPerSecond,
+          cpuValue: theirs.cpuUsPerRequest / ours.cpuUsPerRequest,
+          target: TARGETS.find((t) => t.server === server && t.path === path && t.against === other)?.target ?? null,
+        });
+      }
     }
   }
   return out;
@@ -58,21 +84,22 @@ export function ratios(rows: readonly Row[]): { label: string; value: number; ta
 /** Prints the table, the ratios and the profile check. */
 export function printReport(report: Report): void {
   console.log(`\n${report.machine}; ${report.tool}, ${report.connections} connections, median of ${report.rounds} × ${report.seconds} s\n`);
-  console.log('server         path       req/s     p50 ms   p99 ms   peak RSS MiB  errors');
+  console.log('server              path       req/s  µs CPU/req   p50 ms   p99 ms   peak RSS MiB  errors');
   for (const row of report.rows) {
     console.log(
-      `${row.server.padEnd(14)} ${row.path.padEnd(9)} ${row.requestsPerSecond.toFixed(0).padStart(7)}  ${row.p50Ms.toFixed(2).padStart(7)}  ${row.p99Ms
+      `${row.server.padEnd(19)} ${row.path.padEnd(9)} ${row.requestsPerSecond.toFixed(0).padStart(7)}  ${row.cpuUsPerRequest.toFixed(1).padStart(10)}  ${row.p50Ms.toFixed(2).padStart(7)}  ${row.p99Ms
         .toFixed(2)
         .padStart(7)}  ${row.peakRssMiB.toFixed(0).padStart(12)}  ${String(row.errors).padStart(6)}`,
     );
   }
   console.log('');
-  for (const { label, value, target } of ratios(report.rows)) {
-    const verdict = target === null ? '' : value >= target ? `  (target ≥ ${target.toFixed(1)}: met)` : `  (target ≥ ${target.toFixed(1)}: NOT met)`;
-    console.log(`${label.padEnd(40)} ${value.toFixed(2)}×${verdict}`);
+  console.log(`${'ratio'.padEnd(46)} req/s   by CPU/req`);
+  for (const { label, value, cpuValue, target } of ratios(report.rows)) {
+    const verdict = target === null ? '' : value >= target ? `  (target ≥ ${target.toFixed(2)}: met)` : `  (target ≥ ${target.toFixed(2)}: NOT met)`;
+    console.log(`${label.padEnd(46)} ${value.toFixed(2).padStart(5)}×  ${cpuValue.toFixed(2).padStart(5)}×${verdict}`);
   }
   const p = report.profiles;
-  console.log(
+  if (p !== null) console.log(
     `\nLoupe debug profiles: ${p.stored} stored for at least ${p.expectedAtLeast} expected; ${p.dropped} dropped, ${p.notProfiled} not profiled → ${p.complete ? 'every completed request has its profile' : 'PROFILES MISSING'}`,
   );
   if (report.soak !== null) {
