@@ -1,4 +1,4 @@
-import { fromPromise, sendTo, setup } from 'xstate';
+import { assign, fromCallback, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
 import { type KernelPhase } from './kernel-phases';
 
 /** What the machine needs of a request's state: the prepared error sub-request to invoke. */
@@ -6,14 +6,23 @@ export interface MachineExchange {
   readonly subRequest: MachineExchange | null;
 }
 
+/**
+ * What an actor of the machine is: one that takes main requests, with a sub-request actor of its
+ * own as a child, or that child, which takes the error sub-requests of its parent.
+ */
+export interface RequestMachineInput {
+  readonly role: 'main' | 'sub';
+}
+
 /** Events the request machine accepts. */
 export type RequestMachineEvent =
-  | { type: 'request.received' }
+  | { type: 'request.received'; exchange: MachineExchange }
   | { type: 'listener.settled'; dispatch: number; ok: true }
   | { type: 'listener.settled'; dispatch: number; ok: false; error: unknown }
   | { type: 'controller.done'; result: unknown }
   | { type: 'controller.failed'; error: unknown }
-  | { type: 'request.aborted' };
+  | { type: 'request.aborted' }
+  | { type: 'subrequest.done' };
 
 /** What a listener's throw or rejection does in a phase: fail the request, or be logged. */
 export type OnListenerError = 'fail' | 'log';
@@ -30,9 +39,14 @@ function dispatch(phase: KernelPhase, onError: OnListenerError): { type: 'dispat
   return { type: 'dispatch', params: { phase, onError } };
 }
 
-function subRequestOf(exchange: MachineExchange): MachineExchange {
-  if (exchange.subRequest === null) throw new Error('error_sub_request entered without a prepared sub-request');
+function subRequestOf(exchange: MachineExchange | null): MachineExchange {
+  if (exchange === null || exchange.subRequest === null) throw new Error('error_sub_request entered without a prepared sub-request');
   return exchange.subRequest;
+}
+
+function subRequestActorOf(actor: AnyActorRef | null): AnyActorRef {
+  if (actor === null) throw new Error('error_sub_request entered in a sub-request: a sub-request has no sub-request of its own');
+  return actor;
 }
 
 const notProvided = (): never => {
@@ -41,13 +55,18 @@ const notProvided = (): never => {
 
 /** What a phase's exit checks once the phase's listeners ran; `done` always holds. */
 export type PhaseCheck = 'hasError' | 'hasResponse' | 'hasController' | 'isSubRequest' | 'isErrorAlreadyRendered' | 'done';
-type PhaseAction = 'failNoController' | 'resolveArguments' | 'failNoViewResponse' | 'renderMinimalError' | 'prepareErrorSubRequest' | 'sendResponse';
+type PhaseAction = 'failNoController' | 'resolveArguments' | 'failNoViewResponse' | 'renderMinimalError' | 'prepareErrorSubRequest' | 'sendResponse' | 'finishRequest' | 'reportSubRequest';
 
 /**
  * A kernel phase: its listeners are dispatched on entry; while one of them is pending the phase
  * waits for `listener.settled`, and its exits hold only once every listener ran.
  */
-function phase(name: KernelPhase, description: string, onError: OnListenerError, exits: readonly { guard?: PhaseCheck; target: string; actions?: PhaseAction }[]) {
+function phase(
+  name: KernelPhase,
+  description: string,
+  onError: OnListenerError,
+  exits: readonly { guard?: PhaseCheck; target: string; actions?: PhaseAction | readonly PhaseAction[] }[],
+) {
   return {
     description,
     entry: dispatch(name, onError),
@@ -56,23 +75,26 @@ function phase(name: KernelPhase, description: string, onError: OnListenerError,
       // One guard per exit, not and(): a phase's exits are checked on every request.
       guard: { type: 'isDispatched' as const, params: { check: guard ?? 'done' } },
       target,
-      actions: actions === undefined ? [] : [actions],
+      actions: actions === undefined ? [] : typeof actions === 'string' ? [actions] : [...actions],
     })),
   };
 }
 
 /**
- * One request, from the copied uWS request to the written response, through the phases of
- * Symfony's HttpKernel. The machine decides the order; src/kernel provides what each step does
- * (createKernelMachine) and the exchange it works on.
+ * Requests, one at a time, from the copied uWS request to the written response, through the
+ * phases of Symfony's HttpKernel. The machine decides the order; src/kernel provides what each
+ * step does (createKernelMachine) and the exchange it works on. An actor of it is long-lived: it
+ * waits in `idle`, takes a request with `request.received`, and is idle again once the request is
+ * over, ready for the next one (the kernel keeps a pool of them).
  *
- *   received → kernel.request → kernel.controller → kernel.controller_arguments → controller
- *      → (kernel.view) → kernel.response → kernel.finish_request → kernel.terminate → done
+ *   idle --request.received--> kernel.request → kernel.controller → kernel.controller_arguments
+ *      → controller → (kernel.view) → kernel.response → kernel.finish_request → kernel.terminate → idle
  *      (the response is written on the way from kernel.finish_request to kernel.terminate)
  *   a listener's response at kernel.request → kernel.response
- *   any failing phase --error--> kernel.exception → error_sub_request (this same machine as a
- *      child, with the error controller) → kernel.response …
- *   request.aborted (client gone) → aborted → kernel.terminate → done
+ *   any failing phase --error--> kernel.exception → error_sub_request: the actor's child, an actor
+ *      of this same machine, runs the error controller through the same phases, from its own idle
+ *      back to it, and tells its parent with `subrequest.done` → kernel.response …
+ *   request.aborted (client gone) → aborted → kernel.terminate → idle
  *
  * A phase whose listener returned a promise waits in that phase for `listener.settled`; its
  * exits hold only once every listener ran (`isDispatched`, with the exit's own check). Synchronous
@@ -80,9 +102,8 @@ function phase(name: KernelPhase, description: string, onError: OnListenerError,
  */
 export const requestMachine = setup({
     types: {
-      context: {} as { exchange: MachineExchange },
-      input: {} as MachineExchange,
-      output: {} as MachineExchange,
+      context: {} as { exchange: MachineExchange | null; subRequest: AnyActorRef | null },
+      input: {} as RequestMachineInput,
       events: {} as RequestMachineEvent,
     },
     actions: {
@@ -101,7 +122,14 @@ export const requestMachine = setup({
       renderMinimalError: notProvided,
       sendResponse: notProvided,
       markAborted: notProvided,
-      finishTrace: notProvided,
+      acceptRequest: assign({ exchange: ({ event }) => (event.type === 'request.received' ? event.exchange : null) }),
+      finishRequest: notProvided,
+      // A sub-request actor tells its parent its request is over; the parent reads the outcome
+      // from the sub-request's exchange.
+      reportSubRequest: sendParent({ type: 'subrequest.done' }),
+      // Leaving error_sub_request before the child answered (the client went away): the child
+      // abandons the sub-request too, and is idle for the parent's next one. Ignored when idle.
+      abortSubRequest: sendTo(({ context }) => subRequestActorOf(context.subRequest), { type: 'request.aborted' }),
     },
     guards: {
       isDispatched: (_: unknown, _params: { check: PhaseCheck }) => notProvided(),
@@ -110,27 +138,34 @@ export const requestMachine = setup({
       isControllerSettled: notProvided,
       isResponseResult: notProvided,
       hasSubRequestFailed: notProvided,
+      isSubRequest: notProvided,
     },
     actors: {
       // Replaced by the provided machine itself (see createKernelMachine): the error
-      // sub-request is a child actor of this same machine.
-      handleSubRequest: fromPromise<MachineExchange, MachineExchange>(async () => notProvided()),
+      // sub-request actor is a child actor of this same machine.
+      handleSubRequest: fromCallback<RequestMachineEvent, RequestMachineInput>(() => notProvided()),
     },
   }).createMachine({
     id: 'request',
-    description: 'One HTTP request through the kernel phases, from the copied request to the written response.',
-    context: ({ input }) => ({ exchange: input }),
-    initial: 'received',
+    description: 'HTTP requests, one at a time, through the kernel phases, from the copied request to the written response.',
+    // The machine's own actor for error sub-requests, made once with a main actor (see
+    // createKernelMachine for the `handleSubRequest` it is given): a sub-request has none.
+    context: ({ input, spawn }) => ({
+      exchange: null,
+      subRequest: input.role === 'main' ? spawn('handleSubRequest', { id: 'subRequest', input: { role: 'sub' } }) : null,
+    }),
+    initial: 'idle',
     on: {
       'request.aborted': { target: '.aborted' },
     },
     states: {
-      received: {
-        // XState defers the actions of the transitions taken while an actor starts: the phases,
-        // whose guards read what their entry actions did, begin on the first event instead.
-        description: 'The request was copied out of uWS; the machine starts itself on the next step.',
-        entry: [{ type: 'recordState', params: { state: 'received' } }, sendTo(({ self }) => self, { type: 'request.received' })],
-        on: { 'request.received': { target: to('kernel.request') } },
+      idle: {
+        description: 'Between requests: the actor waits for the next one.',
+        on: {
+          'request.received': { target: to('kernel.request'), actions: 'acceptRequest' },
+          // An abort that arrives after its request is over is nobody's.
+          'request.aborted': {},
+        },
       },
       'kernel.request': phase('kernel.request', 'Session, locale and firewall handling, then route matching. A listener may answer at once.', 'fail', [
         { guard: 'hasError', target: to('kernel.exception') },
@@ -172,13 +207,14 @@ export const requestMachine = setup({
         { target: to('kernel.finish_request') },
       ]),
       'kernel.finish_request': phase('kernel.finish_request', 'Locale, router context, session, firewall and asset state are reset.', 'log', [
-        { guard: 'isSubRequest', target: 'done' },
+        { guard: 'isSubRequest', target: 'idle', actions: ['finishRequest', 'reportSubRequest'] },
         // Written once, inside cork(), as the main request leaves finish_request: no state of its own.
         { target: to('kernel.terminate'), actions: 'sendResponse' },
       ]),
       'kernel.exception': {
         ...phase('kernel.exception', 'An error escaped a phase: it replaces the response; listeners log it or answer; a sub-request will render it.', 'log', [
-          { guard: 'isSubRequest', target: 'failed' },
+          // A sub-request that fails does not render its own error: its parent answers with a minimal 500.
+          { guard: 'isSubRequest', target: 'idle', actions: ['finishRequest', 'reportSubRequest'] },
           { guard: 'isErrorAlreadyRendered', target: to('kernel.finish_request'), actions: 'renderMinimalError' },
           { guard: 'hasResponse', target: to('kernel.response') },
           { target: 'error_sub_request', actions: 'prepareErrorSubRequest' },
@@ -186,37 +222,30 @@ export const requestMachine = setup({
         entry: ['takeError', dispatch('kernel.exception', 'log')],
       },
       error_sub_request: {
-        description: 'The error is rendered by a child actor of this machine running the error controller through the same phases.',
-        entry: { type: 'recordState', params: { state: 'error_sub_request' } },
-        invoke: {
-          id: 'subRequest',
-          src: 'handleSubRequest',
-          input: ({ context }) => subRequestOf(context.exchange),
-          onDone: [
+        description: 'The error is rendered by the child actor of this machine running the error controller through the same phases.',
+        entry: [
+          { type: 'recordState', params: { state: 'error_sub_request' } },
+          sendTo(({ context }) => subRequestActorOf(context.subRequest), ({ context }) => ({ type: 'request.received' as const, exchange: subRequestOf(context.exchange) })),
+        ],
+        on: {
+          'subrequest.done': [
             { guard: 'hasSubRequestFailed', target: to('kernel.response'), actions: 'renderMinimalError' },
             { target: to('kernel.response'), actions: 'useErrorSubResponse' },
           ],
-          onError: { target: to('kernel.response'), actions: 'renderMinimalError' },
+          // The child stopped with an error of its own (a bug): the parent still answers.
+          'xstate.error.actor.subRequest': { target: to('kernel.response'), actions: 'renderMinimalError' },
         },
+        exit: 'abortSubRequest',
       },
       aborted: {
         description: 'The client went away before the response was written; pending work is abandoned.',
         entry: [{ type: 'recordState', params: { state: 'aborted' } }, 'markAborted'],
-        always: { target: to('kernel.terminate') },
+        always: [{ guard: 'isSubRequest', target: 'idle', actions: 'finishRequest' }, { target: to('kernel.terminate') }],
       },
-      'kernel.terminate': phase('kernel.terminate', 'After the response is on the wire: the finished trace goes to the profile writer.', 'log', [{ target: 'done' }]),
-      failed: {
-        description: 'A sub-request could not render its response; the parent answers with a minimal 500.',
-        type: 'final',
-        entry: 'finishTrace',
-      },
-      done: {
-        description: 'The request is over; the actor stops.',
-        type: 'final',
-        entry: 'finishTrace',
-      },
+      'kernel.terminate': phase('kernel.terminate', 'After the response is on the wire: the finished trace goes to the profile writer.', 'log', [
+        { target: 'idle', actions: 'finishRequest' },
+      ]),
     },
-    output: ({ context }) => context.exchange,
   });
 
 export type RequestMachine = typeof requestMachine;

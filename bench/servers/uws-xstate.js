@@ -1,11 +1,13 @@
 'use strict';
 // The limit Loupe works within: uWebSockets.js running Loupe's own request machine for every
-// request, with implementations that do nothing but answer 404. No listeners, routing or errors.
+// request, as Loupe runs it (long-lived actors in a pool, each taking one request at a time),
+// with implementations that do nothing but answer 404. No listeners, routing or errors.
 const uws = require('uWebSockets.js');
 const { createActor } = require('xstate');
 const { requestMachine } = require('../../dist/machines/request.machine');
 
 const noop = () => undefined;
+const idleActors = [];
 const machine = requestMachine.provide({
   actions: {
     dispatch: noop,
@@ -28,30 +30,40 @@ const machine = requestMachine.provide({
       exchange.res.cork(() => exchange.res.writeStatus('404 Not Found').writeHeader('Content-Type', 'text/plain; charset=utf-8').end(exchange.response));
     },
     markAborted: noop,
-    finishTrace: noop,
+    finishRequest: ({ self }) => {
+      idleActors.push(self);
+    },
   },
   guards: {
     isDispatched: ({ context }, { check }) => check !== 'hasError' && check !== 'isSubRequest' && check !== 'isErrorAlreadyRendered' && (check !== 'hasResponse' || context.exchange.response !== null),
     hasError: () => false,
     hasResponse: ({ context }) => context.exchange.response !== null,
-   
     isControllerSettled: () => true,
     isResponseResult: () => false,
     hasSubRequestFailed: () => false,
+    isSubRequest: () => false,
   },
 });
+machine.implementations.actors.handleSubRequest = machine;
+
+function idleActor() {
+  const pooled = idleActors.pop();
+  if (pooled !== undefined) return pooled;
+  const actor = createActor(machine, { input: { role: 'main' } });
+  actor.subscribe({ error: noop });
+  actor.start();
+  return actor;
+}
 
 const port = Number(process.env.PORT || 8605);
 uws
   .App()
   .any('/*', (res, req) => {
-    const exchange = { res, url: req.getUrl(), response: null, aborted: false };
+    const exchange = { res, url: req.getUrl(), response: null, aborted: false, subRequest: null };
     res.onAborted(() => {
       exchange.aborted = true;
     });
-    const actor = createActor(machine, { input: exchange });
-    actor.subscribe({ error: noop });
-    actor.start();
+    idleActor().send({ type: 'request.received', exchange });
   })
   .listen('127.0.0.1', port, (socket) => {
     if (!socket) process.exit(1);

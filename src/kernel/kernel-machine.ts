@@ -1,4 +1,4 @@
-import { type AnyActorRef, type DoneActorEvent } from 'xstate';
+import { type AnyActorRef } from 'xstate';
 import { requestMachine, type MachineExchange, type PhaseCheck, type RequestMachineEvent } from '../../machines/request.machine';
 import { HttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
@@ -17,13 +17,21 @@ export interface KernelMachineDeps {
   readonly errorController: Controller;
   /** Writes a finished main response; false when the client is gone. */
   readonly send: (exchange: Exchange) => boolean;
+  /** A main request is over: its actor is idle again. */
+  readonly release: (exchange: Exchange) => void;
 }
 
-/** The machine's context holds the kernel's own exchanges: it is created with one (Kernel.handle). */
-function exchangeOf(context: { exchange: MachineExchange }): Exchange {
+/** The machine's context holds the kernel's own exchange while it runs a request (Kernel.handle). */
+function exchangeOf(context: { exchange: MachineExchange | null }): Exchange {
   const { exchange } = context;
-  if (!(exchange instanceof Exchange)) throw new Error('The request machine was started without a kernel Exchange.');
+  if (!(exchange instanceof Exchange)) throw new Error('The request machine was given a request without a kernel Exchange.');
   return exchange;
+}
+
+/** The exchange's error sub-request, which error_sub_request is entered with. */
+function subRequestOf(exchange: Exchange): Exchange {
+  if (exchange.subRequest === null) throw new Error('No sub-request: the request machine entered error_sub_request without one.');
+  return exchange.subRequest;
 }
 
 /** The checks of a phase's exits, and of the states that share them. */
@@ -41,14 +49,18 @@ function storeResult(exchange: Exchange, result: unknown): void {
   else exchange.controllerResult = result;
 }
 
-/** Sends to a request actor only while it still runs: a listener or controller may settle after an abort. */
-function deliver(actor: AnyActorRef, event: RequestMachineEvent): void {
-  if (actor.getSnapshot().status === 'active') actor.send(event);
+/**
+ * Sends to a request actor only while it still runs `exchange`: a controller may settle after its
+ * request was aborted, when the actor is idle or already runs the next request.
+ */
+function deliver(actor: AnyActorRef, exchange: Exchange, event: RequestMachineEvent): void {
+  const snapshot = actor.getSnapshot() as { status: string; context: { exchange: MachineExchange | null } };
+  if (snapshot.status === 'active' && snapshot.context.exchange === exchange && !exchange.aborted) actor.send(event);
 }
 
 /**
  * The request machine with the kernel's implementations, and itself as the actor of its error
- * sub-request. One machine per kernel; one actor of it per request.
+ * sub-requests. One machine per kernel; its actors are long-lived, each runs one request at a time.
  */
 export function createKernelMachine(deps: KernelMachineDeps): typeof requestMachine {
   const { listeners, errorController } = deps;
@@ -96,11 +108,11 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
           result.then(
             (value) => {
               trace.end(span);
-              deliver(self, { type: 'controller.done', result: value });
+              deliver(self, exchange, { type: 'controller.done', result: value });
             },
             (error: unknown) => {
               trace.end(span);
-              deliver(self, { type: 'controller.failed', error });
+              deliver(self, exchange, { type: 'controller.failed', error });
             },
           );
         } catch (error) {
@@ -133,9 +145,9 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         const exchange = exchangeOf(context);
         exchange.createErrorSubRequest(exchange.handlingError, errorController);
       },
-      useErrorSubResponse: ({ context, event }) => {
+      useErrorSubResponse: ({ context }) => {
         const exchange = exchangeOf(context);
-        const sub = exchangeOf({ exchange: (event as unknown as DoneActorEvent<MachineExchange>).output });
+        const sub = subRequestOf(exchange);
         const response = sub.response ?? minimalErrorResponse();
         const error = exchange.handlingError;
         // As HttpKernel::handleThrowable: an error response keeps its status, anything else
@@ -171,8 +183,10 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         exchange.aborted = true;
         exchange.trace.log('warning', 'The client disconnected before the response was sent.');
       },
-      finishTrace: ({ context }) => {
-        exchangeOf(context).trace.finish();
+      finishRequest: ({ context }) => {
+        const exchange = exchangeOf(context);
+        exchange.trace.finish();
+        if (exchange.parent === null) deps.release(exchange);
       },
     },
     guards: {
@@ -184,10 +198,11 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
       hasResponse: ({ context }) => CHECKS.hasResponse(exchangeOf(context)),
       isControllerSettled: ({ context }) => !exchangeOf(context).controllerPending,
       isResponseResult: ({ event }) => event.type === 'controller.done' && event.result instanceof Response,
-      hasSubRequestFailed: ({ event }) => {
-        const sub = exchangeOf({ exchange: (event as unknown as DoneActorEvent<MachineExchange>).output });
+      hasSubRequestFailed: ({ context }) => {
+        const sub = subRequestOf(exchangeOf(context));
         return sub.errors.length > 0 || sub.response === null;
       },
+      isSubRequest: ({ context }) => CHECKS.isSubRequest(exchangeOf(context)),
     },
   });
   // The error sub-request is a child actor of this very machine, with its implementations.

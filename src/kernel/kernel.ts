@@ -28,11 +28,19 @@ export interface RunningRequest {
 
 type RequestActor = Actor<ReturnType<typeof createKernelMachine>>;
 
-/** Runs one request-machine actor per request and keeps track of those in flight. */
+/** Idle actors kept for the next requests; more than this many at once are let go after their request. */
+const MAX_IDLE_ACTORS = 256;
+
+/**
+ * Runs each request through an actor of the request machine and keeps track of those in flight.
+ * Actors are long-lived: one that finished its request goes back to a pool of idle actors, so a
+ * request costs the machine's transitions, not a new actor and a new sub-request actor.
+ */
 export class Kernel {
   readonly #machine: ReturnType<typeof createKernelMachine>;
   readonly #options: KernelOptions;
   readonly #inFlight = new Map<number, { actor: RequestActor; connection: Connection }>();
+  readonly #idleActors: RequestActor[] = [];
   #idleWaiters: (() => void)[] = [];
 
   constructor(options: KernelOptions) {
@@ -41,6 +49,7 @@ export class Kernel {
       listeners: options.listeners,
       errorController: options.errorController,
       send: (exchange) => this.#send(exchange),
+      release: (exchange) => this.#release(exchange),
     });
   }
 
@@ -49,21 +58,24 @@ export class Kernel {
     return this.#inFlight.size;
   }
 
-  /** Starts the machine for one request; the response goes to `connection` when it is ready. */
+  /** Runs the machine for one request; the response goes to `connection` when it is ready. */
   handle(data: RequestData, connection: Connection): RunningRequest {
     const exchange = new Exchange(new Request(data, this.#options.defaultLocale), null, null, this.#options.detailedTrace ?? true);
-    const actor: RequestActor = createActor(this.#machine, { input: exchange });
+    const actor = this.#idleActors.pop() ?? this.#createActor();
     this.#inFlight.set(exchange.id, { actor, connection });
-    actor.subscribe({
-      complete: () => this.#release(exchange.id),
-      error: (error) => this.#crash(exchange, error),
-    });
-    actor.start();
+    actor.send({ type: 'request.received', exchange });
     return {
       abort: () => {
-        if (actor.getSnapshot().status === 'active') actor.send({ type: 'request.aborted' });
+        if (this.#inFlight.get(exchange.id)?.actor === actor) actor.send({ type: 'request.aborted' });
       },
     };
+  }
+
+  #createActor(): RequestActor {
+    const actor: RequestActor = createActor(this.#machine, { input: { role: 'main' } });
+    actor.subscribe({ error: (error) => this.#crash(actor, error) });
+    actor.start();
+    return actor;
   }
 
   /** Resolves once no request is in flight. */
@@ -79,8 +91,21 @@ export class Kernel {
     return entry.connection.write(exchange.response, exchange.request);
   }
 
-  #release(id: number): void {
-    this.#inFlight.delete(id);
+  /** The request is over: its actor is idle, and ready for another unless its sub-request actor failed. */
+  #release(exchange: Exchange): void {
+    const entry = this.#inFlight.get(exchange.id);
+    if (entry === undefined) return;
+    this.#inFlight.delete(exchange.id);
+    const { actor } = entry;
+    const subRequestActor = exchange.subRequest === null ? undefined : actor.getSnapshot().children['subRequest'];
+    const reusable = this.#idleActors.length < MAX_IDLE_ACTORS && (subRequestActor === undefined || subRequestActor.getSnapshot().status === 'active');
+    if (reusable) this.#idleActors.push(actor);
+    // Stopped after its own macrostep, which this runs inside of.
+    else queueMicrotask(() => actor.stop());
+    this.#wakeIdleWaiters();
+  }
+
+  #wakeIdleWaiters(): void {
     if (this.#inFlight.size === 0 && this.#idleWaiters.length > 0) {
       const waiters = this.#idleWaiters;
       this.#idleWaiters = [];
@@ -88,14 +113,22 @@ export class Kernel {
     }
   }
 
-  /** An actor error is a bug in a provided implementation: answer 500 if nothing was sent, never hang. */
-  #crash(exchange: Exchange, error: unknown): void {
-    this.#options.onCrash?.(error, exchange);
-    const entry = this.#inFlight.get(exchange.id);
-    if (entry !== undefined && !exchange.sent && !exchange.aborted) {
-      exchange.response = null;
-      exchange.sent = entry.connection.write(minimalErrorResponse(), exchange.request);
+  /**
+   * An actor error is a bug in a provided implementation: answer 500 if nothing was sent, never
+   * hang. The actor is stopped by its error and is not used again.
+   */
+  #crash(actor: RequestActor, error: unknown): void {
+    const { exchange } = actor.getSnapshot().context;
+    if (!(exchange instanceof Exchange)) return;
+    const main = exchange.parent ?? exchange;
+    this.#options.onCrash?.(error, main);
+    const entry = this.#inFlight.get(main.id);
+    if (entry === undefined || entry.actor !== actor) return;
+    if (!main.sent && !main.aborted) {
+      main.response = null;
+      main.sent = entry.connection.write(minimalErrorResponse(), main.request);
     }
-    this.#release(exchange.id);
+    this.#inFlight.delete(main.id);
+    this.#wakeIdleWaiters();
   }
 }

@@ -88,11 +88,10 @@ const phasesOf = (exchange: Exchange | undefined | null): string[] => (exchange?
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The states of a main request whose error at kernel.request was rendered by the error sub-request. */
-const ERROR_PAGE_STATES = ['received', 'kernel.request', 'kernel.exception', 'error_sub_request', 'kernel.response', 'kernel.finish_request', 'kernel.terminate'];
+const ERROR_PAGE_STATES = ['kernel.request', 'kernel.exception', 'error_sub_request', 'kernel.response', 'kernel.finish_request', 'kernel.terminate'];
 
 /** Every state of a request that went the ordinary way, each once. */
 const ROUTED_STATES = [
-  'received',
   'kernel.request',
   'kernel.controller',
   'kernel.controller_arguments',
@@ -123,7 +122,7 @@ test('a controller returning nothing fails at kernel.view with a clear message',
   const main = run.terminated.find((exchange) => exchange.isMainRequest);
   t.is(run.written[0]?.status, 500);
   t.regex(run.written[0]?.body.toString() ?? '', /must return a "Response" object but it returned undefined\. Did you forget to add a return statement/);
-  t.deepEqual(phasesOf(main).slice(0, 6), ['received', 'kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'controller', 'kernel.view']);
+  t.deepEqual(phasesOf(main).slice(0, 5), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'controller', 'kernel.view']);
   t.true(phasesOf(main).includes('kernel.exception'));
 });
 
@@ -131,8 +130,7 @@ test('a controller returning nothing goes from kernel.view straight to kernel.ex
   const run = createKernel({ '/nothing': nothingController });
   run.kernel.handle(requestData({ path: '/nothing' }), connection(run));
   const main = run.terminated.find((exchange) => exchange.isMainRequest);
-  t.deepEqual(phasesOf(main).slice(0, 7), [
-    'received',
+  t.deepEqual(phasesOf(main).slice(0, 6), [
     'kernel.request',
     'kernel.controller',
     'kernel.controller_arguments',
@@ -179,7 +177,7 @@ test('an async controller waits in the controller state, then goes on', async (t
   run.kernel.handle(requestData({ path: '/async' }), connection(run));
   t.is(run.kernel.activeRequests, 1);
   await run.kernel.whenIdle();
-  t.deepEqual(phasesOf(run.terminated[0]).slice(3, 6), ['kernel.controller_arguments', 'controller', 'kernel.response']);
+  t.deepEqual(phasesOf(run.terminated[0]).slice(2, 5), ['kernel.controller_arguments', 'controller', 'kernel.response']);
   t.is(phasesOf(run.terminated[0]).filter((state) => state === 'controller').length, 1);
   t.is(run.written[0]?.body, 'later');
 });
@@ -199,7 +197,7 @@ test('an error inside the error sub-request yields a minimal 500, never a hang',
   t.is(run.written[0]?.status, 500);
   t.is(run.written[0]?.body, 'Internal Server Error');
   t.is(run.written[0]?.headers.get('X-Robots-Tag'), 'noindex');
-  t.deepEqual(phasesOf(main).slice(1, 6), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'controller', 'kernel.exception']);
+  t.deepEqual(phasesOf(main).slice(0, 5), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'controller', 'kernel.exception']);
   t.true(phasesOf(main).includes('error_sub_request'));
   t.true(main?.trace.logs.some((log) => log.level === 'critical') ?? false);
 });
@@ -313,7 +311,7 @@ test('an async kernel.request listener makes the request wait in the phase, then
   t.is(run.kernel.activeRequests, 1);
   await sleep(20);
   t.deepEqual(order, ['slow:start'], 'the later listeners of the phase wait for the pending one');
-  t.deepEqual(phasesOf(seen.exchange), ['received', 'kernel.request'], 'the machine waits in kernel.request');
+  t.deepEqual(phasesOf(seen.exchange), ['kernel.request'], 'the machine waits in kernel.request');
   t.is(run.written.length, 0);
   t.is(seen.exchange?.controller, null, 'the router did not run yet');
 
@@ -406,7 +404,7 @@ for (const outcome of ['resolves', 'rejects'] as const) {
     t.is(run.kernel.activeRequests, 0);
     t.is(run.written.length, 0);
     const [main] = run.terminated;
-    t.deepEqual(phasesOf(main), ['received', 'kernel.request', 'aborted', 'kernel.terminate']);
+    t.deepEqual(phasesOf(main), ['kernel.request', 'aborted', 'kernel.terminate']);
     t.true(main?.aborted);
     const listenersBefore = main?.trace.listeners.length;
     const logsBefore = main?.trace.logs.length;
@@ -416,7 +414,7 @@ for (const outcome of ['resolves', 'rejects'] as const) {
     await sleep(10);
     t.is(run.written.length, 0);
     t.is(run.terminated.length, 1, 'kernel.terminate ran once');
-    t.deepEqual(phasesOf(main), ['received', 'kernel.request', 'aborted', 'kernel.terminate']);
+    t.deepEqual(phasesOf(main), ['kernel.request', 'aborted', 'kernel.terminate']);
     t.is(main?.trace.listeners.length, listenersBefore);
     t.is(main?.trace.logs.length, logsBefore);
     t.deepEqual(main?.errors, []);
@@ -485,7 +483,7 @@ for (const timing of ['synchronously', 'after an await'] as const) {
       main?.trace.listeners.filter((listener) => listener.phase === 'kernel.request').map((listener) => listener.name),
       ['Answering'],
     );
-    t.deepEqual(phasesOf(main), ['received', 'kernel.request', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
+    t.deepEqual(phasesOf(main), ['kernel.request', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
   });
 }
 
@@ -507,4 +505,81 @@ test('synchronous listeners never make a phase wait: each state is entered once 
   const states = phasesOf(run.terminated[0]);
   t.deepEqual(states, ROUTED_STATES);
   t.is(new Set(states).size, states.length, 'no state entered twice');
+});
+
+test('requests one after the other each get a full pass through the phases, with a trace of their own', (t) => {
+  const run = createKernel({ '/': okController, '/data': dataController });
+  for (const path of ['/', '/missing', '/data', '/', '/missing']) run.kernel.handle(requestData({ path }), connection(run));
+  const mains = run.terminated.filter((exchange) => exchange.isMainRequest);
+  t.is(mains.length, 5);
+  t.deepEqual(phasesOf(mains[0]), ROUTED_STATES);
+  t.deepEqual(phasesOf(mains[1]), ERROR_PAGE_STATES);
+  t.deepEqual(phasesOf(mains[2]).slice(0, 5), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'controller', 'kernel.view']);
+  t.deepEqual(phasesOf(mains[3]), ROUTED_STATES);
+  t.deepEqual(phasesOf(mains[4]), ERROR_PAGE_STATES);
+  t.deepEqual(
+    run.written.map((response) => response.status),
+    [200, 404, 200, 200, 404],
+  );
+  t.not(mains[0]?.trace, mains[3]?.trace);
+  t.is(run.kernel.activeRequests, 0);
+});
+
+test('a controller settling after its request was aborted does not reach the request its actor runs next', async (t) => {
+  const settles: ((value: Response) => void)[] = [];
+  const late: Controller = { name: 'late', handle: () => new Promise<Response>((resolve) => settles.push(resolve)) };
+  const run = createKernel({ '/late': late });
+  run.kernel.handle(requestData({ path: '/late' }), connection(run)).abort();
+  // The same actor, idle again, takes the next request and waits for its own controller.
+  run.kernel.handle(requestData({ path: '/late' }), connection(run));
+  t.is(run.kernel.activeRequests, 1);
+  settles[0]?.(new Response('the aborted request'));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(run.written.length, 0, 'the first settle is not the second request');
+  t.is(run.kernel.activeRequests, 1);
+  settles[1]?.(new Response('the second request'));
+  await run.kernel.whenIdle();
+  t.deepEqual(
+    run.written.map((response) => response.body),
+    ['the second request'],
+  );
+});
+
+test('an abort that arrives after its request ended changes nothing for the next one', (t) => {
+  const run = createKernel({ '/': okController });
+  const first = run.kernel.handle(requestData({ path: '/' }), connection(run));
+  const second = run.kernel.handle(requestData({ path: '/' }), connection(run));
+  first.abort();
+  second.abort();
+  t.is(run.written.length, 2);
+  t.false(run.terminated.some((exchange) => exchange.aborted));
+  t.is(run.kernel.activeRequests, 0);
+});
+
+test('an abort while the error sub-request waits leaves the sub-request actor ready for the next error', async (t) => {
+  const gate = deferred();
+  let calls = 0;
+  const slowErrorController: Controller = {
+    name: 'error_controller',
+    handle: async () => {
+      calls++;
+      if (calls === 1) await gate.promise;
+      return new Response('error page', 404);
+    },
+  };
+  const run = createKernel({}, [], slowErrorController);
+  run.kernel.handle(requestData({ path: '/first' }), connection(run)).abort();
+  t.is(run.kernel.activeRequests, 0, 'the aborted request is over, its sub-request abandoned');
+  run.kernel.handle(requestData({ path: '/second' }), connection(run));
+  await run.kernel.whenIdle();
+  t.deepEqual(
+    run.written.map((response) => [response.status, response.body]),
+    [[404, 'error page']],
+  );
+  gate.resolve();
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(run.written.length, 1, 'the abandoned sub-request writes nothing when its controller settles');
+  const mains = run.terminated.filter((exchange) => exchange.isMainRequest);
+  t.deepEqual(phasesOf(mains[0]), ['kernel.request', 'kernel.exception', 'error_sub_request', 'aborted', 'kernel.terminate']);
+  t.deepEqual(phasesOf(mains[1]), ERROR_PAGE_STATES);
 });

@@ -173,13 +173,12 @@ test('a routed request: tokens as given, method, URL with its query, status from
   t.deepEqual(main.profilerCost, { collect: 0 });
 });
 
-test('phases are the kernel.* states in order; states keep received, controller and sending', async (t) => {
+test('phases are the kernel.* states in order; states add controller and kernel.terminate', async (t) => {
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
   const { states } = entries(main).machine;
   const { phases } = entries(main).events;
   const names = states.map((state) => state.name);
   t.deepEqual(names, [
-    'received',
     'kernel.request',
     'kernel.controller',
     'kernel.controller_arguments',

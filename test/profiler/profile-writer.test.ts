@@ -63,8 +63,7 @@ function profile(token: string, index = 0): Profile {
     collectors: {
       machine: {
         states: [
-          { name: 'received', start: 0, duration: 0.1 },
-          { name: 'kernel.request', start: 0.1, duration: 0.2 },
+          { name: 'kernel.request', start: 0, duration: 0.3 },
         ],
       },
       router: { route: 'hello', controller: 'HelloController', params: { _route: 'hello' }, failure: null },

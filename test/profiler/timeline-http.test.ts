@@ -93,7 +93,7 @@ test('GET /boom: the error sub-request is a span under error_sub_request, linked
   const phases = childrenOf(spans, sub);
   t.deepEqual(
     phases.map((span) => span.name),
-    ['received', 'kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'controller', 'kernel.response', 'kernel.finish_request'],
+    ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'controller', 'kernel.response', 'kernel.finish_request'],
   );
   t.true(phases.every((span) => span.category === 'phase' && span.depth === sub.depth + 1));
   const controllerState = phases.find((span) => span.name === 'controller');

@@ -112,7 +112,7 @@ test('every panel renders what it is about', async (t) => {
     events: ['data-name="kernel.request"', 'RouterListener', '<td>32</td>', 'ErrorListener', 'ProfilerListener'],
     router: ['No route matched', 'No route found for &quot;GET', '(none)'],
     logs: ['Uncaught Exception NotFoundHttpError', 'No route matched.', 'level-error'],
-    machine: ['received', 'error_sub_request', 'kernel.finish_request', 'kernel.terminate'],
+    machine: ['kernel.exception', 'error_sub_request', 'kernel.finish_request', 'kernel.terminate'],
   };
   for (const [panel, needles] of Object.entries(expected)) {
     const res = await get(`${panelPath}?panel=${panel}`);
