@@ -52,8 +52,8 @@ const NOT_RECORDED = -1;
  * What the request machine records while one request runs: every state it entered, each listener
  * and the controller inside them (timed from call to settle), the spans of features and of the
  * application, and log entries. Plain records pushed into one array; the profiler stores them.
- * With `detailed` off (no debug, no Server-Timing) only the states and listeners are recorded, as
- * the kernel always did, and the stopwatch records nothing.
+ * With `detailed` off (no debug, no Server-Timing: nothing reads more) only the states are
+ * recorded, and the stopwatch records nothing.
  */
 export class Trace implements Stopwatch, SpanRecorder {
   /** Wall-clock start, epoch milliseconds. */
@@ -107,8 +107,9 @@ export class Trace implements Stopwatch, SpanRecorder {
     return now;
   }
 
-  /** Opens the span of a listener of the current phase; `end` closes it once it settled. */
+  /** Opens the span of a listener of the current phase; `end` closes it once it settled. Nothing without `detailed`. */
   beginListener(name: string, priority: number): number {
+    if (!this.detailed) return NOT_RECORDED;
     return (this.#unit = this.spans.push({ name, category: 'listener', start: this.now(), duration: OPEN_SPAN, parent: this.#phase, depth: 1, priority }) - 1);
   }
 
