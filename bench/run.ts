@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   const quiet = { LOG_LEVEL: 'warn' };
   const candidates: { name: string; args: string[]; env: Record<string, string> }[] = [
     { name: 'raw uWS', args: [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], env: {} },
-    { name: 'uWS + XState', args: [path.join(ROOT, 'bench', 'servers', 'uws-xstate.js')], env: {} },
+    { name: 'uWS + bare machine', args: [path.join(ROOT, 'bench', 'servers', 'uws-bare-machine.js')], env: {} },
     { name: 'Fastify', args: [path.join(ROOT, 'bench', 'servers', 'fastify.js')], env: {} },
     { name: 'Loupe prod', args: demo(ROOT), env: { ...quiet, ...prod, REDIS_PREFIX: redisPrefix } },
     { name: 'Loupe debug', args: demo(ROOT), env: { ...quiet, ...dev, REDIS_PREFIX: redisPrefix } },

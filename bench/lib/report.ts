@@ -43,7 +43,7 @@ const find = (rows: readonly Row[], server: string, path: string): Row | undefin
 /** The targets Loupe is measured against, as ratios of throughput in the same run. */
 const TARGETS: readonly { server: string; path: Row['path']; against: string; target: number }[] = [
   { server: 'Loupe prod', path: 'routed', against: 'Fastify', target: 0.5 },
-  { server: 'Loupe prod', path: 'routed', against: 'uWS + XState', target: 0.9 },
+  { server: 'Loupe prod', path: 'routed', against: 'uWS + bare machine', target: 0.9 },
   { server: 'Loupe prod', path: 'unrouted', against: 'Fastify', target: 0.3 },
   { server: 'Loupe debug', path: 'routed', against: 'Fastify', target: 0.3 },
   { server: 'Loupe debug', path: 'unrouted', against: 'Fastify', target: 0.15 },
@@ -65,7 +65,7 @@ export function ratios(rows: readonly Row[]): Ratio[] {
     for (const server of ['Loupe prod', 'Loupe debug']) {
       const ours = find(rows, server, path);
       if (ours === undefined) continue;
-      const against = [['Fastify', 'Fastify'], ['raw uWS', 'raw uWS'], ['uWS + XState', 'uWS + XState'], [`${server} (base)`, 'before (base)']] as const;
+      const against = [['Fastify', 'Fastify'], ['raw uWS', 'raw uWS'], ['uWS + bare machine', 'bare machine'], [`${server} (base)`, 'before (base)']] as const;
       for (const [other, label] of against) {
         const theirs = find(rows, other, path);
         if (theirs === undefined) continue;

@@ -67,5 +67,5 @@ uws
   })
   .listen('127.0.0.1', port, (socket) => {
     if (!socket) process.exit(1);
-    console.log(`uWS + XState listening on http://127.0.0.1:${port}`);
+    console.log(`uWS + bare machine listening on http://127.0.0.1:${port}`);
   });
