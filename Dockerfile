@@ -4,6 +4,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci's postinstall patches XState (see the README's "Local patch of XState").
+COPY scripts/patch-xstate.js scripts/
+COPY patches patches/
 RUN npm ci --no-audit --no-fund
 COPY . .
 # check-native fails the build if uWebSockets.js would run on its slow pure-JS fallback.

@@ -15,7 +15,7 @@ const run = promisify(execFile);
 
 /** Builds the package into `stage` (not the repository's dist/) and packs it; resolves with the tarball. */
 async function pack(stage: string): Promise<string> {
-  for (const entry of ['package.json', 'README.md', 'bin']) await cp(path.join(ROOT, entry), path.join(stage, entry), { recursive: true });
+  for (const entry of ['package.json', 'README.md', 'bin', 'scripts/patch-xstate.js']) await cp(path.join(ROOT, entry), path.join(stage, entry), { recursive: true });
   await run(TSC, ['-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(stage, 'dist')], { cwd: ROOT });
   const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', stage], { cwd: stage });
   return path.join(stage, stdout.trim().split('\n').pop() ?? '');
