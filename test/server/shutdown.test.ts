@@ -38,12 +38,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-test.serial('the server refuses to start on the pure-JS fallback of uWebSockets.js', async (t) => {
-  const { code, output } = await runServerToExit({ UWS_USE_FALLBACK: '1' });
-  t.is(code, 1);
-  t.regex(output, /uWebSockets\.js loaded its pure-JS fallback instead of the native binary/);
-});
-
 test.serial('with no Redis the server refuses to start and says how to get one', async (t) => {
   const { code, output } = await runServerToExit({ REDIS_URL: 'redis://127.0.0.1:1' });
   t.is(code, 1);
