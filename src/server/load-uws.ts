@@ -1,25 +1,51 @@
-import * as uws from 'uWebSockets.js';
+import path from 'node:path';
+import type * as UwsModule from 'uWebSockets.js';
 import { LoupeError } from '../errors/loupe-error';
+import { describeUwsFailure } from './describe-uws-failure';
+import { readUwsPlatform } from './uws-platform';
 
-export type Uws = typeof uws;
+export type Uws = typeof UwsModule;
+
+/** The npm alias every import of uWebSockets.js goes through (package.json names the package behind it). */
+const UWS_PACKAGE = 'uWebSockets.js';
 
 /**
- * The uWebSockets.js package we install silently falls back to a slow pure-JS imitation when
- * its native binary does not load (wrong Node ABI, glibc, or UWS_USE_FALLBACK set). A native
- * addon's functions print as `[native code]`; the imitation's do not.
+ * Some uWebSockets.js packages fall back to a slow pure-JS imitation when their native binary does
+ * not load (the one Loupe used before did). A native addon's functions print as `[native code]`;
+ * an imitation's do not.
  */
 export function isNativeUws(module: Uws): boolean {
   return typeof module.App === 'function' && /\[native code\]/.test(Function.prototype.toString.call(module.App));
 }
 
-/** uWebSockets.js, or an error that says why the native binary is not in use. */
-export function loadNativeUws(module: Uws = uws): Uws {
+/** The package's folder, where its binaries lie; null when it is not installed. */
+function packageDirOf(id: string): string | null {
+  try {
+    return path.dirname(require.resolve(id));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * uWebSockets.js with its native binary, or an error that says what this system lacks for it.
+ * The package's own loader picks the binary for the running platform, architecture and Node ABI;
+ * it is required here, not imported, so that only starting a server needs it (inject() does not)
+ * and a failure is explained rather than thrown at import. `id`: another copy of the package (tests).
+ */
+export function loadNativeUws(id: string = UWS_PACKAGE): Uws {
+  let module: Uws;
+  try {
+    module = require(id) as Uws;
+  } catch (error) {
+    throw new LoupeError('LOUPE_ERR_SERVER_UWS_UNSUPPORTED', describeUwsFailure(readUwsPlatform(packageDirOf(id), error)), { cause: error });
+  }
   if (!isNativeUws(module)) {
     throw new LoupeError(
       'LOUPE_ERR_SERVER_UWS_FALLBACK',
-      `uWebSockets.js loaded its pure-JS fallback instead of the native binary (Node ${process.versions.node}, ` +
+      `uWebSockets.js loaded a pure-JS imitation instead of its native binary (Node ${process.versions.node}, ` +
         `ABI ${process.versions.modules}, ${process.platform}-${process.arch}). Loupe refuses to run on it: ` +
-        'use Node 20 on Linux x64 with glibc >= 2.31, unset UWS_USE_FALLBACK, and reinstall with `npm ci`.',
+        'install the package package.json names (`npm ci`).',
     );
   }
   return module;
