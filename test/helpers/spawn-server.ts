@@ -48,13 +48,13 @@ function demoEnv(env: Readonly<Record<string, string>>): NodeJS.ProcessEnv & { R
 
 /**
  * Runs `node args…` in `cwd` and resolves once its output matches `listening`, whose first group
- * is the port; rejects with the output if it exits first.
+ * is the port; rejects with the output if it exits first. `node`: another Node executable than this one.
  */
 export function spawnListening(
   args: readonly string[],
-  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv & { REDIS_PREFIX: string }; readonly listening: RegExp },
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv & { REDIS_PREFIX: string }; readonly listening: RegExp; readonly node?: string },
 ): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, [...args], { cwd: options.cwd, env: options.env });
+  const child = spawn(options.node ?? process.execPath, [...args], { cwd: options.cwd, env: options.env });
   track(child);
   const prefix = options.env.REDIS_PREFIX;
   let output = '';
@@ -77,15 +77,15 @@ export function spawnListening(
   });
 }
 
-/** Starts `demo/main.ts` in its own process on a free port, as `make run` would (through ts-node). */
-export function spawnServer(env: Readonly<Record<string, string>> = {}): Promise<SpawnedServer> {
-  return spawnListening(DEMO, { cwd: ROOT, env: demoEnv(env), listening: /Loupe listening on http:\/\/127\.0\.0\.1:(\d+)/ });
+/** Starts `demo/main.ts` in its own process on a free port, as `make run` would (through ts-node), under `node`. */
+export function spawnServer(env: Readonly<Record<string, string>> = {}, node = process.execPath): Promise<SpawnedServer> {
+  return spawnListening(DEMO, { cwd: ROOT, env: demoEnv(env), listening: /Loupe listening on http:\/\/127\.0\.0\.1:(\d+)/, node });
 }
 
-/** Runs `demo/main.ts` to its end, deletes the keys it left, and returns its exit code and output. */
-export async function runServerToExit(env: Readonly<Record<string, string>>): Promise<{ code: number | null; output: string }> {
+/** Runs `demo/main.ts` under `node` to its end, deletes the keys it left, and returns its exit code and output. */
+export async function runServerToExit(env: Readonly<Record<string, string>>, node = process.execPath): Promise<{ code: number | null; output: string }> {
   const demo = demoEnv(env);
-  const child = spawn(process.execPath, DEMO, { cwd: ROOT, env: demo });
+  const child = spawn(node, DEMO, { cwd: ROOT, env: demo });
   track(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
