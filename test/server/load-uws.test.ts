@@ -8,6 +8,8 @@ import { binaryName } from '../../src/server/uws-platform';
 const INSTALLED = path.dirname(require.resolve('uWebSockets.js'));
 const OWN_BINARY = binaryName(process.platform, process.arch, process.versions.modules);
 const MAJOR = process.versions.node.split('.')[0];
+/** As the environment gave it, before any test here loaded the package. */
+const MAX_HEAD_SIZE_GIVEN = process.env['UWS_HTTP_MAX_HEADERS_SIZE'];
 
 /**
  * A copy of the installed package whose binaries are links to the real ones, without the one for
@@ -27,6 +29,12 @@ test('the installed uWebSockets.js loads its native binary for this Node', (t) =
   t.true(isNativeUws(uws));
   t.is(uws, require('uWebSockets.js'));
   t.is(typeof uws.App().any, 'function');
+});
+
+test('uWS gets a 128 KiB request-head limit before it loads, unless the environment sets one', (t) => {
+  loadNativeUws();
+  const expected = MAX_HEAD_SIZE_GIVEN === undefined || MAX_HEAD_SIZE_GIVEN === '' ? '131072' : MAX_HEAD_SIZE_GIVEN;
+  t.is(process.env['UWS_HTTP_MAX_HEADERS_SIZE'], expected);
 });
 
 test('a package that loads a pure-JS imitation is refused with a clear error', async (t) => {
