@@ -21,9 +21,9 @@ export interface UwsServerOptions {
 }
 
 /**
- * uSockets' listen option; v20.30's native `listen(host, port, options, cb)` takes it, but the
- * bundled typings declare neither that overload nor the constant (their `ListenOptions` enum
- * does not exist at run time).
+ * uSockets' listen option. The native `listen(host, port, options, cb)` takes it, but the bundled
+ * typings declare that overload only without the host, and their `ListenOptions` enum does not
+ * exist at run time (the addon exports the bare constant).
  */
 const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
 
@@ -92,8 +92,7 @@ export class UwsServer {
       }),
     ]);
     clearTimeout(timer);
-    // close() exists on the native App since v20.25 but is missing from the bundled typings.
-    (this.#app as TemplatedApp & { close(): void }).close();
+    this.#app.close();
   }
 
   #onRequest(res: HttpResponse, copied: RequestData): void {
