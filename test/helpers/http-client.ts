@@ -49,3 +49,36 @@ export function rawRequest(port: number, text: string, waitMs = 20_000): Promise
     socket.write(text);
   });
 }
+
+export interface RawExchange {
+  /** Everything the server sent. */
+  readonly text: string;
+  /** Who ended the connection: the server (a close or a reset), or the client after `waitMs` without one. */
+  readonly endedBy: 'server' | 'client';
+  readonly reset: boolean;
+  readonly ms: number;
+}
+
+/** Sends raw bytes and records what came back and how the connection ended, for requests a server may never answer. */
+export function rawExchange(port: number, text: string, waitMs: number): Promise<RawExchange> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    let endedBy: 'server' | 'client' = 'server';
+    let reset = false;
+    const timer = setTimeout(() => {
+      endedBy = 'client';
+      socket.destroy();
+    }, waitMs);
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      reset = error.code === 'ECONNRESET';
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), endedBy, reset, ms: Date.now() - started });
+    });
+    socket.write(text);
+  });
+}
