@@ -1,20 +1,22 @@
-# The demo application with the compiled Loupe. Debian (glibc), not Alpine: the prebuilt
-# uWebSockets.js binaries are linked against glibc and do not load on musl.
+# The demo application with the compiled Loupe, on Node 24 LTS. Debian 13 "trixie" (glibc 2.41),
+# not Alpine and not bookworm: uWebSockets.js' prebuilt binary for Node 24 is linked against
+# glibc and needs glibc >= 2.38 (bookworm has 2.36); it does not load on musl.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # npm ci's postinstall patches XState (see the README's "Local patch of XState").
 COPY scripts/patch-xstate.js scripts/
 COPY patches patches/
+# uWebSockets.js needs no install script: its binaries are inside the package.
 RUN npm ci --no-audit --no-fund
 COPY . .
-# check-native fails the build if uWebSockets.js would run on its slow pure-JS fallback.
+# check-native fails the build, naming what is missing, unless uWebSockets.js loads its native binary.
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && node scripts/check-native.js
 
-FROM node:20-bookworm-slim
+FROM node:24-trixie-slim
 WORKDIR /app
 # The application files stay root-owned and read-only to the user that runs them.
 COPY --from=build /app /app
