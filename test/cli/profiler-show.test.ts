@@ -8,7 +8,7 @@ let env: Record<string, string>;
 let origin: string;
 let token = { config: '', hello: '', post: '' };
 
-type StoredJson = { children: string[]; collectors: { events: { phases: { name: string }[] } } } & Record<string, unknown>;
+type StoredJson = { children: string[]; collectors: { events: { phases: { name: string }[] } } & Record<string, unknown> } & Record<string, unknown>;
 
 async function stored(tokenToRead: string): Promise<StoredJson> {
   const found = await server.profiler?.storage.read(tokenToRead);
@@ -90,6 +90,12 @@ test('profiler:show of a sub-request names its parent', async (t) => {
   t.is(run.code, 0, run.stderr);
   t.true(run.stdout.startsWith(`Profile ${child} (sub-request)\n`));
   t.true(section(run.stdout, 'Summary').includes(`Parent    ${token.config}`));
+  // Its profile refers to the error its parent's records; shown, it is the same error chain.
+  t.deepEqual((await stored(child)).collectors['exception'], { errors: [{ sameAs: { profile: token.config, index: 0 } }] });
+  const parent = await runLoupe(['profiler:show', token.config], env);
+  const errors = section(run.stdout, 'Errors');
+  t.is(errors[0], '1) NotFoundHttpError [LOUPE_ERR_HTTP_NOT_FOUND]: 404 Not Found');
+  t.deepEqual(errors, section(parent.stdout, 'Errors'));
 });
 
 test('profiler:show latest shows the newest main request', async (t) => {

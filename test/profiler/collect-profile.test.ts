@@ -16,6 +16,8 @@ import { collectProfile } from '../../src/profiler/collect-profile';
 import { type ProfileCollector } from '../../src/profiler/collector';
 import { defaultCollectors } from '../../src/profiler/collectors/default-collectors';
 import { type Profile } from '../../src/profiler/profile';
+import { PROFILE_TOKEN } from '../../src/profiler/profile-token';
+import { resolveParentErrors } from '../../src/profiler/resolve-parent-errors';
 import { REDACTED, RedactionPolicy } from '../../src/profiler/redaction-policy';
 import { entries } from '../helpers/profile-entries';
 import { requestData } from '../helpers/request-data';
@@ -86,6 +88,8 @@ interface RunOptions {
   readonly writable?: boolean;
   /** Called once the request runs, e.g. to abort it. */
   readonly whileRunning?: (running: RunningRequest) => void;
+  /** Gives the exchanges their tokens first, as the profiler listener does at kernel.response. */
+  readonly tokens?: boolean;
 }
 
 /**
@@ -103,6 +107,10 @@ async function run(routes: Readonly<Record<string, Route>>, data: RequestData, o
       -1024,
       ({ exchange }) => {
         const sub = exchange.subRequest;
+        if (options.tokens === true) {
+          exchange.attributes.set(PROFILE_TOKEN, MAIN_TOKEN);
+          sub?.attributes.set(PROFILE_TOKEN, SUB_TOKEN);
+        }
         collected.push({
           exchange,
           main: collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: sub === null ? [] : [SUB_TOKEN], collectors, redaction }),
@@ -294,6 +302,26 @@ test('an error sub-request: type sub, parent as given, a GET, the rendered error
   );
   t.true(entries(main).machine.states.some((state) => state.name === 'error_sub_request'));
   t.true(entries(main).events.phases.some((phase) => phase.name === 'kernel.exception'));
+});
+
+test("with its parent profiled, the error sub-request's profile refers to the error the parent's records; put back, it is the same", async (t) => {
+  const failing: Route = {
+    name: 'fail',
+    controller: {
+      name: 'App\\Controller\\FailController',
+      handle: () => {
+        throw new Error('the order could not be saved', { cause: new TypeError('price is not a number') });
+      },
+    },
+  };
+  const { main, sub } = await run({ '/fail': failing }, requestData({ method: 'POST', path: '/fail' }), { tokens: true });
+  if (sub === null) return t.fail('no sub-request profile');
+  t.deepEqual(sub.collectors['exception'], { errors: [{ sameAs: { profile: MAIN_TOKEN, index: 0 } }] });
+  t.is(entries(main).exception.errors[0]?.message, 'the order could not be saved');
+  t.deepEqual(entries(resolveParentErrors(sub, main)).exception, entries(main).exception);
+  const [missing] = entries(resolveParentErrors(sub, null)).exception.errors;
+  t.like(missing, { class: 'ParentError', statusCode: 500 });
+  t.true(missing?.message.includes(`profile ${MAIN_TOKEN} of its parent request, which is not stored`));
 });
 
 const echo: Route = {

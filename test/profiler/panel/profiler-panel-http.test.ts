@@ -104,6 +104,29 @@ test('the JSON of the /config.yaml profile: messages, trace, phases in order, th
   t.true(subPage.body.indexOf('data-name="kernel.controller"') < subPage.body.indexOf('data-name="kernel.controller_arguments"'));
 });
 
+test("an error sub-request's profile stores its parent's error once, by reference; its panel, its JSON and its badge show the error in full", async (t) => {
+  const { token, previous } = await profiled('/sub-only.yaml');
+  const subToken = String(previous);
+  await profiler().writer.whenIdle();
+  const read = await profiler().storage.read(subToken);
+  if (read.kind !== 'found') return t.fail(`no profile stored under ${subToken}`);
+  const stored = JSON.parse(read.json) as { collectors: { exception: { errors: unknown[] } } };
+  t.deepEqual(stored.collectors.exception.errors, [{ sameAs: { profile: token, index: 0 } }]);
+
+  const main = await getJson(`/_profiler/${token}`);
+  const sub = await getJson(`/_profiler/${subToken}`);
+  t.is(sub.status, 200);
+  t.deepEqual(entry(sub.body, 'exception')['errors'], entry(main.body, 'exception')['errors']);
+  const [error] = entry(sub.body, 'exception')['errors'] as { class: string; message: string }[];
+  t.deepEqual([error?.class, error?.message], ['NotFoundHttpError', `No route found for "GET ${origin}/sub-only.yaml"`]);
+
+  const page = await get(`/_profiler/${subToken}?panel=exception`);
+  t.true(page.body.includes(`No route found for &quot;GET ${origin}/sub-only.yaml&quot;`));
+  t.true(page.body.includes('No routes found for &quot;/sub-only.yaml/&quot;.'));
+  t.regex(page.body, /toHttpError<\/span> <span class="loc">[^<]*src\/routing\/router-listener\.ts:\d+:\d+/);
+  t.true(page.body.includes('data-panel="exception"><span>Exception</span><span class="badge error">1</span>'));
+});
+
 test('every panel renders what it is about', async (t) => {
   const { panelPath } = await profiled('/config.yaml?q=1', { Referer: 'http://example.com/from', Cookie: 'theme=dark' });
   const expected: Record<string, string[]> = {
