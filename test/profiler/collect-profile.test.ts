@@ -17,6 +17,9 @@ import { type ProfileCollector } from '../../src/profiler/collector';
 import { defaultCollectors } from '../../src/profiler/collectors/default-collectors';
 import { type Profile } from '../../src/profiler/profile';
 import { PROFILE_TOKEN } from '../../src/profiler/profile-token';
+import { roundMs } from '../../src/profiler/collectors/timings';
+import { eventsOf } from '../../src/profiler/collectors/events-view';
+import { machineOf } from '../../src/profiler/collectors/machine-view';
 import { resolveParentErrors } from '../../src/profiler/resolve-parent-errors';
 import { REDACTED, RedactionPolicy } from '../../src/profiler/redaction-policy';
 import { entries } from '../helpers/profile-entries';
@@ -232,6 +235,53 @@ test('listeners are recorded per phase with non-negative timings rounded to the 
   }
   t.true((listeners[0]?.duration ?? 0) >= 0.2, 'the busy listener took its 0.2 ms');
   for (const state of entries(main).machine.states) t.true(state.start >= 0 && state.duration >= 0 && decimals(state.start) <= 3 && decimals(state.duration) <= 3);
+});
+
+/** What the events and machine collectors stored before the timeline held their data, computed as they did at collection. */
+const storedBeforeTimelineViews: ProfileCollector = {
+  name: 'before',
+  collect: (exchange) => {
+    const states = exchange.trace.states.map((state) => ({ name: state.name, start: roundMs(state.start), duration: roundMs(state.duration) }));
+    return {
+      events: {
+        phases: states.filter((state) => state.name.startsWith('kernel.')),
+        listeners: exchange.trace.listeners.map((listener) => ({ ...listener, start: roundMs(listener.start), duration: roundMs(listener.duration) })),
+      },
+      machine: { states },
+    };
+  },
+};
+
+test("the phases, listeners and states read from the timeline are what the events and machine collectors stored, for a request and its error sub-request", async (t) => {
+  const failing: Route = {
+    name: 'fail',
+    controller: {
+      name: 'App\\Controller\\FailController',
+      handle: () => {
+        throw new Error('boom');
+      },
+    },
+  };
+  for (const [routes, data] of [
+    [{ '/hello/anna': hello }, requestData({ path: '/hello/anna' })],
+    [{ '/fail': failing }, requestData({ method: 'POST', path: '/fail' })],
+  ] as const) {
+    const { main, sub } = await run(routes, data, { collectors: [storedBeforeTimelineViews], extra: [busy('kernel.request', 100), busy('kernel.response', 0)] });
+    for (const profile of sub === null ? [main] : [main, sub]) {
+      const before = profile.collectors['before'] as { events: unknown; machine: unknown };
+      t.deepEqual(entries(profile).events, before.events, `${profile.type} ${data.path}: events`);
+      t.deepEqual(entries(profile).machine, before.machine, `${profile.type} ${data.path}: machine`);
+      t.false('events' in profile.collectors || 'machine' in profile.collectors, 'stored once, in the timeline');
+    }
+  }
+});
+
+test('a profile stored with events and machine entries (before the timeline held them) is read from them', (t) => {
+  const events = { phases: [{ name: 'kernel.request', start: 0, duration: 1 }], listeners: [{ phase: 'kernel.request', name: 'Old', priority: 7, start: 0, duration: 1 }] };
+  const machine = { states: [{ name: 'kernel.request', start: 0, duration: 1 }] };
+  const profile = { token: 'aaaaaa', collectors: { events, machine, timeline: { total: 5, spans: [], droppedSpans: 0 } } } as unknown as Profile;
+  t.deepEqual(eventsOf(profile), events);
+  t.deepEqual(machineOf(profile), machine);
 });
 
 test('routing comes from _route, _controller and the string attributes', async (t) => {
@@ -500,7 +550,7 @@ test('the authenticated user and log records are copied, log contexts redacted',
 test('the profile is a version 1 envelope with one entry per collector, under its name', async (t) => {
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
   t.is(main.version, 1);
-  t.deepEqual(Object.keys(main.collectors), ['request', 'exception', 'logs', 'events', 'router', 'machine', 'timeline', 'memory']);
+  t.deepEqual(Object.keys(main.collectors), ['request', 'exception', 'logs', 'router', 'timeline', 'memory']);
   t.deepEqual(Object.keys(main), ['version', 'token', 'parent', 'children', 'type', 'method', 'url', 'ip', 'statusCode', 'time', 'duration', 'aborted', 'collectors', 'profilerCost']);
 });
 

@@ -1,4 +1,6 @@
 import test from 'ava';
+import { eventsOf } from '../../../src/profiler/collectors/events-view';
+import { type Profile } from '../../../src/profiler/profile';
 import { httpRequest, type HttpResult } from '../../helpers/http-client';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
 
@@ -90,7 +92,7 @@ test('the JSON of the /config.yaml profile: messages, trace, phases in order, th
   t.is(error?.message, `No route found for "GET ${origin}/config.yaml"`);
   t.is(error?.previous[0]?.message, 'No routes found for "/config.yaml/".');
   t.true((error?.trace.length ?? 0) > 0);
-  t.deepEqual(names(entry(body, 'events')['phases']), ['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
+  t.deepEqual(names(eventsOf(body as unknown as Profile)?.phases), ['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
   const [child] = body['childProfiles'] as { token: string; parent: string; statusCode: number; stored: boolean }[];
   t.deepEqual([child?.token, child?.parent, child?.statusCode, child?.stored], [previous, token, 404, true]);
 
@@ -98,7 +100,7 @@ test('the JSON of the /config.yaml profile: messages, trace, phases in order, th
   t.is(sub.status, 200);
   t.is(sub.body['parent'], token);
   t.is(sub.body['type'], 'sub');
-  t.deepEqual(names(entry(sub.body, 'events')['phases']), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request']);
+  t.deepEqual(names(eventsOf(sub.body as unknown as Profile)?.phases), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request']);
   const subPage = await get(`/_profiler/${String(previous)}?panel=events`);
   t.true(subPage.body.includes(`Sub-request of <a class="mono" href="/_profiler/${token}">${token}</a>`));
   t.true(subPage.body.indexOf('data-name="kernel.controller"') < subPage.body.indexOf('data-name="kernel.controller_arguments"'));
