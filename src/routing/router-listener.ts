@@ -1,5 +1,5 @@
 import { MethodNotAllowedHttpError, NotFoundHttpError, PayloadTooLargeHttpError } from '../errors/http-error';
-import { withStackTraces } from '../errors/with-stack-traces';
+import { withoutStackTraces } from '../errors/without-stack-traces';
 import { type RequestEvent } from '../kernel/event/request-event';
 import { defineListener, type Listener } from '../kernel/listener';
 import { MethodNotAllowedError } from './method-not-allowed-error';
@@ -27,15 +27,12 @@ function toHttpError(event: RequestEvent, error: unknown): unknown {
   return error;
 }
 
-/** The route of the request, or the HTTP error; their stacks captured only when `stackTraces`. */
-function matchRequest(router: Router, event: RequestEvent, stackTraces: boolean): RouteMatch {
-  return withStackTraces(stackTraces, () => {
-    try {
-      return router.match(event.request.method, event.request.path);
-    } catch (error) {
-      throw toHttpError(event, error);
-    }
-  });
+function matchRequest(router: Router, event: RequestEvent): RouteMatch {
+  try {
+    return router.match(event.request.method, event.request.path);
+  } catch (error) {
+    throw toHttpError(event, error);
+  }
 }
 
 export interface RouterListenerOptions {
@@ -63,7 +60,7 @@ export function createRouterListener(router: Router, options: RouterListenerOpti
         // Reads the Host header: an invalid one throws its 400 here, as RequestContext::fromRequest does.
         setRequestContext(exchange, requestContextFromRequest(request));
         exchange.attributes.set(RoutingAttributes.ROUTER, router);
-        const match = matchRequest(router, event, stackTraces);
+        const match = stackTraces ? matchRequest(router, event) : withoutStackTraces(() => matchRequest(router, event));
         const { attributes } = request;
         attributes.set('_route', match.name);
         attributes.set('_controller', match.controller.name);
@@ -78,7 +75,7 @@ export function createRouterListener(router: Router, options: RouterListenerOpti
         });
         const limit = match.controller.maxBodySize;
         const size = request.data.body?.length ?? 0;
-        if (limit !== undefined && size > limit) throw withStackTraces(stackTraces, () => new PayloadTooLargeHttpError(limit));
+        if (limit !== undefined && size > limit) throw stackTraces ? new PayloadTooLargeHttpError(limit) : withoutStackTraces(() => new PayloadTooLargeHttpError(limit));
       },
     ],
     // As RouterListener::onKernelFinishRequest: a finished sub-request hands URL generation
