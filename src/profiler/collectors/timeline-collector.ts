@@ -54,16 +54,16 @@ function appendSpans(out: TimelineSpan[], trace: Trace, now: number, offset: num
     const parentEnd = parentIndex === -1 ? now : (ends[parentIndex] ?? now);
     const end = span.duration === OPEN_SPAN ? Math.max(span.start, parentEnd) : span.start + span.duration;
     ends.push(end);
-    const stored: TimelineSpan = {
-      name: span.name,
-      category: span.category,
-      start: roundMs(span.start + offset),
-      duration: roundMs(end - span.start),
-      parent: parentIndex === -1 ? parent : base + parentIndex,
-      depth: depthBase + span.depth,
-    };
-    const listener = span.category === 'listener' ? { ...stored, priority: span.priority } : stored;
-    out.push(span.duration === OPEN_SPAN ? { ...listener, running: true } : listener);
+    const start = roundMs(span.start + offset);
+    const duration = roundMs(end - span.start);
+    const at = parentIndex === -1 ? parent : base + parentIndex;
+    const depth = depthBase + span.depth;
+    // Built whole, each shape once: a listener's has its priority (most spans are listeners).
+    const stored: TimelineSpan =
+      span.category === 'listener'
+        ? { name: span.name, category: span.category, start, duration, parent: at, depth, priority: span.priority }
+        : { name: span.name, category: span.category, start, duration, parent: at, depth };
+    out.push(span.duration === OPEN_SPAN ? { ...stored, running: true } : stored);
   }
 }
 
