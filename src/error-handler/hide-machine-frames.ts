@@ -10,12 +10,12 @@ const ROOT = basename(BUILT) === 'dist' ? dirname(BUILT) : BUILT;
  * (the machine definitions and the action implementations of kernel-machine), compiled or not.
  */
 const MACHINE_FILES = [ROOT, resolve(ROOT, 'dist')].flatMap((root) => [resolve(root, 'machines') + sep, resolve(root, 'src', 'kernel', 'kernel-machine.')]);
-const XSTATE = /[\\/]node_modules[\\/]xstate[\\/]/;
+const XSTATE = [`${sep}node_modules${sep}xstate${sep}`, '/node_modules/xstate/'];
 
 /** True for a frame of the request machine's workings, which says nothing about the request's error. */
 export function isMachineFrame(frame: StackFrame): boolean {
   const { file } = frame;
-  return XSTATE.test(file) || MACHINE_FILES.some((prefix) => file.startsWith(prefix));
+  return XSTATE.some((dir) => file.includes(dir)) || MACHINE_FILES.some((prefix) => file.startsWith(prefix));
 }
 
 /** The frame that stands for `count` frames left out. */
