@@ -1,6 +1,7 @@
 import { STATUS_TEXT } from '../http/status-text';
 import { HttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
+import { hideMachineFrames } from './hide-machine-frames';
 import { parseStack, type StackFrame } from './parse-stack';
 
 /** One error of a chain as plain data: what the renderers, the log and the profiler show. */
@@ -14,7 +15,7 @@ export interface FlatErrorEntry {
   readonly statusText: string;
   /** Headers the error asks for (`Allow`, `WWW-Authenticate`); only HttpErrors have some. */
   readonly headers: Readonly<Record<string, string>>;
-  /** First frame = where the error was created. */
+  /** First frame = where the error was created; runs of the request machine's frames are counted, not listed. */
   readonly trace: readonly StackFrame[];
 }
 
@@ -114,7 +115,7 @@ function flattenOne(error: unknown, withTrace: boolean): FlatErrorEntry {
     statusCode,
     statusText,
     headers: headersOf(error),
-    trace: typeof stack === 'string' ? parseStack(stack, MAX_FRAMES) : [],
+    trace: typeof stack === 'string' ? hideMachineFrames(parseStack(stack, MAX_FRAMES)) : [],
   };
 }
 

@@ -4,7 +4,7 @@ import { htmlDocumentHead } from '../view/html-document-head';
 import { renderStackTrace } from '../view/render-stack-trace';
 import { type FlatError, type FlatErrorEntry } from './flatten-error';
 import { HTML_ERROR_PAGE_STYLE } from './html-error-page-style';
-import { frameLocation } from './parse-stack';
+import { frameLocation, type StackFrame } from './parse-stack';
 
 export interface HtmlErrorOptions {
   /** Shows the class, message, trace and logs; without it only the status line is shown. */
@@ -54,11 +54,15 @@ ${rows}</tbody>
 </table>`;
 }
 
+/** One frame as V8 writes it; the frame standing for hidden ones as what it says. */
+function plainFrame(frame: StackFrame): string {
+  if (frame.hidden !== undefined) return `    ${frame.function}`;
+  return frame.function === '' ? `    at ${frameLocation(frame)}` : `    at ${frame.function} (${frameLocation(frame)})`;
+}
+
 /** The chain as plain text, to copy into a bug report. */
 function plainTraces(chain: readonly FlatErrorEntry[]): string {
-  return chain
-    .map((error) => [`${error.class}: ${error.message}`, ...error.trace.map((frame) => (frame.function === '' ? `    at ${frameLocation(frame)}` : `    at ${frame.function} (${frameLocation(frame)})`))].join('\n'))
-    .join('\n\n');
+  return chain.map((error) => [`${error.class}: ${error.message}`, ...error.trace.map(plainFrame)].join('\n')).join('\n\n');
 }
 
 function debugPage(flat: FlatError, logs: readonly LogRecord[]): SafeHtml {

@@ -4,6 +4,11 @@ export interface StackFrame {
   readonly file: string;
   readonly line: number;
   readonly column: number;
+  /**
+   * Set on the frame that stands for this many frames of the request machine left out (see
+   * hideMachineFrames); its `function` says so in words, its file is empty.
+   */
+  readonly hidden?: number;
 }
 
 const FRAME_LINE = /^\s+at\s/;

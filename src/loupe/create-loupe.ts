@@ -114,7 +114,7 @@ function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis
     validateRequestListener,
     createRequestLogListener(logger),
     createLocaleListener(config.locale),
-    createRouterListener(router),
+    createRouterListener(router, { stackTraces: config.debug }),
     jsonViewListener,
     responseListener,
     createErrorListener({ debug: config.debug }),

@@ -1,5 +1,5 @@
-import { EVENTS_COLLECTOR, type EventsCollectorData } from './collectors/events-collector';
-import { MACHINE_COLLECTOR, type MachineCollectorData } from './collectors/machine-collector';
+import { eventsOf } from './collectors/events-view';
+import { machineOf } from './collectors/machine-view';
 import { roundMs } from './collectors/timings';
 import { ROUTER_COLLECTOR, type RouterCollectorData } from './collectors/router-collector';
 import { collectorData, type Profile } from './profile';
@@ -76,7 +76,7 @@ function pair(a: Map<string, number>, b: Map<string, number>): TimingDiff[] {
 /** Each listener's total time per phase (`kernel.request ProfilerListener`). */
 function listenerTimes(profile: Profile): Map<string, number> {
   const out = new Map<string, number>();
-  for (const listener of collectorData<EventsCollectorData>(profile, EVENTS_COLLECTOR)?.listeners ?? []) {
+  for (const listener of eventsOf(profile)?.listeners ?? []) {
     const key = `${listener.phase} ${listener.name}`;
     out.set(key, roundMs((out.get(key) ?? 0) + listener.duration));
   }
@@ -93,7 +93,7 @@ function change(row: TimingDiff): number {
  * every machine state, and the listeners whose time changed most.
  */
 export function compareProfiles(a: Profile, b: Profile): ProfileComparison {
-  const states = (profile: Profile): Map<string, number> => timings(collectorData<MachineCollectorData>(profile, MACHINE_COLLECTOR)?.states ?? []);
+  const states = (profile: Profile): Map<string, number> => timings(machineOf(profile)?.states ?? []);
   return {
     a: side(a),
     b: side(b),

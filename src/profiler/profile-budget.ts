@@ -44,7 +44,22 @@ export function serializeWithinBudget(profile: Profile, maxBytes: number): strin
   // A UTF-16 code unit takes at most three UTF-8 bytes: most profiles need no counting.
   if (whole.length * 3 <= maxBytes) return whole;
   const originalBytes = bytesOf(whole);
-  if (originalBytes <= maxBytes) return whole;
+  return originalBytes <= maxBytes ? whole : cutToBudget(profile, maxBytes, originalBytes);
+}
+
+/**
+ * What the writer stores: the profile's JSON within `maxBytes` (as serializeWithinBudget), encoded
+ * to UTF-8 once. The bytes are written to Redis as they are: a string would be measured and
+ * encoded again by the client, inside one command string as long as the whole batch. And their
+ * length is the exact size, so a profile that fits needs no separate measuring.
+ */
+export function encodeWithinBudget(profile: Profile, maxBytes: number): Buffer {
+  const bytes = Buffer.from(JSON.stringify(profile), 'utf8');
+  return bytes.length <= maxBytes ? bytes : Buffer.from(cutToBudget(profile, maxBytes, bytes.length), 'utf8');
+}
+
+/** The JSON of a profile of `originalBytes`, more than `maxBytes`, cut to fit (see serializeWithinBudget). */
+function cutToBudget(profile: Profile, maxBytes: number, originalBytes: number): string {
   const counter = { strings: 0 };
   let cutProfile = profile;
   for (const limit of STRING_LIMITS) {

@@ -3,7 +3,8 @@ import { type ProfileSummary } from './profile';
 /** A profile to store: its search row and its serialized JSON. */
 export interface StoredProfile {
   readonly summary: ProfileSummary;
-  readonly json: string;
+  /** The profile's JSON, as text or as its UTF-8 bytes (what the writer hands over: encoded once, stored as they are). */
+  readonly json: string | Buffer;
 }
 
 /** Search filters; every one optional, and absent means no filter. `url` is a substring, the others exact. */

@@ -4,7 +4,7 @@ import { createActor, fromPromise, type Actor } from 'xstate';
 import { profileWriterMachine } from '../../machines/profile-writer.machine';
 import { type LivePublisher } from './live/live-publisher';
 import { summarize, type Profile } from './profile';
-import { serializeWithinBudget } from './profile-budget';
+import { encodeWithinBudget } from './profile-budget';
 import { type BatchId, type ProfileStorage, type StoredProfile } from './profile-storage';
 import { PROFILER_DEFAULTS } from './profiler-config';
 
@@ -41,7 +41,7 @@ const TOMBSTONES_KEPT = 10_000;
 /**
  * Takes finished profiles from kernel.terminate and stores them through a long-lived actor
  * (machines/profile-writer.machine.ts): a bounded queue, batched writes, drops counted.
- * Serializing happens here, after the response was sent.
+ * Serializing happens here, after the response was sent: once per profile, to the bytes stored.
  */
 export class ProfileWriter {
   readonly stats: WriterStats = { queued: 0, stored: 0, dropped: 0, replaced: 0, batches: 0, unconfirmed: 0, lastError: null, state: 'idle' };
@@ -154,7 +154,7 @@ export class ProfileWriter {
   async #writeBatch(): Promise<void> {
     this.#inFlight = this.#queue.splice(0, this.#batchSize);
     this.stats.queued = this.#queue.length;
-    const profiles: StoredProfile[] = this.#inFlight.map((profile) => ({ summary: summarize(profile), json: serializeWithinBudget(profile, this.#maxProfileBytes) }));
+    const profiles: StoredProfile[] = this.#inFlight.map((profile) => ({ summary: summarize(profile), json: encodeWithinBudget(profile, this.#maxProfileBytes) }));
     this.#batchNumber += 1;
     const { stored, replaced } = await this.#storage.write(profiles, { writer: this.#id, number: this.#batchNumber });
     this.#live?.publish(this.#inFlight);

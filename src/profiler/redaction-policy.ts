@@ -35,6 +35,9 @@ const USERINFO = /(\/\/[^\s/?#@"'<>:]{0,256}:)([^\s/?#@"'<>]{1,256})@/g;
 
 /** What every pattern above needs: most strings of a profile (names, phases, paths) have none of it. */
 const MIGHT_HIDE_A_SECRET = /[=@%]|["']\s*:/;
+/** Longest secret-free text remembered as such, and how many are (all forgotten when full). */
+const MAX_REMEMBERED_LENGTH = 1_024;
+const MAX_REMEMBERED = 2_000;
 
 /** Decodes every well-formed `%XX` run and leaves a malformed one as it is. */
 function decodeLoosely(text: string): string {
@@ -63,6 +66,13 @@ function truncate(text: string): string {
 export class RedactionPolicy {
   readonly #names: SecretNames;
   readonly #visibleCookies: ReadonlySet<string>;
+  /**
+   * Texts that might have hidden a secret and were found to hide none (so they are kept as they
+   * are): the same header values, messages and URLs come back request after request, and the
+   * last pass over a profile sees again every text a collector redacted. Never a text that
+   * held a secret; bounded, as SecretNames' cache.
+   */
+  readonly #clean = new Set<string>();
 
   /** An invalid name pattern throws LOUPE_ERR_CONFIG_INVALID. */
   constructor(options: RedactionOptions = {}) {
@@ -94,7 +104,13 @@ export class RedactionPolicy {
    * replaced; also when URL-encoded inside it (a `?next=` URL, an X-Debug-Exception header).
    */
   text(text: string): string {
-    return this.#text(text, 0);
+    if (!MIGHT_HIDE_A_SECRET.test(text) || this.#clean.has(text)) return text;
+    const out = this.#text(text, 0);
+    if (out === text && text.length <= MAX_REMEMBERED_LENGTH) {
+      if (this.#clean.size >= MAX_REMEMBERED) this.#clean.clear();
+      this.#clean.add(text);
+    }
+    return out;
   }
 
   #text(text: string, encodings: number): string {
@@ -171,7 +187,8 @@ export class RedactionPolicy {
   /**
    * A collector's entry with every string redacted as text: the last pass before a profile is
    * stored, whatever the collector (Loupe's or an application's) put in it. Only what changes is
-   * copied: an entry with nothing to redact comes back as it was given.
+   * copied: an entry with nothing to redact comes back as it was given, and the walk allocates
+   * nothing until a string changes (it runs over every profile, most of which hold no secret).
    */
   entry(value: unknown, depth = 0): unknown {
     if (typeof value === 'string') return this.text(value);
@@ -179,12 +196,45 @@ export class RedactionPolicy {
     if (depth >= MAX_PROFILE_DEPTH) return '(too deep)';
     // What JSON would store of a Date (or anything with toJSON), not the `{}` of its own fields.
     if (hasToJson(value)) return this.entry(value.toJSON(), depth + 1);
-    if (Array.isArray(value)) {
-      const items = value.map((item: unknown) => this.entry(item, depth + 1));
-      return items.every((item, i) => item === value[i]) ? value : items;
+    return Array.isArray(value) ? this.#entryItems(value, depth) : this.#entryFields(value, depth);
+  }
+
+  #entryItems(items: readonly unknown[], depth: number): readonly unknown[] {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const redacted = this.entry(item, depth + 1);
+      if (copy === null && redacted !== item) copy = items.slice(0, i);
+      copy?.push(redacted);
     }
-    const fields = Object.entries(value);
-    const redacted = fields.map(([key, item]) => [key, this.entry(item, depth + 1)] as const);
-    return redacted.every(([, item], i) => item === fields[i]?.[1]) ? value : Object.fromEntries(redacted);
+    return copy ?? items;
+  }
+
+  #entryFields(value: object, depth: number): object {
+    const fields = value as Readonly<Record<string, unknown>>;
+    let copy: [string, unknown][] | null = null;
+    // for…in walks the object's enum cache without allocating; inherited fields are not the entry's.
+    for (const key in fields) {
+      if (!Object.hasOwn(fields, key)) continue;
+      const item = fields[key];
+      const redacted = this.entry(item, depth + 1);
+      if (copy === null) {
+        if (redacted === item) continue;
+        copy = this.#fieldsBefore(fields, key, depth);
+      }
+      copy.push([key, redacted]);
+    }
+    // fromEntries defines `__proto__` as an own field, as the copy of any other name.
+    return copy === null ? value : Object.fromEntries(copy);
+  }
+
+  /** The fields before `key`, redacted again: a getter read twice must not slip a secret past the first reading. */
+  #fieldsBefore(fields: Readonly<Record<string, unknown>>, key: string, depth: number): [string, unknown][] {
+    const before: [string, unknown][] = [];
+    for (const kept in fields) {
+      if (kept === key) break;
+      if (Object.hasOwn(fields, kept)) before.push([kept, this.entry(fields[kept], depth + 1)]);
+    }
+    return before;
   }
 }

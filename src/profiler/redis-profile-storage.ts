@@ -21,7 +21,7 @@ export interface RedisProfileStorageOptions {
 const ANONYMOUS_BATCH: BatchId = { writer: 'anonymous', number: 0 };
 
 type ScriptRedis = Redis & {
-  loupeWriteProfiles(...args: (string | number)[]): Promise<[number, number]>;
+  loupeWriteProfiles(...args: (string | number | Buffer)[]): Promise<[number, number]>;
   loupeFindProfiles(...args: (string | number)[]): Promise<(string | number)[]>;
   loupePurgeProfiles(...args: (string | number)[]): Promise<number>;
 };
@@ -61,7 +61,8 @@ export class RedisProfileStorage implements ProfileStorage {
 
   async write(profiles: readonly StoredProfile[], batch: BatchId = ANONYMOUS_BATCH): Promise<BatchOutcome> {
     if (profiles.length === 0) return { stored: 0, replaced: 0 };
-    const args: (string | number)[] = [this.#prefix, this.#lifetime, this.#maxProfiles, this.#maxBytes, Date.now(), batch.writer, batch.number];
+    // A profile given as bytes is written as it is (ioredis copies Buffers into the command).
+    const args: (string | number | Buffer)[] = [this.#prefix, this.#lifetime, this.#maxProfiles, this.#maxBytes, Date.now(), batch.writer, batch.number];
     for (const { summary, json } of profiles) args.push(summary.token, summary.time, JSON.stringify(summary), json);
     const [stored, replaced] = await this.#redis.loupeWriteProfiles(...args);
     return { stored, replaced };

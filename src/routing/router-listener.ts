@@ -1,4 +1,5 @@
 import { MethodNotAllowedHttpError, NotFoundHttpError, PayloadTooLargeHttpError } from '../errors/http-error';
+import { withoutStackTraces } from '../errors/without-stack-traces';
 import { type RequestEvent } from '../kernel/event/request-event';
 import { defineListener, type Listener } from '../kernel/listener';
 import { MethodNotAllowedError } from './method-not-allowed-error';
@@ -34,13 +35,22 @@ function matchRequest(router: Router, event: RequestEvent): RouteMatch {
   }
 }
 
+export interface RouterListenerOptions {
+  /**
+   * Whether the 404, 405 and 413 it raises capture a stack trace (default true): debug shows
+   * them; without debug nothing does (createLoupe passes `config.debug`).
+   */
+  readonly stackTraces?: boolean;
+}
+
 /**
  * Matches the request to a route (Symfony's RouterListener, kernel.request 32) and records the
  * request context URL generation uses; an unrouted request becomes a 404, a wrong method a 405,
  * a body larger than the route's controller accepts a 413. An error sub-request arrives with its
  * controller set and keeps its parent's context.
  */
-export function createRouterListener(router: Router): Listener {
+export function createRouterListener(router: Router, options: RouterListenerOptions = {}): Listener {
+  const stackTraces = options.stackTraces ?? true;
   return defineListener('RouterListener', {
     'kernel.request': [
       32,
@@ -50,7 +60,7 @@ export function createRouterListener(router: Router): Listener {
         // Reads the Host header: an invalid one throws its 400 here, as RequestContext::fromRequest does.
         setRequestContext(exchange, requestContextFromRequest(request));
         exchange.attributes.set(RoutingAttributes.ROUTER, router);
-        const match = matchRequest(router, event);
+        const match = stackTraces ? matchRequest(router, event) : withoutStackTraces(() => matchRequest(router, event));
         const { attributes } = request;
         attributes.set('_route', match.name);
         attributes.set('_controller', match.controller.name);
@@ -65,7 +75,7 @@ export function createRouterListener(router: Router): Listener {
         });
         const limit = match.controller.maxBodySize;
         const size = request.data.body?.length ?? 0;
-        if (limit !== undefined && size > limit) throw new PayloadTooLargeHttpError(limit);
+        if (limit !== undefined && size > limit) throw stackTraces ? new PayloadTooLargeHttpError(limit) : withoutStackTraces(() => new PayloadTooLargeHttpError(limit));
       },
     ],
     // As RouterListener::onKernelFinishRequest: a finished sub-request hands URL generation

@@ -60,7 +60,7 @@ test('formatProfile says which sections have no data when collector entries are 
   const text = formatProfile({ ...profile, collectors: { cart: { items: 2 } } });
   t.true(text.startsWith('Profile abc123 (main request)\n\nSummary\n  Method    GET\n'), 'the envelope is shown all the same');
   t.false(text.includes('  Panel '), 'the link comes from the response headers, which are missing');
-  t.true(text.includes('Phases\n  (no data: no "events" collector entry)\n'));
+  t.true(text.includes('Phases\n  (no data: no "timeline" collector entry)\n'), 'phases and listeners are read from the timeline (or the events entry of older profiles)');
   t.true(text.includes('Errors\n  (no data: no "exception" collector entry)\n'));
   t.true(text.includes('Response headers\n  (no data: no "request" collector entry)\n'));
   t.true(text.endsWith('Other collectors (--json shows them)\n  cart\n'));

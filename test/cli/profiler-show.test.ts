@@ -1,4 +1,6 @@
 import test from 'ava';
+import { eventsOf } from '../../src/profiler/collectors/events-view';
+import { type Profile } from '../../src/profiler/profile';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 import { profileSampleRequests } from './profile-requests';
 import { runLoupe } from './run-loupe';
@@ -8,7 +10,7 @@ let env: Record<string, string>;
 let origin: string;
 let token = { config: '', hello: '', post: '' };
 
-type StoredJson = { children: string[]; collectors: { events: { phases: { name: string }[] } } } & Record<string, unknown>;
+type StoredJson = { children: string[]; collectors: Record<string, unknown> } & Record<string, unknown>;
 
 async function stored(tokenToRead: string): Promise<StoredJson> {
   const found = await server.profiler?.storage.read(tokenToRead);
@@ -59,7 +61,7 @@ test('profiler:show TOKEN of a 404 shows the summary, the error chain and the ph
 
   const phases = section(run.stdout, 'Phases').map((line) => line.split(/\s+/)[0]);
   t.deepEqual(phases, ['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
-  t.deepEqual(phases, profile.collectors.events.phases.map((phase) => phase.name));
+  t.deepEqual(phases, (eventsOf(profile as unknown as Profile)?.phases ?? []).map((phase) => phase.name));
   t.true(section(run.stdout, 'Phases').every((line) => /\+\d+\.\d+ m?s\s+\d+\.\d+ m?s\s+\|[ #]+\|$/.test(line)));
 
   const listeners = section(run.stdout, 'Listeners');
@@ -80,7 +82,7 @@ test('profiler:show of a routed request shows its route, parameters and controll
   t.regex(routing.find((line) => line.startsWith('Params')) ?? '', /name=anna/);
   t.deepEqual(section(run.stdout, 'Errors'), ['(none)']);
   const phases = section(run.stdout, 'Phases').map((line) => line.split(/\s+/)[0]);
-  t.deepEqual(phases, (await stored(token.hello)).collectors.events.phases.map((phase) => phase.name));
+  t.deepEqual(phases, (eventsOf((await stored(token.hello)) as unknown as Profile)?.phases ?? []).map((phase) => phase.name));
   t.true(phases.indexOf('kernel.request') < phases.indexOf('kernel.controller'));
 });
 
@@ -90,6 +92,12 @@ test('profiler:show of a sub-request names its parent', async (t) => {
   t.is(run.code, 0, run.stderr);
   t.true(run.stdout.startsWith(`Profile ${child} (sub-request)\n`));
   t.true(section(run.stdout, 'Summary').includes(`Parent    ${token.config}`));
+  // Its profile refers to the error its parent's records; shown, it is the same error chain.
+  t.deepEqual((await stored(child)).collectors['exception'], { errors: [{ sameAs: { profile: token.config, index: 0 } }] });
+  const parent = await runLoupe(['profiler:show', token.config], env);
+  const errors = section(run.stdout, 'Errors');
+  t.is(errors[0], '1) NotFoundHttpError [LOUPE_ERR_HTTP_NOT_FOUND]: 404 Not Found');
+  t.deepEqual(errors, section(parent.stdout, 'Errors'));
 });
 
 test('profiler:show latest shows the newest main request', async (t) => {

@@ -1,7 +1,7 @@
-import { EVENTS_COLLECTOR, type EventsCollectorData } from '../../src/profiler/collectors/events-collector';
+import { eventsOf, type EventsView } from '../../src/profiler/collectors/events-view';
 import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../src/profiler/collectors/exception-collector';
 import { LOGS_COLLECTOR, type LogsCollectorData } from '../../src/profiler/collectors/logs-collector';
-import { MACHINE_COLLECTOR, type MachineCollectorData } from '../../src/profiler/collectors/machine-collector';
+import { machineOf, type MachineView } from '../../src/profiler/collectors/machine-view';
 import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../src/profiler/collectors/request-collector';
 import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../src/profiler/collectors/router-collector';
 import { collectorData, type Profile } from '../../src/profiler/profile';
@@ -11,9 +11,11 @@ export interface DefaultEntries {
   readonly request: RequestCollectorData;
   readonly exception: ExceptionCollectorData;
   readonly logs: LogsCollectorData;
-  readonly events: EventsCollectorData;
+  /** Read from the timeline's entry, as the Events panel reads it. */
+  readonly events: EventsView;
   readonly router: RouterCollectorData;
-  readonly machine: MachineCollectorData;
+  /** Read from the timeline's entry, as the State machine panel reads it. */
+  readonly machine: MachineView;
 }
 
 /** The default collectors' entries of `profile`, typed; one that is missing fails the test. */
@@ -24,12 +26,16 @@ export function entries(profile: Profile | null | undefined): DefaultEntries {
     if (data === undefined) throw new Error(`Profile ${profile.token} has no "${name}" collector entry.`);
     return data;
   };
+  const view = <TView>(found: TView | undefined, name: string): TView => {
+    if (found === undefined) throw new Error(`Profile ${profile.token} has no timeline to read its ${name} from.`);
+    return found;
+  };
   return {
     request: entry<RequestCollectorData>(REQUEST_COLLECTOR),
     exception: entry<ExceptionCollectorData>(EXCEPTION_COLLECTOR),
     logs: entry<LogsCollectorData>(LOGS_COLLECTOR),
-    events: entry<EventsCollectorData>(EVENTS_COLLECTOR),
+    events: view(eventsOf(profile), 'events'),
     router: entry<RouterCollectorData>(ROUTER_COLLECTOR),
-    machine: entry<MachineCollectorData>(MACHINE_COLLECTOR),
+    machine: view(machineOf(profile), 'machine'),
   };
 }

@@ -16,6 +16,11 @@ import { collectProfile } from '../../src/profiler/collect-profile';
 import { type ProfileCollector } from '../../src/profiler/collector';
 import { defaultCollectors } from '../../src/profiler/collectors/default-collectors';
 import { type Profile } from '../../src/profiler/profile';
+import { PROFILE_TOKEN } from '../../src/profiler/profile-token';
+import { roundMs } from '../../src/profiler/collectors/timings';
+import { eventsOf } from '../../src/profiler/collectors/events-view';
+import { machineOf } from '../../src/profiler/collectors/machine-view';
+import { resolveParentErrors } from '../../src/profiler/resolve-parent-errors';
 import { REDACTED, RedactionPolicy } from '../../src/profiler/redaction-policy';
 import { entries } from '../helpers/profile-entries';
 import { requestData } from '../helpers/request-data';
@@ -86,6 +91,8 @@ interface RunOptions {
   readonly writable?: boolean;
   /** Called once the request runs, e.g. to abort it. */
   readonly whileRunning?: (running: RunningRequest) => void;
+  /** Gives the exchanges their tokens first, as the profiler listener does at kernel.response. */
+  readonly tokens?: boolean;
 }
 
 /**
@@ -103,6 +110,10 @@ async function run(routes: Readonly<Record<string, Route>>, data: RequestData, o
       -1024,
       ({ exchange }) => {
         const sub = exchange.subRequest;
+        if (options.tokens === true) {
+          exchange.attributes.set(PROFILE_TOKEN, MAIN_TOKEN);
+          sub?.attributes.set(PROFILE_TOKEN, SUB_TOKEN);
+        }
         collected.push({
           exchange,
           main: collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: sub === null ? [] : [SUB_TOKEN], collectors, redaction }),
@@ -226,6 +237,53 @@ test('listeners are recorded per phase with non-negative timings rounded to the 
   for (const state of entries(main).machine.states) t.true(state.start >= 0 && state.duration >= 0 && decimals(state.start) <= 3 && decimals(state.duration) <= 3);
 });
 
+/** What the events and machine collectors stored before the timeline held their data, computed as they did at collection. */
+const storedBeforeTimelineViews: ProfileCollector = {
+  name: 'before',
+  collect: (exchange) => {
+    const states = exchange.trace.states.map((state) => ({ name: state.name, start: roundMs(state.start), duration: roundMs(state.duration) }));
+    return {
+      events: {
+        phases: states.filter((state) => state.name.startsWith('kernel.')),
+        listeners: exchange.trace.listeners.map((listener) => ({ ...listener, start: roundMs(listener.start), duration: roundMs(listener.duration) })),
+      },
+      machine: { states },
+    };
+  },
+};
+
+test("the phases, listeners and states read from the timeline are what the events and machine collectors stored, for a request and its error sub-request", async (t) => {
+  const failing: Route = {
+    name: 'fail',
+    controller: {
+      name: 'App\\Controller\\FailController',
+      handle: () => {
+        throw new Error('boom');
+      },
+    },
+  };
+  for (const [routes, data] of [
+    [{ '/hello/anna': hello }, requestData({ path: '/hello/anna' })],
+    [{ '/fail': failing }, requestData({ method: 'POST', path: '/fail' })],
+  ] as const) {
+    const { main, sub } = await run(routes, data, { collectors: [storedBeforeTimelineViews], extra: [busy('kernel.request', 100), busy('kernel.response', 0)] });
+    for (const profile of sub === null ? [main] : [main, sub]) {
+      const before = profile.collectors['before'] as { events: unknown; machine: unknown };
+      t.deepEqual(entries(profile).events, before.events, `${profile.type} ${data.path}: events`);
+      t.deepEqual(entries(profile).machine, before.machine, `${profile.type} ${data.path}: machine`);
+      t.false('events' in profile.collectors || 'machine' in profile.collectors, 'stored once, in the timeline');
+    }
+  }
+});
+
+test('a profile stored with events and machine entries (before the timeline held them) is read from them', (t) => {
+  const events = { phases: [{ name: 'kernel.request', start: 0, duration: 1 }], listeners: [{ phase: 'kernel.request', name: 'Old', priority: 7, start: 0, duration: 1 }] };
+  const machine = { states: [{ name: 'kernel.request', start: 0, duration: 1 }] };
+  const profile = { token: 'aaaaaa', collectors: { events, machine, timeline: { total: 5, spans: [], droppedSpans: 0 } } } as unknown as Profile;
+  t.deepEqual(eventsOf(profile), events);
+  t.deepEqual(machineOf(profile), machine);
+});
+
 test('routing comes from _route, _controller and the string attributes', async (t) => {
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
   t.deepEqual(entries(main).router, {
@@ -294,6 +352,26 @@ test('an error sub-request: type sub, parent as given, a GET, the rendered error
   );
   t.true(entries(main).machine.states.some((state) => state.name === 'error_sub_request'));
   t.true(entries(main).events.phases.some((phase) => phase.name === 'kernel.exception'));
+});
+
+test("with its parent profiled, the error sub-request's profile refers to the error the parent's records; put back, it is the same", async (t) => {
+  const failing: Route = {
+    name: 'fail',
+    controller: {
+      name: 'App\\Controller\\FailController',
+      handle: () => {
+        throw new Error('the order could not be saved', { cause: new TypeError('price is not a number') });
+      },
+    },
+  };
+  const { main, sub } = await run({ '/fail': failing }, requestData({ method: 'POST', path: '/fail' }), { tokens: true });
+  if (sub === null) return t.fail('no sub-request profile');
+  t.deepEqual(sub.collectors['exception'], { errors: [{ sameAs: { profile: MAIN_TOKEN, index: 0 } }] });
+  t.is(entries(main).exception.errors[0]?.message, 'the order could not be saved');
+  t.deepEqual(entries(resolveParentErrors(sub, main)).exception, entries(main).exception);
+  const [missing] = entries(resolveParentErrors(sub, null)).exception.errors;
+  t.like(missing, { class: 'ParentError', statusCode: 500 });
+  t.true(missing?.message.includes(`profile ${MAIN_TOKEN} of its parent request, which is not stored`));
 });
 
 const echo: Route = {
@@ -472,7 +550,7 @@ test('the authenticated user and log records are copied, log contexts redacted',
 test('the profile is a version 1 envelope with one entry per collector, under its name', async (t) => {
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
   t.is(main.version, 1);
-  t.deepEqual(Object.keys(main.collectors), ['request', 'exception', 'logs', 'events', 'router', 'machine', 'timeline', 'memory']);
+  t.deepEqual(Object.keys(main.collectors), ['request', 'exception', 'logs', 'router', 'timeline', 'memory']);
   t.deepEqual(Object.keys(main), ['version', 'token', 'parent', 'children', 'type', 'method', 'url', 'ip', 'statusCode', 'time', 'duration', 'aborted', 'collectors', 'profilerCost']);
 });
 

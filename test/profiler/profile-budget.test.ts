@@ -1,5 +1,5 @@
 import test from 'ava';
-import { MIN_PROFILE_BYTES, serializeWithinBudget } from '../../src/profiler/profile-budget';
+import { encodeWithinBudget, MIN_PROFILE_BYTES, serializeWithinBudget } from '../../src/profiler/profile-budget';
 import { parseProfile } from '../../src/profiler/profile-schema';
 import { sampleProfile } from '../helpers/sample-profile';
 
@@ -54,4 +54,17 @@ test('a string is never cut inside a surrogate pair', (t) => {
   const json = serializeWithinBudget(sampleProfile({ collectors: { request: { body: '😀'.repeat(40_000) } } }), 16_384);
   t.false(/\\ud83d(?!\\ude00)/i.test(json), 'no lone high surrogate');
   t.true(parseProfile(json).ok);
+});
+
+test('what the writer stores is the same JSON as UTF-8 bytes, whole or cut, within the budget counted in bytes', (t) => {
+  const small = sampleProfile({ collectors: { request: { headers: { host: '127.0.0.1', note: 'é😀…' } } } });
+  t.deepEqual(encodeWithinBudget(small, 65_536), Buffer.from(JSON.stringify(small), 'utf8'));
+  // Three bytes a character: within the budget in characters, not in bytes.
+  const wide = sampleProfile({ collectors: { request: { body: '€'.repeat(10_000) } } });
+  const encoded = encodeWithinBudget(wide, 16_384);
+  t.true(encoded.length <= 16_384, `${encoded.length} bytes`);
+  t.is(encoded.toString('utf8'), serializeWithinBudget(wide, 16_384));
+  const parsed = parseProfile(encoded.toString('utf8'));
+  if (!parsed.ok) return t.fail(parsed.error);
+  t.is(parsed.profile.cut?.strings, 1);
 });

@@ -194,7 +194,9 @@ test('an error response: the sub-request token becomes X-Previous-Debug-Token; b
   const sub = await setup.read(subToken);
   t.like(main, { token: mainToken, parent: null, children: [subToken], type: 'main', method: 'POST', statusCode: 500 });
   t.like(sub, { token: subToken, parent: mainToken, children: [], type: 'sub', method: 'GET', statusCode: 500 });
-  t.deepEqual(entries(sub).exception.errors.map((error) => [error.message, error.previous.map((entry) => entry.message)]), [['boom', ['inner']]]);
+  // The error the sub-request renders is recorded once, in its parent's profile.
+  t.deepEqual(sub?.collectors['exception'], { errors: [{ sameAs: { profile: mainToken, index: 0 } }] });
+  t.deepEqual(entries(main).exception.errors.map((error) => [error.message, error.previous.map((entry) => entry.message)]), [['boom', ['inner']]]);
   t.is(setup.writer.stats.stored, 2);
   t.deepEqual(
     (await setup.storage.find({})).map((row) => [row.token, row.parent]).sort(),

@@ -258,3 +258,35 @@ test('entry: an entry with nothing to redact is not copied; only the branches th
   t.not(out.changed, mixed.changed);
   t.is(mixed.changed.url, 'http://h.test/?token=t1', 'the input is left alone');
 });
+
+test('entry: a field copied after a later one changed is redacted again, so a getter that answers a secret on its second reading leaks nothing', (t) => {
+  let readings = 0;
+  const entry = {
+    get first(): string {
+      readings += 1;
+      return readings === 1 ? 'plain' : 'http://h.test/?token=second-reading';
+    },
+    second: 'http://h.test/?token=t2',
+  };
+  const out = policy.entry(entry) as Record<string, unknown>;
+  t.deepEqual(Object.keys(out), ['first', 'second']);
+  t.false(JSON.stringify(out).includes('second-reading'));
+  t.is(out['second'], `http://h.test/?token=${REDACTED}`);
+});
+
+test('entry: a `__proto__` field of a copied entry stays a field, the copy keeps Object.prototype', (t) => {
+  const entry = JSON.parse('{"__proto__": {"url": "http://h.test/?token=t1"}, "kept": 1}') as object;
+  const out = policy.entry(entry) as Record<string, unknown>;
+  t.is(Object.getPrototypeOf(out), Object.prototype);
+  t.is(JSON.stringify(out), `{"__proto__":{"url":"http://h.test/?token=${REDACTED}"},"kept":1}`);
+});
+
+test('text: the same text gives the same answer every time, a secret-free one with `=` kept whole, a secret replaced each time', (t) => {
+  const fresh = new RedactionPolicy();
+  const clean = 'text/html,application/xml;q=0.9,*/*;q=0.8';
+  const secret = 'http://h.test/?q=1&token=abc';
+  for (let i = 0; i < 3; i++) {
+    t.is(fresh.text(clean), clean);
+    t.is(fresh.text(secret), `http://h.test/?q=1&token=${REDACTED}`);
+  }
+});

@@ -199,3 +199,35 @@ test('through the kernel, the 405 response carries Allow and the redirect is a 3
   t.is(written[1]?.status, 301);
   t.is(written[1]?.headers.get('Location'), 'http://127.0.0.1:8000/foo?a=1&b=2');
 });
+
+/** The error the router listener raises for `data`, with or without stack traces. */
+function raised(data: Parameters<typeof exchangeFor>[0], stackTraces: boolean): unknown {
+  try {
+    runPhaseSync(createRouterListener(router, { stackTraces }), 'kernel.request', exchangeFor(data));
+  } catch (error) {
+    return error;
+  }
+  return null;
+}
+
+const frameLines = (error: unknown): string[] => String((error as Error).stack).split('\n').filter((line) => /^\s+at /.test(line));
+
+test('without stack traces (no debug) the 404 and 405 and their causes capture no frames; the limit is restored after', (t) => {
+  const limit = Error.stackTraceLimit;
+  const notFound = raised({ path: '/nowhere' }, false);
+  t.true(notFound instanceof NotFoundHttpError);
+  t.deepEqual(frameLines(notFound), []);
+  t.deepEqual(frameLines((notFound as Error).cause), []);
+  t.true(String((notFound as Error).stack).startsWith('NotFoundHttpError: No route found for "GET'));
+  const notAllowed = raised({ method: 'POST', path: '/foo' }, false);
+  t.true(notAllowed instanceof MethodNotAllowedHttpError);
+  t.deepEqual(frameLines(notAllowed), []);
+  t.is(Error.stackTraceLimit, limit);
+  t.true(frameLines(new Error('here')).length > 0, 'errors created afterwards have their frames');
+});
+
+test('with stack traces (the default, debug) the 404 has its frames, from the router listener', (t) => {
+  const notFound = raised({ path: '/nowhere' }, true);
+  t.regex(frameLines(notFound)[0] ?? '', /at toHttpError .*router-listener/);
+  t.regex(frameLines(notFound)[1] ?? '', /at matchRequest /, 'no wrapper adds frames of its own to the trace');
+});

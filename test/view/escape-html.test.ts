@@ -14,3 +14,13 @@ test('lone surrogates become U+FFFD (ENT_SUBSTITUTE); valid pairs stay', (t) => 
   t.is(escapeHtml('a\uD800b\uDC00c'), 'a\uFFFDb\uFFFDc');
   t.is(escapeHtml('😀 é'), '😀 é');
 });
+
+test('text with nothing to escape comes back as it is, whatever its length', (t) => {
+  const plain = `${'kernel.request listener 12.5 ms /hello/anna '.repeat(100)}'single'`;
+  t.is(escapeHtml(plain), plain);
+  t.is(escapeHtml(''), '');
+});
+
+test('escaping and surrogates together: each special character escaped, a lone surrogate replaced, a pair kept', (t) => {
+  t.is(escapeHtml('<a title="😀">\uD800</a> & b'), '&lt;a title=&quot;😀&quot;&gt;\uFFFD&lt;/a&gt; &amp; b');
+});

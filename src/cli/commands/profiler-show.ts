@@ -3,6 +3,8 @@ import { type CliCommand } from '../command';
 import { escapeJsonControl } from '../format/escape-control';
 import { formatProfile } from '../format/format-profile';
 import { parseProfile, unreadableProfileMessage } from '../../profiler/profile-schema';
+import { type ProfileStorage } from '../../profiler/profile-storage';
+import { withParentErrors } from '../../profiler/resolve-parent-errors';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from './connection-help';
 
@@ -32,6 +34,18 @@ function prettyJson(json: string): string {
   }
 }
 
+/** The profile `json` holds, with the parent's errors it refers to read from `storage`, or why it cannot be read. */
+async function readable(storage: Pick<ProfileStorage, 'read'>, json: string): Promise<ReturnType<typeof parseProfile>> {
+  const parsed = parseProfile(json);
+  if (!parsed.ok) return parsed;
+  const profile = await withParentErrors(parsed.profile, async (token) => {
+    const read = await storage.read(token);
+    const parent = read.kind === 'found' ? parseProfile(read.json) : null;
+    return parent?.ok === true ? parent.profile : null;
+  });
+  return { ok: true, profile };
+}
+
 /** `loupe profiler:show TOKEN`: one stored profile, readable or as its JSON. */
 export const profilerShowCommand: CliCommand = {
   name: 'profiler:show',
@@ -42,19 +56,19 @@ export const profilerShowCommand: CliCommand = {
     const [requested, ...extra] = args.positionals;
     if (requested === undefined) throw CliError.usage('profiler:show needs a TOKEN (or "latest").');
     if (extra.length > 0) throw CliError.usage(`profiler:show takes one TOKEN, got also "${extra.join(' ')}".`);
-    const { token, json } = await withProfileStorage(io.env, args.connection, async ({ storage, prefix }) => {
+    const { token, json, parsed } = await withProfileStorage(io.env, args.connection, async ({ storage, prefix }) => {
       const resolved = requested === 'latest' ? await storage.latest() : requested;
       if (resolved === null) throw new CliError(1, `No profile is stored under the prefix "${prefix}" yet.`);
       const found = await storage.read(resolved);
       if (found.kind === 'missing') throw new CliError(1, `Token "${resolved}" not found.`);
       if (found.kind === 'dropped') throw new CliError(1, `Token "${resolved}" was dropped: its profile could not be stored (${found.reason}).`);
-      return { token: resolved, json: found.json };
+      // An error sub-request's errors are its parent's: read while the connection is open.
+      return { token: resolved, json: found.json, parsed: args.flag('json') ? null : await readable(storage, found.json) };
     });
-    if (args.flag('json')) {
+    if (parsed === null) {
       io.out(`${prettyJson(json)}\n`);
       return 0;
     }
-    const parsed = parseProfile(json);
     // The panel's words for the same profile, then what still works.
     if (!parsed.ok) throw new CliError(1, `${unreadableProfileMessage(token, parsed.error)}\nprofiler:show --json prints it as stored.`);
     io.out(formatProfile(parsed.profile, io.columns));

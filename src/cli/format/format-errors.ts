@@ -11,7 +11,7 @@ function frameText(frame: StackFrame): string {
 function entryLines(entry: FlatErrorEntry, frames: number): [string, ...string[]] {
   const code = entry.code === null ? '' : ` [${entry.code}]`;
   const lines: [string, ...string[]] = [`${entry.class}${code}: ${entry.statusCode} ${entry.statusText}`, `  ${entry.message}`];
-  for (const frame of entry.trace.slice(0, frames)) lines.push(`    at ${frameText(frame)}`);
+  for (const frame of entry.trace.slice(0, frames)) lines.push(frame.hidden === undefined ? `    at ${frameText(frame)}` : `    ${frame.function}`);
   const hidden = entry.trace.length - frames;
   if (hidden > 0) lines.push(`    … ${hidden} more frame${hidden === 1 ? '' : 's'} (--json shows them)`);
   return lines;

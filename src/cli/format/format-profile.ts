@@ -1,9 +1,9 @@
 import { STATUS_TEXT } from '../../http/status-text';
 import { type ListenerRecord, type LogRecord } from '../../kernel/trace';
-import { EVENTS_COLLECTOR, type EventsCollectorData } from '../../profiler/collectors/events-collector';
+import { EVENTS_COLLECTOR, eventsOf, type EventsView } from '../../profiler/collectors/events-view';
 import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../profiler/collectors/exception-collector';
 import { LOGS_COLLECTOR, type LogsCollectorData } from '../../profiler/collectors/logs-collector';
-import { MACHINE_COLLECTOR } from '../../profiler/collectors/machine-collector';
+import { MACHINE_COLLECTOR } from '../../profiler/collectors/machine-view';
 import { MEMORY_COLLECTOR, type MemoryCollectorData } from '../../profiler/collectors/memory-collector';
 import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../profiler/collectors/request-collector';
 import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../profiler/collectors/router-collector';
@@ -18,7 +18,7 @@ import { formatWaterfall } from './format-waterfall';
 
 type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
 
-/** The collectors this view has sections for; the machine's states are in the phases already, memory in the summary. */
+/** The collectors this view has sections for (events and machine: the entries of profiles stored before the timeline held them); the machine's states are in the phases already, memory in the summary. */
 const SHOWN: ReadonlySet<string> = new Set([EVENTS_COLLECTOR, EXCEPTION_COLLECTOR, LOGS_COLLECTOR, REQUEST_COLLECTOR, ROUTER_COLLECTOR, MACHINE_COLLECTOR, TIMELINE_COLLECTOR, MEMORY_COLLECTOR]);
 
 /**
@@ -27,6 +27,12 @@ const SHOWN: ReadonlySet<string> = new Set([EVENTS_COLLECTOR, EXCEPTION_COLLECTO
  */
 function section(title: string, lines: readonly string[]): string {
   return [title, ...(lines.length === 0 ? ['(none)'] : lines).map((line) => (line === '' ? '' : `  ${escapeControl(line)}`))].join('\n');
+}
+
+/** The lines `format` makes of the phases and listeners (read from the timeline), or `(no data)` when the profile has none. */
+function fromEvents(profile: Profile, format: (events: EventsView) => string[]): string[] {
+  const events = eventsOf(profile);
+  return events === undefined ? [`(no data: no "${TIMELINE_COLLECTOR}" collector entry)`] : format(events);
 }
 
 /** The lines `format` makes of the entry of collector `name`, or `(no data)` when the profile has none. */
@@ -139,9 +145,9 @@ export function formatProfile(profile: Profile, columns?: number): string {
   const sections = [
     `Profile ${escapeControl(profile.token)} (${profile.type === 'sub' ? 'sub-request' : 'main request'})`,
     section('Summary', summary(profile)),
-    section('Phases', fromCollector<EventsCollectorData>(profile, EVENTS_COLLECTOR, (events) => formatTimeline(events.phases, profile.duration))),
+    section('Phases', fromEvents(profile, (events) => formatTimeline(events.phases, profile.duration))),
     section('Timeline', fromCollector<TimelineCollectorData>(profile, TIMELINE_COLLECTOR, (timeline) => formatWaterfall(timeline, columns))),
-    section('Listeners', fromCollector<EventsCollectorData>(profile, EVENTS_COLLECTOR, (events) => listenerLines(events.listeners))),
+    section('Listeners', fromEvents(profile, (events) => listenerLines(events.listeners))),
     section('Routing', fromCollector(profile, ROUTER_COLLECTOR, routingLines)),
     section('Errors', fromCollector<ExceptionCollectorData>(profile, EXCEPTION_COLLECTOR, (exception) => formatErrors(exception.errors))),
     section('Logs', fromCollector<LogsCollectorData>(profile, LOGS_COLLECTOR, (logs) => logLines(logs.records))),

@@ -19,6 +19,10 @@ export interface TimelineSpan {
   readonly depth: number;
   /** The profile token of an error sub-request's span. */
   readonly token?: string;
+  /** A listener's priority (its span only): the Events panel lists it. */
+  readonly priority?: number;
+  /** Set on a span still running when the profile was collected (the current state, kernel.terminate's listeners). */
+  readonly running?: true;
 }
 
 export interface TimelineCollectorData {
@@ -28,6 +32,13 @@ export interface TimelineCollectorData {
   readonly spans: readonly TimelineSpan[];
   /** Application spans left out once the trace held its maximum. */
   readonly droppedSpans: number;
+  /** Index in `spans` of the error sub-request's span: the spans before it are the request's own, those from it on the sub-request's. */
+  readonly subRequest?: number;
+}
+
+/** The spans of the request itself, without its error sub-request's (see eventsOf, machineOf). */
+export function ownSpans(data: TimelineCollectorData): readonly TimelineSpan[] {
+  return data.subRequest === undefined ? data.spans : data.spans.slice(0, data.subRequest);
 }
 
 /**
@@ -43,23 +54,25 @@ function appendSpans(out: TimelineSpan[], trace: Trace, now: number, offset: num
     const parentEnd = parentIndex === -1 ? now : (ends[parentIndex] ?? now);
     const end = span.duration === OPEN_SPAN ? Math.max(span.start, parentEnd) : span.start + span.duration;
     ends.push(end);
-    out.push({
-      name: span.name,
-      category: span.category,
-      start: roundMs(span.start + offset),
-      duration: roundMs(end - span.start),
-      parent: parentIndex === -1 ? parent : base + parentIndex,
-      depth: depthBase + span.depth,
-    });
+    const start = roundMs(span.start + offset);
+    const duration = roundMs(end - span.start);
+    const at = parentIndex === -1 ? parent : base + parentIndex;
+    const depth = depthBase + span.depth;
+    // Built whole, each shape once: a listener's has its priority (most spans are listeners).
+    const stored: TimelineSpan =
+      span.category === 'listener'
+        ? { name: span.name, category: span.category, start, duration, parent: at, depth, priority: span.priority }
+        : { name: span.name, category: span.category, start, duration, parent: at, depth };
+    out.push(span.duration === OPEN_SPAN ? { ...stored, running: true } : stored);
   }
 }
 
-/** The error sub-request's spans, nested in the main request's `error_sub_request` state. */
 /** When the last of the trace's states ended: a finished sub-request's own total. */
 function lastStateEnd(trace: Trace): number {
   return trace.spans.reduce((last, span) => (span.depth === 0 ? Math.max(last, span.start + Math.max(span.duration, 0)) : last), 0);
 }
 
+/** The error sub-request's spans, nested in the main request's `error_sub_request` state. */
 function appendSubRequest(out: TimelineSpan[], main: Trace, sub: Exchange): void {
   let state = out.length - 1;
   while (state >= 0 && !(out[state]?.depth === 0 && out[state]?.name === 'error_sub_request')) state--;
@@ -77,7 +90,9 @@ function appendSubRequest(out: TimelineSpan[], main: Trace, sub: Exchange): void
 /**
  * Every span of the request (Symfony's Stopwatch sections, Clockwork's timeline): the machine's
  * states, the listeners and the controller in them, the session's storage work, the
- * application's own spans, and the error sub-request's spans nested where it ran.
+ * application's own spans, and the error sub-request's spans nested where it ran. The Events
+ * and State machine panels read their phases, listeners and states from it (eventsOf,
+ * machineOf): a profile stores them once.
  */
 export const timelineCollector: ProfileCollector<TimelineCollectorData> = {
   name: TIMELINE_COLLECTOR,
@@ -87,7 +102,10 @@ export const timelineCollector: ProfileCollector<TimelineCollectorData> = {
     const now = exchange.parent === null ? trace.now() : lastStateEnd(trace);
     const spans: TimelineSpan[] = [];
     appendSpans(spans, trace, now, 0, -1);
-    if (exchange.subRequest !== null && exchange.subRequest.trace.spans.length > 0) appendSubRequest(spans, trace, exchange.subRequest);
-    return { total: roundMs(now), spans, droppedSpans: trace.droppedSpans + (exchange.subRequest?.trace.droppedSpans ?? 0) };
+    const subRequest = spans.length;
+    const droppedSpans = trace.droppedSpans + (exchange.subRequest?.trace.droppedSpans ?? 0);
+    if (exchange.subRequest === null || exchange.subRequest.trace.spans.length === 0) return { total: roundMs(now), spans, droppedSpans };
+    appendSubRequest(spans, trace, exchange.subRequest);
+    return { total: roundMs(now), spans, droppedSpans, subRequest };
   },
 };

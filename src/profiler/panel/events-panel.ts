@@ -1,5 +1,6 @@
 import { type ListenerRecord } from '../../kernel/trace';
-import { EVENTS_COLLECTOR, type EventsCollectorData } from '../collectors/events-collector';
+import { eventsOf } from '../collectors/events-view';
+import { TIMELINE_COLLECTOR, type TimelineCollectorData } from '../collectors/timeline-collector';
 import { html, type SafeHtml } from '../../view/html';
 import { type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
@@ -18,13 +19,14 @@ ${listeners.map(
 
 /**
  * Events: the kernel phases the request went through as a timeline, then each phase's
- * listeners in the order they ran, with priority and duration.
+ * listeners in the order they ran, with priority and duration (read from the timeline's entry).
  */
-export const eventsPanel: PanelDefinition<EventsCollectorData> = {
+export const eventsPanel: PanelDefinition<TimelineCollectorData> = {
   name: 'events',
   label: 'Events',
-  collector: EVENTS_COLLECTOR,
-  render: ({ profile, data }) => {
+  collector: TIMELINE_COLLECTOR,
+  render: ({ profile }) => {
+    const data = eventsOf(profile) ?? { phases: [], listeners: [] };
     const total = timelineTotal(profile.duration, data.phases);
     const names = [...new Set(data.phases.map((phase) => phase.name))];
     return html`<h2>Events</h2>

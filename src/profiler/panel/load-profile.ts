@@ -1,6 +1,7 @@
 import { summarize, type Profile, type ProfileSummary } from '../profile';
 import { parseProfile } from '../profile-schema';
 import { type ProfileStorage } from '../profile-storage';
+import { withParentErrors } from '../resolve-parent-errors';
 
 /** What the profile page needs to find a profile. */
 export interface ProfileSource {
@@ -28,10 +29,19 @@ async function readChild(source: ProfileSource, token: string): Promise<ChildPro
   return parsed.ok ? { ...summarize(parsed.profile), stored: true } : { token, stored: false, reason: `unreadable: ${parsed.error}` };
 }
 
+/** The parsed profile under `token`, or `null` when there is none that can be read. */
+async function readProfile(source: ProfileSource, token: string): Promise<Profile | null> {
+  const read = await source.storage.read(token);
+  if (read.kind !== 'found') return null;
+  const parsed = parseProfile(read.json);
+  return parsed.ok ? parsed.profile : null;
+}
+
 /**
  * Finds the profile under `token` (`latest`: the newest main-request profile) with summaries of
  * its children. A token with no profile is told apart from one whose profile was dropped,
- * by a tombstone in storage or by this process's writer.
+ * by a tombstone in storage or by this process's writer. An error sub-request's profile comes
+ * with its parent's errors it refers to put back (see resolveParentErrors).
  */
 export async function loadProfile(source: ProfileSource, requested: string): Promise<ProfileLookup> {
   const token = requested === 'latest' ? await source.storage.latest() : requested;
@@ -49,5 +59,6 @@ export async function loadProfile(source: ProfileSource, requested: string): Pro
     // A token equal to its own profile's would loop (Symfony's FileProfilerStorage guards the same).
     if (child !== token) children.push(await readChild(source, child));
   }
-  return { kind: 'found', profile: parsed.profile, children };
+  const profile = await withParentErrors(parsed.profile, (parent) => readProfile(source, parent));
+  return { kind: 'found', profile, children };
 }

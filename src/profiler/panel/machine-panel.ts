@@ -1,18 +1,21 @@
 import { html } from '../../view/html';
-import { MACHINE_COLLECTOR, type MachineCollectorData } from '../collectors/machine-collector';
+import { machineOf } from '../collectors/machine-view';
+import { TIMELINE_COLLECTOR, type TimelineCollectorData } from '../collectors/timeline-collector';
 import { type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
 import { renderTimeline, timelineTotal } from './timeline';
 
 /**
  * Machine: every state the request's XState actor entered, in order, with timing: the kernel
- * phases and the machine's own states around them (received, controller, error sub-request).
+ * phases and the machine's own states around them (received, controller, error sub-request),
+ * read from the timeline's entry.
  */
-export const machinePanel: PanelDefinition<MachineCollectorData> = {
+export const machinePanel: PanelDefinition<TimelineCollectorData> = {
   name: 'machine',
   label: 'State machine',
-  collector: MACHINE_COLLECTOR,
-  render: ({ profile, data: { states } }) => {
+  collector: TIMELINE_COLLECTOR,
+  render: ({ profile }) => {
+    const states = machineOf(profile)?.states ?? [];
     const total = timelineTotal(profile.duration, states);
     return html`<h2>State machine</h2>
 <p>The states of this ${profile.type === 'sub' ? 'sub-request' : 'request'}'s actor, in order${profile.aborted ? html` — <strong>the client disconnected before the response was sent</strong>` : ''}.</p>

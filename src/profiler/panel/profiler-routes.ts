@@ -168,7 +168,7 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
         }
         const previous = preferredFormat(request) === 'json' ? null : await previousProfileOf(deps.storage, profile);
         return negotiatedResponse(request, 200, {
-          // The stored JSON as it is, with summaries of the sub-request profiles it links to.
+          // The stored JSON (an error sub-request's with its parent's errors put back), with summaries of the sub-request profiles it links to.
           json: () => ({ ...profile, childProfiles: children }),
           html: () => renderProfilePage({ profile, children, panels: deps.panels, panel, previous }, deps.stats()),
         });

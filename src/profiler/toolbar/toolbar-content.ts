@@ -3,7 +3,7 @@ import { type LogRecord, type PhaseRecord } from '../../kernel/trace';
 import { html, type SafeHtml } from '../../view/html';
 import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../collectors/exception-collector';
 import { LOGS_COLLECTOR, type LogsCollectorData } from '../collectors/logs-collector';
-import { MACHINE_COLLECTOR, type MachineCollectorData } from '../collectors/machine-collector';
+import { machineOf } from '../collectors/machine-view';
 import { MEMORY_COLLECTOR, type MemoryCollectorData } from '../collectors/memory-collector';
 import { ROUTER_COLLECTOR, type RouterCollectorData } from '../collectors/router-collector';
 import { formatMs } from '../panel/panel-format';
@@ -45,7 +45,7 @@ function routeItem(profile: Profile): SafeHtml {
 
 /** The stored states as a waterfall in a small SVG: sizes are attributes, which no Content-Security-Policy restricts. */
 function timeItem(profile: Profile): SafeHtml {
-  const states: readonly PhaseRecord[] = collectorData<MachineCollectorData>(profile, MACHINE_COLLECTOR)?.states ?? [];
+  const states: readonly PhaseRecord[] = machineOf(profile)?.states ?? [];
   const total = timelineTotal(profile.duration, states);
   const bars = states.map((state) => {
     // A phase too short to see still gets a sliver, kept inside the track.

@@ -1,4 +1,6 @@
 import test from 'ava';
+import { eventsOf } from '../../../src/profiler/collectors/events-view';
+import { type Profile } from '../../../src/profiler/profile';
 import { httpRequest, type HttpResult } from '../../helpers/http-client';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
 
@@ -90,7 +92,7 @@ test('the JSON of the /config.yaml profile: messages, trace, phases in order, th
   t.is(error?.message, `No route found for "GET ${origin}/config.yaml"`);
   t.is(error?.previous[0]?.message, 'No routes found for "/config.yaml/".');
   t.true((error?.trace.length ?? 0) > 0);
-  t.deepEqual(names(entry(body, 'events')['phases']), ['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
+  t.deepEqual(names(eventsOf(body as unknown as Profile)?.phases), ['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
   const [child] = body['childProfiles'] as { token: string; parent: string; statusCode: number; stored: boolean }[];
   t.deepEqual([child?.token, child?.parent, child?.statusCode, child?.stored], [previous, token, 404, true]);
 
@@ -98,10 +100,33 @@ test('the JSON of the /config.yaml profile: messages, trace, phases in order, th
   t.is(sub.status, 200);
   t.is(sub.body['parent'], token);
   t.is(sub.body['type'], 'sub');
-  t.deepEqual(names(entry(sub.body, 'events')['phases']), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request']);
+  t.deepEqual(names(eventsOf(sub.body as unknown as Profile)?.phases), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request']);
   const subPage = await get(`/_profiler/${String(previous)}?panel=events`);
   t.true(subPage.body.includes(`Sub-request of <a class="mono" href="/_profiler/${token}">${token}</a>`));
   t.true(subPage.body.indexOf('data-name="kernel.controller"') < subPage.body.indexOf('data-name="kernel.controller_arguments"'));
+});
+
+test("an error sub-request's profile stores its parent's error once, by reference; its panel, its JSON and its badge show the error in full", async (t) => {
+  const { token, previous } = await profiled('/sub-only.yaml');
+  const subToken = String(previous);
+  await profiler().writer.whenIdle();
+  const read = await profiler().storage.read(subToken);
+  if (read.kind !== 'found') return t.fail(`no profile stored under ${subToken}`);
+  const stored = JSON.parse(read.json) as { collectors: { exception: { errors: unknown[] } } };
+  t.deepEqual(stored.collectors.exception.errors, [{ sameAs: { profile: token, index: 0 } }]);
+
+  const main = await getJson(`/_profiler/${token}`);
+  const sub = await getJson(`/_profiler/${subToken}`);
+  t.is(sub.status, 200);
+  t.deepEqual(entry(sub.body, 'exception')['errors'], entry(main.body, 'exception')['errors']);
+  const [error] = entry(sub.body, 'exception')['errors'] as { class: string; message: string }[];
+  t.deepEqual([error?.class, error?.message], ['NotFoundHttpError', `No route found for "GET ${origin}/sub-only.yaml"`]);
+
+  const page = await get(`/_profiler/${subToken}?panel=exception`);
+  t.true(page.body.includes(`No route found for &quot;GET ${origin}/sub-only.yaml&quot;`));
+  t.true(page.body.includes('No routes found for &quot;/sub-only.yaml/&quot;.'));
+  t.regex(page.body, /toHttpError<\/span> <span class="loc">[^<]*src\/routing\/router-listener\.ts:\d+:\d+/);
+  t.true(page.body.includes('data-panel="exception"><span>Exception</span><span class="badge error">1</span>'));
 });
 
 test('every panel renders what it is about', async (t) => {
