@@ -123,6 +123,9 @@ export const requestMachine = setup({
       sendResponse: notProvided,
       markAborted: notProvided,
       acceptRequest: assign({ exchange: ({ event }) => (event.type === 'request.received' ? event.exchange : null) }),
+      // An idle actor holds nothing of its last request: a pooled actor that waits long would
+      // otherwise keep that request's whole state alive, scattered through the old heap.
+      releaseRequest: assign({ exchange: null }),
       finishRequest: notProvided,
       // A sub-request actor tells its parent its request is over; the parent reads the outcome
       // from the sub-request's exchange.
@@ -161,6 +164,7 @@ export const requestMachine = setup({
     states: {
       idle: {
         description: 'Between requests: the actor waits for the next one.',
+        entry: 'releaseRequest',
         on: {
           'request.received': { target: to('kernel.request'), actions: 'acceptRequest' },
           // An abort that arrives after its request is over is nobody's.
