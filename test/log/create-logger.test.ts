@@ -1,4 +1,7 @@
 import test from 'ava';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createLogger } from '../../src/log/create-logger';
 import { type LogConfig } from '../../src/log/log-config';
@@ -38,4 +41,40 @@ test('the level hides what is below it; silent hides everything', (t) => {
   const out = sink(false);
   createLogger({ level: 'debug', format: 'json' }, out).debug('shown at debug');
   t.like(JSON.parse(out.text()), { level: 20, msg: 'shown at debug' });
+});
+
+/**
+ * A process logging JSON lines to a standard output nobody reads yet: about 48 MB of lines, more than
+ * the backlog holds (4,800 lines of 10 KB). Says on standard error when it has logged them all, then exits after `waitMs`.
+ */
+const FLOODING_CHILD = `
+const { createLogger } = require('./src/log/create-logger');
+const logger = createLogger({ level: 'info', format: 'json' });
+const filler = 'x'.repeat(10000);
+for (let i = 0; i < 4800; i++) logger.info({ i, filler }, 'line');
+process.stderr.write('logged\\n');
+setTimeout(() => process.exit(0), 3000);
+`;
+
+test('standard output that does not keep up: the backlog is bounded, lines past it dropped and counted', async (t) => {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', FLOODING_CHILD], { cwd: path.resolve(__dirname, '../..') });
+  // Standard output is not read until the child has logged everything: its pipe fills and the lines wait in the process.
+  await new Promise<void>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => (chunk.toString().includes('logged') ? resolve() : undefined));
+    child.on('exit', (code) => reject(new Error(`the child exited (${String(code)}) before logging everything`)));
+  });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  t.is(code, 0);
+  const lines = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line !== '');
+  const records = lines.map((line) => JSON.parse(line) as { i?: number; msg: string; droppedLines?: number });
+  const kept = records.filter((record) => record.msg === 'line');
+  const report = records.find((record) => record.droppedLines !== undefined);
+  t.truthy(report, 'a warning says lines were dropped');
+  t.regex(report?.msg ?? '', /^\d+ log lines dropped: standard output did not take them \(more than 32 MiB were waiting\)$/);
+  // Every line is either written whole or counted as dropped; the oldest ones, already waiting, are kept in order.
+  t.is(kept.length + (report?.droppedLines ?? 0), 4800);
+  t.true(kept.length < 4800);
+  t.deepEqual(kept.slice(0, 100).map((record) => record.i), [...Array(100).keys()]);
 });
