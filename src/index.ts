@@ -6,6 +6,7 @@ import './enable-source-maps';
 export { createLoupe, type Loupe, type LoupeOptions, type SecurityOptions } from './loupe/create-loupe';
 export { type InjectRequest, type InjectResponse } from './loupe/inject';
 export { readConfig, type Config, type AppEnv } from './config/config';
+export { serve, type CreateApp, type ServeOptions, type Serving } from './loupe/serve';
 
 // The terminal log.
 export { createLogger } from './log/create-logger';

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { type LocaleOptions } from '../kernel/listeners/locale-listener';
 import { LOGGER_LEVELS, type LogConfig } from '../log/log-config';
 import { MIN_PROFILE_BYTES } from '../profiler/profile-budget';
@@ -26,6 +27,9 @@ export interface Config {
   readonly profiler: ProfilerConfig;
   readonly log: LogConfig;
 }
+
+/** More processes than this on one machine is a typo, not a plan. */
+const MAX_WORKERS = 256;
 
 const DEV_SECRET = 'loupe-dev-secret-change-me';
 
@@ -71,6 +75,12 @@ function readProfiler(env: Env): ProfilerConfig {
   });
 }
 
+/** WORKERS: a count, or `auto` for one per core. */
+function readWorkers(env: Env): number {
+  if (env['WORKERS']?.trim().toLowerCase() === 'auto') return availableParallelism();
+  return integer(env, 'WORKERS', 1, 1, MAX_WORKERS);
+}
+
 /** Reads and validates the configuration; the only place that reads `process.env`. */
 export function readConfig(env: Env = process.env): Config {
   const appEnv = env['APP_ENV'] ?? 'dev';
@@ -84,6 +94,7 @@ export function readConfig(env: Env = process.env): Config {
       host: env['HOST'] ?? '127.0.0.1',
       port: integer(env, 'PORT', 8000, 0, 65535),
       maxBodySize: integer(env, 'MAX_BODY_SIZE', 1024 * 1024, 0, 1024 * 1024 * 1024),
+      workers: readWorkers(env),
     }),
     redis: readRedisConfig(env),
     locale: readLocale(env),

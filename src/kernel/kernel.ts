@@ -42,6 +42,7 @@ export class Kernel {
   readonly #inFlight = new Map<number, { actor: RequestActor; connection: Connection }>();
   readonly #idleActors: RequestActor[] = [];
   #idleWaiters: (() => void)[] = [];
+  #handled = 0;
 
   constructor(options: KernelOptions) {
     this.#options = options;
@@ -58,8 +59,14 @@ export class Kernel {
     return this.#inFlight.size;
   }
 
+  /** Requests handed to the kernel since it was created. */
+  get handledRequests(): number {
+    return this.#handled;
+  }
+
   /** Runs the machine for one request; the response goes to `connection` when it is ready. */
   handle(data: RequestData, connection: Connection): RunningRequest {
+    this.#handled++;
     const exchange = new Exchange(new Request(data, this.#options.defaultLocale), null, null, this.#options.detailedTrace ?? true);
     const actor = this.#idleActors.pop() ?? this.#createActor();
     this.#inFlight.set(exchange.id, { actor, connection });

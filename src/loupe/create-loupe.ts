@@ -38,6 +38,7 @@ import { securityExceptionListener } from '../security/security-exception-listen
 import { type UserProvider } from '../security/user-provider';
 import { loadNativeUws } from '../server/load-uws';
 import { UwsServer } from '../server/uws-server';
+import { WorkerLink } from '../server/workers/worker-link';
 import { RedisSessionStorage } from '../session/redis-session-storage';
 import { createSessionListener } from '../session/session-listener';
 import { inject, type InjectRequest, type InjectResponse } from './inject';
@@ -97,6 +98,8 @@ export interface Loupe {
   readonly profiler: Profiler | null;
   /** The requests in flight right now. */
   readonly activeRequests: number;
+  /** The requests handled since the first listen() or inject(). */
+  readonly handledRequests: number;
   /** Resolves once no request is in flight. */
   whenIdle(): Promise<void>;
 }
@@ -178,6 +181,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
               stats: () => profiler.stats(),
               droppedReason: (token) => profiler.writer.droppedReason(token),
               panels: profiler.panels,
+              workers: () => WorkerLink.current(),
             });
       const router = new UrlMatcherRouter([...profilerRoutes, ...options.routes]);
       const defaults = defaultListeners(config, router, redis, profiler, options.security, logger);
@@ -217,6 +221,9 @@ export function createLoupe(options: LoupeOptions): Loupe {
     get activeRequests() {
       return started?.kernel.activeRequests ?? 0;
     },
+    get handledRequests() {
+      return started?.kernel.handledRequests ?? 0;
+    },
     whenIdle: async () => {
       if (starting !== null) await (await starting).kernel.whenIdle();
     },
@@ -239,7 +246,14 @@ export function createLoupe(options: LoupeOptions): Loupe {
             };
       server = new UwsServer(
         kernel,
-        { host, port: wanted, maxBodySize, onError: (error) => logger.error({ err: error }, 'Request failed outside the kernel.'), ...live },
+        {
+          host,
+          port: wanted,
+          maxBodySize,
+          sharedPort: WorkerLink.current() !== null,
+          onError: (error) => logger.error({ err: error }, 'Request failed outside the kernel.'),
+          ...live,
+        },
         uws,
       );
       let port: number;

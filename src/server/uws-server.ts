@@ -18,6 +18,11 @@ export interface UwsServerOptions {
   readonly onError?: (error: unknown) => void;
   /** The profiler's live WebSocket, with debug on. */
   readonly live?: LiveSocketOptions;
+  /**
+   * Share the port with the other workers of a supervisor (SO_REUSEPORT: the kernel spreads the
+   * connections over them) instead of holding it alone. The supervisor checked it was free.
+   */
+  readonly sharedPort?: boolean;
 }
 
 /**
@@ -61,12 +66,12 @@ export class UwsServer {
    * Starts listening, alone on the port; resolves with the bound port. uSockets sets SO_REUSEPORT
    * by default, so a second server on a port another already serves would start and silently
    * share its connections: LIBUS_LISTEN_EXCLUSIVE_PORT makes that bind fail instead, as a port
-   * held by any other process does.
+   * held by any other process does. A worker (`sharedPort`) binds the default way.
    */
   listen(): Promise<number> {
-    const { host, port } = this.#options;
+    const { host, port, sharedPort = false } = this.#options;
     return new Promise((resolve, reject) => {
-      (this.#app as TemplatedApp & ExclusiveListen).listen(host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
+      (this.#app as TemplatedApp & ExclusiveListen).listen(host, port, sharedPort ? 0 : LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
         if (socket === false) {
           reject(new LoupeError('LOUPE_ERR_SERVER_LISTEN_FAILED', `Cannot listen on ${host}:${port}: the address is in use or not available.`));
           return;

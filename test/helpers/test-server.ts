@@ -56,6 +56,9 @@ export async function startTestServer(env: Readonly<Record<string, string>> = {}
     get activeRequests() {
       return app.activeRequests;
     },
+    get handledRequests() {
+      return app.handledRequests;
+    },
     listen: () => app.listen(),
     inject: (request) => app.inject(request),
     listenerTable: () => app.listenerTable(),

@@ -16,7 +16,7 @@ import { previousProfileOf } from './previous-profile';
 import { renderProfilePage } from './profile-page';
 import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
-import { renderStatusPage, type StorageState } from './status-page';
+import { renderStatusPage, type StorageState, type WorkersView } from './status-page';
 import { counterValues } from './writer-counters';
 import { ProfilerPaths, resultsPath } from '../profiler-paths';
 import { createToolbarController } from '../toolbar/toolbar-controller';
@@ -34,6 +34,8 @@ export interface ProfilerRoutesDeps {
   readonly droppedReason: (token: string) => string | undefined;
   /** The panels of the profile page, in menu order (`profiler.panels`: DEFAULT_PANELS and the application's). */
   readonly panels: readonly PanelDefinition[];
+  /** With WORKERS > 1: which worker this process is and every worker's counters, else `null`. */
+  readonly workers?: () => WorkersView | null;
 }
 
 /** A page that reads the storage: the storage failing or not answering makes it a 503 that says so. */
@@ -126,9 +128,15 @@ function createStatusController(deps: ProfilerRoutesDeps): Controller {
     handle: async ({ request }) => {
       const stats = deps.stats();
       const storage = await storageState(deps.storage);
+      const workers = deps.workers?.() ?? null;
       return negotiatedResponse(request, 200, {
-        json: () => ({ ...counterValues(stats), indexed: storage.indexed, storage: { reachable: storage.reachable, error: storage.error } }),
-        html: () => renderStatusPage(stats, storage),
+        json: () => ({
+          ...counterValues(stats),
+          indexed: storage.indexed,
+          storage: { reachable: storage.reachable, error: storage.error },
+          ...(workers === null ? {} : { worker: workers.id, workers: workers.workers }),
+        }),
+        html: () => renderStatusPage(stats, storage, workers),
       });
     },
   };

@@ -1,0 +1,136 @@
+import cluster from 'node:cluster';
+import { readConfig, type Config } from '../config/config';
+import { createLogger } from '../log/create-logger';
+import { type Logger } from '../log/logger';
+import { Supervisor } from '../server/workers/supervisor';
+import { WorkerLink } from '../server/workers/worker-link';
+import { type WorkerCounters } from '../server/workers/worker-protocol';
+import { type Loupe } from './create-loupe';
+
+/** Makes the application; called once per process (each worker makes its own). */
+export type CreateApp = (config: Config, logger: Logger) => Loupe;
+
+export interface ServeOptions {
+  /** Defaults to readConfig(process.env). */
+  readonly config?: Config;
+  /** Defaults to createLogger(config.log); a worker adds `worker: <id>` to each line. */
+  readonly logger?: Logger;
+}
+
+/** Where the server listens. */
+export interface Serving {
+  readonly url: string;
+  readonly port: number;
+  readonly profilerUrl: string | null;
+  readonly workers: number;
+}
+
+type Stop = (signal: string) => void;
+
+function onStopSignals(stop: Stop): void {
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The one line that says where the server is (scripts and tests wait for it): printed whatever LOG_LEVEL hides. */
+function announce(logger: Logger, config: Config, serving: Serving): void {
+  const profiler = serving.profilerUrl === null ? '' : ` — profiler: ${serving.profilerUrl}`;
+  const workers = serving.workers > 1 ? `, ${serving.workers} workers` : '';
+  logger.child({}, { level: 'info' }).info(`Loupe listening on ${serving.url}${profiler} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'}${workers})`);
+}
+
+/** One process serving `app` until SIGINT or SIGTERM: stops accepting, finishes its requests, stores its profiles, exits. */
+function stopOnSignal(app: Loupe, logger: Logger, before: () => void = () => undefined): Stop {
+  let stopping = false;
+  return (signal) => {
+    if (stopping) return;
+    stopping = true;
+    before();
+    logger.info(`${signal} received: finishing in-flight requests…`);
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'Shutdown failed.');
+        process.exit(1);
+      },
+    );
+  };
+}
+
+function countersOf(app: Loupe): WorkerCounters {
+  const stats = app.profiler?.stats() ?? null;
+  return {
+    requests: app.handledRequests,
+    active: app.activeRequests,
+    stored: stats?.writer.stored ?? null,
+    dropped: stats?.writer.dropped ?? null,
+    notProfiled: stats?.notProfiled ?? null,
+    queued: stats?.writer.queued ?? null,
+    writerState: stats?.writer.state ?? null,
+  };
+}
+
+/** A worker of the supervisor: serves, tells the supervisor where, reports its counters, and stops with it. */
+async function serveAsWorker(link: WorkerLink, createApp: CreateApp, config: Config, logger: Logger): Promise<Serving> {
+  const workerLogger = logger.child({ worker: link.id });
+  let app: Loupe;
+  let serving: Serving;
+  try {
+    app = createApp(config, workerLogger);
+    serving = { ...(await app.listen()), workers: config.server.workers };
+  } catch (error) {
+    // The supervisor prints the reason once, whichever worker failed.
+    await link.startFailed(messageOf(error));
+    process.exit(1);
+  }
+  link.listening(serving.url, serving.profilerUrl);
+  link.reportCounters(() => countersOf(app));
+  const stop = stopOnSignal(app, workerLogger, () => link.stopReporting());
+  onStopSignals(stop);
+  // The supervisor is gone (killed): nobody would stop this worker any more.
+  process.on('disconnect', () => stop('Supervisor gone'));
+  return serving;
+}
+
+/** The supervisor of WORKERS=N processes: starts them, restarts one that dies, stops them all on a signal. */
+async function supervise(config: Config, logger: Logger): Promise<Serving> {
+  const { host, port, workers } = config.server;
+  const supervisor = new Supervisor({ workers, host, port, logger });
+  const listening = await supervisor.start();
+  let stopping = false;
+  onStopSignals((signal) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal} received: stopping ${workers} workers…`);
+    void supervisor.stop().then((code) => process.exit(code));
+  });
+  return { ...listening, workers };
+}
+
+/**
+ * Runs an application the way `make run` does: listens, prints where, and on SIGINT or SIGTERM
+ * stops accepting, finishes in-flight requests, stores queued profiles and exits. With WORKERS=N
+ * (N > 1) this process becomes a supervisor of N worker processes on the same port, each calling
+ * `createApp` for its own kernel, profiler writer and Redis connections (see README, "Workers").
+ * Rejects when the server cannot start (the reason is the message); the caller prints it and exits.
+ */
+export async function serve(createApp: CreateApp, options: ServeOptions = {}): Promise<Serving> {
+  const config = options.config ?? readConfig();
+  const logger = options.logger ?? createLogger(config.log);
+  const link = WorkerLink.current();
+  if (link !== null) return serveAsWorker(link, createApp, config, logger);
+  if (config.server.workers > 1 && cluster.isPrimary) {
+    const serving = await supervise(config, logger);
+    announce(logger, config, serving);
+    return serving;
+  }
+  const app = createApp(config, logger);
+  const serving = { ...(await app.listen()), workers: 1 };
+  announce(logger, config, serving);
+  onStopSignals(stopOnSignal(app, logger));
+  return serving;
+}
