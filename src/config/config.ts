@@ -77,8 +77,13 @@ function readProfiler(env: Env): ProfilerConfig {
 
 /** WORKERS: a count, or `auto` for one per core. */
 function readWorkers(env: Env): number {
-  if (env['WORKERS']?.trim().toLowerCase() === 'auto') return availableParallelism();
-  return integer(env, 'WORKERS', 1, 1, MAX_WORKERS);
+  const raw = env['WORKERS'];
+  if (raw?.trim().toLowerCase() === 'auto') return availableParallelism();
+  try {
+    return integer(env, 'WORKERS', 1, 1, MAX_WORKERS);
+  } catch {
+    throw invalid('WORKERS', raw ?? '', `an integer from 1 to ${MAX_WORKERS}, or auto`);
+  }
 }
 
 /** Reads and validates the configuration; the only place that reads `process.env`. */

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import test, { type ExecutionContext } from 'ava';
 import { readConfig } from '../../src/config/config';
 import { LoupeError } from '../../src/errors/loupe-error';
@@ -15,7 +16,7 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     appEnv: 'dev',
     debug: true,
     serverTiming: true,
-    server: { host: '127.0.0.1', port: 8000, maxBodySize: 1024 * 1024 },
+    server: { host: '127.0.0.1', port: 8000, maxBodySize: 1024 * 1024, workers: 1 },
     redis: { url: 'redis://127.0.0.1:6379', prefix: 'loupe:', commandTimeoutMs: 1000, connectTimeoutMs: 3000 },
     locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
     session: { lifetime: 1440 * 60, cookieName: 'LOUPESESSID' },
@@ -106,6 +107,15 @@ test('a PORT that is not an integer from 0 to 65535 is refused', (t) => {
     throwsInvalid(t, { PORT: port }, `Invalid PORT "${port}": expected an integer from 0 to 65535.`);
   }
   t.is(readConfig({ PORT: '65535' }).server.port, 65535);
+});
+
+test('WORKERS is a count from 1 to 256, or auto for one per core', (t) => {
+  t.is(readConfig({ WORKERS: '4' }).server.workers, 4);
+  t.is(readConfig({ WORKERS: 'auto' }).server.workers, availableParallelism());
+  t.is(readConfig({ WORKERS: ' Auto ' }).server.workers, availableParallelism());
+  for (const workers of ['0', '257', '1.5', 'all']) {
+    throwsInvalid(t, { WORKERS: workers }, `Invalid WORKERS "${workers}": expected an integer from 1 to 256, or auto.`);
+  }
 });
 
 test('an APP_ENV other than dev, prod or test is refused', (t) => {
