@@ -2,7 +2,9 @@
  * `make bench`: raw uWebSockets.js, uWS running the bare request machine (the limit Loupe works
  * within), Fastify 5, Loupe prod and Loupe debug (profiler storing every trace in Redis), started
  * side by side on this machine, warmed up, then measured interleaved (A B C D E, A B C D E, …) on
- * an unrouted and a routed path. Prints a table and writes it as JSON.
+ * an unrouted and a routed path. Prints a table and writes it as JSON. "Loupe debug WORKERS=2" is
+ * the same debug server as a supervisor of two worker processes: its CPU per request is the sum
+ * of all three processes'.
  *
  * Each row also gives the server process's CPU time per request (from /proc): on a loaded machine
  * the throughput of every server drops, the CPU a request costs much less.
@@ -18,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadTool, measure, type LoadResult } from './lib/load';
 import { cpuMicrosOf, freePort, getJson, memoryOf, startServer, stopServer, type BenchServer } from './lib/processes';
-import { printReport, type Report, type Row } from './lib/report';
+import { printReport, type ProfileCheck, type Report, type Row } from './lib/report';
 import { soak } from './lib/soak';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -32,7 +34,7 @@ const PATHS = { unrouted: '/config.yaml', routed: '/hello/anna' } as const;
 /** Profiles stored per request: a 404 is rendered by a sub-request with its own profile. */
 const PROFILES_PER_REQUEST = { unrouted: 2, routed: 1 } as const;
 
-/** The counters of `GET /_profiler/status` (JSON). */
+/** The counters of `GET /_profiler/status` (JSON); with WORKERS > 1 also every worker's. */
 interface ProfilerStatus {
   readonly stored: number;
   readonly dropped: number;
@@ -41,22 +43,47 @@ interface ProfilerStatus {
   readonly writerState: string;
 }
 
+type StatusJson = ProfilerStatus & { readonly workers?: readonly { readonly counters: Omit<ProfilerStatus, 'writerState'> & { readonly writerState: string | null } | null }[] };
+
+/** How long a worker's counters may lag in the status: it reports every second, the supervisor passes them on every second. */
+const WORKER_COUNTERS_LAG_MS = 2_500;
+
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 };
 
+/** The server's counters: its own, or the sum of its workers'. */
 async function profilerStatus(server: BenchServer): Promise<ProfilerStatus> {
-  const body = (await getJson(server.port, '/_profiler/status')) as { counters?: ProfilerStatus } & ProfilerStatus;
-  return body.counters ?? body;
+  const body = (await getJson(server.port, '/_profiler/status')) as StatusJson;
+  if (body.workers === undefined) return body;
+  const counters = body.workers.map((worker) => worker.counters);
+  const total = (name: 'stored' | 'dropped' | 'notProfiled' | 'queued'): number => counters.reduce((sum, c) => sum + (c?.[name] ?? 0), 0);
+  return {
+    stored: total('stored'),
+    dropped: total('dropped'),
+    notProfiled: total('notProfiled'),
+    queued: total('queued'),
+    writerState: counters.every((c) => c?.writerState === 'idle') ? 'idle' : 'busy',
+  };
 }
 
-/** Waits until the debug server's writer has stored everything queued. */
-async function settledStatus(server: BenchServer): Promise<ProfilerStatus> {
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the debug server's writers have stored everything queued (workers: and said so). */
+async function settledStatus(server: BenchServer, workers: boolean): Promise<ProfilerStatus> {
+  if (workers) await sleep(WORKER_COUNTERS_LAG_MS);
   for (let attempt = 0; attempt < 300; attempt++) {
     const status = await profilerStatus(server);
-    if (status.queued === 0 && status.writerState === 'idle') return status;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (status.queued === 0 && status.writerState === 'idle') {
+      if (!workers) return status;
+      // The counters lag: settled only once a read a lag later says the same.
+      await sleep(WORKER_COUNTERS_LAG_MS);
+      const again = await profilerStatus(server);
+      if (again.stored === status.stored && again.queued === 0) return again;
+      continue;
+    }
+    await sleep(100);
   }
   return profilerStatus(server);
 }
@@ -80,6 +107,7 @@ async function main(): Promise<void> {
     { name: 'Fastify', args: [path.join(ROOT, 'bench', 'servers', 'fastify.js')], env: {} },
     { name: 'Loupe prod', args: demo(ROOT), env: { ...quiet, ...prod, REDIS_PREFIX: redisPrefix } },
     { name: 'Loupe debug', args: demo(ROOT), env: { ...quiet, ...dev, REDIS_PREFIX: redisPrefix } },
+    { name: 'Loupe debug WORKERS=2', args: demo(ROOT), env: { ...quiet, ...dev, WORKERS: '2', REDIS_PREFIX: `${redisPrefix}w2:` } },
   ];
   if (BASELINE !== undefined && BASELINE !== '') {
     const base = path.resolve(BASELINE);
@@ -93,13 +121,17 @@ async function main(): Promise<void> {
       servers.push(await startServer(name, await freePort(), args, env));
     }
     const debug = servers.find((server) => server.name === 'Loupe debug');
+    // Every server that profiles: each must store a profile for every request it answered.
+    const profiled = servers.filter((server) => server.name.startsWith('Loupe debug'));
+    const isSupervisor = (server: BenchServer): boolean => server.name.includes('WORKERS=');
     console.log(`Load tool: ${tool}, ${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds.`);
     for (const server of servers) {
       for (const route of Object.values(PATHS)) await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: 2, connections: CONNECTIONS });
     }
     const samples = new Map<string, (LoadResult & { cpuUsPerRequest: number })[]>();
-    const expectedProfiles = { value: 0 };
-    const before = debug === undefined ? null : await settledStatus(debug);
+    const expectedProfiles = new Map<BenchServer, number>();
+    const before = new Map<BenchServer, ProfilerStatus>();
+    for (const server of profiled) before.set(server, await settledStatus(server, isSupervisor(server)));
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [kind, route] of Object.entries(PATHS) as [keyof typeof PATHS, string][]) {
         for (const server of servers) {
@@ -107,14 +139,24 @@ async function main(): Promise<void> {
           const load = await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: SECONDS, connections: CONNECTIONS });
           const result = { ...load, cpuUsPerRequest: (cpuMicrosOf(server.child.pid) - cpuBefore) / load.requests };
           samples.set(`${server.name}|${kind}`, [...(samples.get(`${server.name}|${kind}`) ?? []), result]);
-          if (server === debug) expectedProfiles.value += result.requests * PROFILES_PER_REQUEST[kind];
+          if (profiled.includes(server)) expectedProfiles.set(server, (expectedProfiles.get(server) ?? 0) + result.requests * PROFILES_PER_REQUEST[kind]);
           process.stdout.write(
-            `  round ${round} ${kind.padEnd(8)} ${server.name.padEnd(18)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s ${result.cpuUsPerRequest.toFixed(1).padStart(7)} µs CPU\n`,
+            `  round ${round} ${kind.padEnd(8)} ${server.name.padEnd(22)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s ${result.cpuUsPerRequest.toFixed(1).padStart(7)} µs CPU\n`,
           );
         }
       }
     }
-    const after = debug === undefined ? null : await settledStatus(debug);
+    const profiles: ProfileCheck[] = [];
+    for (const server of profiled) {
+      const start = before.get(server);
+      const end = await settledStatus(server, isSupervisor(server));
+      if (start === undefined) continue;
+      const stored = end.stored - start.stored;
+      const expectedAtLeast = expectedProfiles.get(server) ?? 0;
+      const dropped = end.dropped - start.dropped;
+      const notProfiled = end.notProfiled - start.notProfiled;
+      profiles.push({ server: server.name, expectedAtLeast, stored, dropped, notProfiled, complete: stored >= expectedAtLeast && dropped === 0 && notProfiled === 0 });
+    }
     const rows: Row[] = [];
     for (const server of servers) {
       for (const kind of Object.keys(PATHS) as (keyof typeof PATHS)[]) {
@@ -139,16 +181,7 @@ async function main(): Promise<void> {
       rounds: ROUNDS,
       connections: CONNECTIONS,
       rows,
-      profiles:
-        before === null || after === null
-          ? null
-          : {
-              expectedAtLeast: expectedProfiles.value,
-              stored: after.stored - before.stored,
-              dropped: after.dropped - before.dropped,
-              notProfiled: after.notProfiled - before.notProfiled,
-              complete: after.stored - before.stored >= expectedProfiles.value && after.dropped === before.dropped && after.notProfiled === before.notProfiled,
-            },
+      profiles,
       soak: SOAK_SECONDS > 0 && debug !== undefined ? await soak(debug, SOAK_SECONDS, CONNECTIONS) : null,
     };
     printReport(report);
@@ -156,7 +189,7 @@ async function main(): Promise<void> {
     mkdirSync(out, { recursive: true });
     writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\nWritten to .bench/latest.json`);
-    if (report.profiles !== null && !report.profiles.complete) process.exitCode = 1;
+    if (report.profiles.some((check) => !check.complete)) process.exitCode = 1;
   } finally {
     await Promise.all(servers.map((server) => stopServer(server)));
     const { connectRedis } = await import('../src/redis/connect-redis');

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 
@@ -40,31 +40,64 @@ export async function startServer(name: string, port: number, args: readonly str
   throw new Error(`${name} did not answer on port ${port}:\n${output}`);
 }
 
-/** Resident memory of a process, in MiB: current (VmRSS) and peak (VmHWM), from /proc. */
+/** The fields of /proc/<pid>/stat after the command name (which is in parentheses and may hold spaces). */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** `pid` and every process below it (a supervisor's workers), from the parent ids in /proc. */
+export function processTree(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const parent = Number(statFields(Number(entry))?.[1]);
+    if (Number.isInteger(parent)) parents.set(Number(entry), parent);
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  }
+  return tree;
+}
+
+/** Resident memory of a process and its children, in MiB: current (VmRSS) and peak (VmHWM), from /proc. */
 export function memoryOf(pid: number | undefined): { rss: number; peak: number } {
   if (pid === undefined) return { rss: NaN, peak: NaN };
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
-  } catch {
-    return { rss: NaN, peak: NaN };
+  let rss = 0;
+  let peak = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const status = readFileSync(`/proc/${member}/status`, 'utf8');
+      const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+      rss += kib('VmRSS') / 1024;
+      peak += kib('VmHWM') / 1024;
+    } catch {
+      // Gone since the tree was read.
+    }
   }
+  return rss === 0 ? { rss: NaN, peak: NaN } : { rss, peak };
 }
 
 const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
 
-/** CPU time a process has used so far (user + system), in microseconds, from /proc/<pid>/stat. */
+/**
+ * CPU time a process and its children have used so far (user + system), in microseconds, from
+ * /proc/<pid>/stat: a supervisor's workers count, and each row stays the cost of a request.
+ */
 export function cpuMicrosOf(pid: number | undefined): number {
   if (pid === undefined) return NaN;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces: utime is the 12th, stime the 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6;
-  } catch {
-    return NaN;
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    const fields = statFields(member);
+    // utime is the 12th field after the command name, stime the 13th.
+    if (fields !== null) ticks += Number(fields[11]) + Number(fields[12]);
   }
+  return (ticks / TICKS_PER_SECOND) * 1e6;
 }
 
 /** Stops a server and waits for it to exit. */

@@ -19,6 +19,16 @@ export interface SoakResult {
   readonly withinTenPercent: boolean;
 }
 
+/** Whether a debug server stored a profile for every request it answered during the rounds. */
+export interface ProfileCheck {
+  readonly server: string;
+  readonly expectedAtLeast: number;
+  readonly stored: number;
+  readonly dropped: number;
+  readonly notProfiled: number;
+  readonly complete: boolean;
+}
+
 export interface Report {
   readonly date: string;
   readonly machine: string;
@@ -27,16 +37,13 @@ export interface Report {
   readonly rounds: number;
   readonly connections: number;
   readonly rows: readonly Row[];
-  /** The debug server's profile check; null when it did not run (BENCH_SERVERS). */
-  readonly profiles: {
-    readonly expectedAtLeast: number;
-    readonly stored: number;
-    readonly dropped: number;
-    readonly notProfiled: number;
-    readonly complete: boolean;
-  } | null;
+  /** Each debug server's profile check (none when BENCH_SERVERS left them out). */
+  readonly profiles: readonly ProfileCheck[];
   readonly soak: SoakResult | null;
 }
+
+/** Wide enough for the longest server name. */
+const NAME_WIDTH = 23;
 
 const find = (rows: readonly Row[], server: string, path: string): Row | undefined => rows.find((row) => row.server === server && row.path === path);
 
@@ -62,10 +69,13 @@ export interface Ratio {
 export function ratios(rows: readonly Row[]): Ratio[] {
   const out: Ratio[] = [];
   for (const path of ['routed', 'unrouted'] as const) {
-    for (const server of ['Loupe prod', 'Loupe debug']) {
+    for (const server of ['Loupe prod', 'Loupe debug', 'Loupe debug WORKERS=2']) {
       const ours = find(rows, server, path);
       if (ours === undefined) continue;
-      const against = [['Fastify', 'Fastify'], ['raw uWS', 'raw uWS'], ['uWS + bare machine', 'bare machine'], [`${server} (base)`, 'before (base)']] as const;
+      const against =
+        server === 'Loupe debug WORKERS=2'
+          ? ([['Loupe debug', 'one process']] as const)
+          : ([['Fastify', 'Fastify'], ['raw uWS', 'raw uWS'], ['uWS + bare machine', 'bare machine'], [`${server} (base)`, 'before (base)']] as const);
       for (const [other, label] of against) {
         const theirs = find(rows, other, path);
         if (theirs === undefined) continue;
@@ -84,24 +94,26 @@ export function ratios(rows: readonly Row[]): Ratio[] {
 /** Prints the table, the ratios and the profile check. */
 export function printReport(report: Report): void {
   console.log(`\n${report.machine}; ${report.tool}, ${report.connections} connections, median of ${report.rounds} × ${report.seconds} s\n`);
-  console.log('server              path       req/s  µs CPU/req   p50 ms   p99 ms   peak RSS MiB  errors');
+  console.log(`${'server'.padEnd(NAME_WIDTH)} path       req/s  µs CPU/req   p50 ms   p99 ms   peak RSS MiB  errors`);
   for (const row of report.rows) {
     console.log(
-      `${row.server.padEnd(19)} ${row.path.padEnd(9)} ${row.requestsPerSecond.toFixed(0).padStart(7)}  ${row.cpuUsPerRequest.toFixed(1).padStart(10)}  ${row.p50Ms.toFixed(2).padStart(7)}  ${row.p99Ms
+      `${row.server.padEnd(NAME_WIDTH)} ${row.path.padEnd(9)} ${row.requestsPerSecond.toFixed(0).padStart(7)}  ${row.cpuUsPerRequest.toFixed(1).padStart(10)}  ${row.p50Ms.toFixed(2).padStart(7)}  ${row.p99Ms
         .toFixed(2)
         .padStart(7)}  ${row.peakRssMiB.toFixed(0).padStart(12)}  ${String(row.errors).padStart(6)}`,
     );
   }
   console.log('');
-  console.log(`${'ratio'.padEnd(46)} req/s   by CPU/req`);
+  console.log(`${'ratio'.padEnd(52)} req/s   by CPU/req`);
   for (const { label, value, cpuValue, target } of ratios(report.rows)) {
     const verdict = target === null ? '' : value >= target ? `  (target ≥ ${target.toFixed(2)}: met)` : `  (target ≥ ${target.toFixed(2)}: NOT met)`;
-    console.log(`${label.padEnd(46)} ${value.toFixed(2).padStart(5)}×  ${cpuValue.toFixed(2).padStart(5)}×${verdict}`);
+    console.log(`${label.padEnd(52)} ${value.toFixed(2).padStart(5)}×  ${cpuValue.toFixed(2).padStart(5)}×${verdict}`);
   }
-  const p = report.profiles;
-  if (p !== null) console.log(
-    `\nLoupe debug profiles: ${p.stored} stored for at least ${p.expectedAtLeast} expected; ${p.dropped} dropped, ${p.notProfiled} not profiled → ${p.complete ? 'every completed request has its profile' : 'PROFILES MISSING'}`,
-  );
+  if (report.profiles.length > 0) console.log('');
+  for (const p of report.profiles) {
+    console.log(
+      `${p.server} profiles: ${p.stored} stored for at least ${p.expectedAtLeast} expected; ${p.dropped} dropped, ${p.notProfiled} not profiled → ${p.complete ? 'every completed request has its profile' : 'PROFILES MISSING'}`,
+    );
+  }
   if (report.soak !== null) {
     const s = report.soak;
     console.log(
