@@ -3,7 +3,7 @@
 # Settings reach the server, the tests and scripts/ensure-redis.sh from the environment or the
 # command line, e.g. `make run PORT=9000` or `REDIS_URL=redis://127.0.0.1:6390 make test`.
 # Only the ones that are set are exported: an empty HOST is not the same as its default.
-LOUPE_ENV := REDIS_URL HOST PORT APP_ENV APP_DEBUG
+LOUPE_ENV := REDIS_URL HOST PORT APP_ENV APP_DEBUG WORKERS
 $(foreach var,$(LOUPE_ENV),$(if $(filter undefined,$(origin $(var))),,$(eval export $(var))))
 
 SHELL := /bin/bash
@@ -14,7 +14,7 @@ NPM ?= npm
 
 .PHONY: help
 help: ## List the targets
-	@echo 'Loupe: make <target>   (settings: REDIS_URL HOST PORT APP_ENV APP_DEBUG, see README.md)'
+	@echo 'Loupe: make <target>   (settings: REDIS_URL HOST PORT APP_ENV APP_DEBUG WORKERS, see README.md)'
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  %-13s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 .PHONY: install
