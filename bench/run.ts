@@ -68,6 +68,21 @@ async function profilerStatus(server: BenchServer): Promise<ProfilerStatus> {
   };
 }
 
+/**
+ * The process id of the Redis at REDIS_URL when it runs on this machine (its CPU per request is
+ * what bounds profiling as workers are added), else undefined.
+ */
+async function localRedisPid(): Promise<number | undefined> {
+  const { connectRedis, closeRedis } = await import('../src/redis/connect-redis');
+  const redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-bench');
+  try {
+    const pid = Number(/^process_id:(\d+)/m.exec(await redis.info('server'))?.[1]);
+    return Number.isInteger(pid) && Number.isFinite(cpuMicrosOf(pid)) ? pid : undefined;
+  } finally {
+    await closeRedis(redis);
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until the debug server's writers have stored everything queued (workers: and said so). */
@@ -128,7 +143,8 @@ async function main(): Promise<void> {
     for (const server of servers) {
       for (const route of Object.values(PATHS)) await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: 2, connections: CONNECTIONS });
     }
-    const samples = new Map<string, (LoadResult & { cpuUsPerRequest: number })[]>();
+    const redisPid = await localRedisPid();
+    const samples = new Map<string, (LoadResult & { cpuUsPerRequest: number; redisUsPerRequest: number })[]>();
     const expectedProfiles = new Map<BenchServer, number>();
     const before = new Map<BenchServer, ProfilerStatus>();
     for (const server of profiled) before.set(server, await settledStatus(server, isSupervisor(server)));
@@ -136,8 +152,13 @@ async function main(): Promise<void> {
       for (const [kind, route] of Object.entries(PATHS) as [keyof typeof PATHS, string][]) {
         for (const server of servers) {
           const cpuBefore = cpuMicrosOf(server.child.pid);
+          const redisBefore = cpuMicrosOf(redisPid);
           const load = await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: SECONDS, connections: CONNECTIONS });
-          const result = { ...load, cpuUsPerRequest: (cpuMicrosOf(server.child.pid) - cpuBefore) / load.requests };
+          const result = {
+            ...load,
+            cpuUsPerRequest: (cpuMicrosOf(server.child.pid) - cpuBefore) / load.requests,
+            redisUsPerRequest: server.name.startsWith('Loupe') ? (cpuMicrosOf(redisPid) - redisBefore) / load.requests : NaN,
+          };
           samples.set(`${server.name}|${kind}`, [...(samples.get(`${server.name}|${kind}`) ?? []), result]);
           if (profiled.includes(server)) expectedProfiles.set(server, (expectedProfiles.get(server) ?? 0) + result.requests * PROFILES_PER_REQUEST[kind]);
           process.stdout.write(
@@ -166,6 +187,7 @@ async function main(): Promise<void> {
           path: kind,
           requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
           cpuUsPerRequest: median(results.map((r) => r.cpuUsPerRequest)),
+          redisUsPerRequest: median(results.map((r) => r.redisUsPerRequest)),
           p50Ms: median(results.map((r) => r.p50Ms)),
           p99Ms: median(results.map((r) => r.p99Ms)),
           peakRssMiB: memoryOf(server.child.pid).peak,

@@ -90,7 +90,7 @@ const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toStri
  * /proc/<pid>/stat: a supervisor's workers count, and each row stays the cost of a request.
  */
 export function cpuMicrosOf(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
+  if (pid === undefined || statFields(pid) === null) return NaN;
   let ticks = 0;
   for (const member of processTree(pid)) {
     const fields = statFields(member);

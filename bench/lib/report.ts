@@ -5,6 +5,8 @@ export interface Row {
   readonly requestsPerSecond: number;
   /** CPU time of the server process per request, in microseconds (user + system, from /proc). */
   readonly cpuUsPerRequest: number;
+  /** CPU time of the Redis server per request, when it runs on this machine (Loupe rows only; else NaN). */
+  readonly redisUsPerRequest: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly peakRssMiB: number;
@@ -94,10 +96,10 @@ export function ratios(rows: readonly Row[]): Ratio[] {
 /** Prints the table, the ratios and the profile check. */
 export function printReport(report: Report): void {
   console.log(`\n${report.machine}; ${report.tool}, ${report.connections} connections, median of ${report.rounds} × ${report.seconds} s\n`);
-  console.log(`${'server'.padEnd(NAME_WIDTH)} path       req/s  µs CPU/req   p50 ms   p99 ms   peak RSS MiB  errors`);
+  console.log(`${'server'.padEnd(NAME_WIDTH)} path       req/s  µs CPU/req  Redis µs/req   p50 ms   p99 ms   peak RSS MiB  errors`);
   for (const row of report.rows) {
     console.log(
-      `${row.server.padEnd(NAME_WIDTH)} ${row.path.padEnd(9)} ${row.requestsPerSecond.toFixed(0).padStart(7)}  ${row.cpuUsPerRequest.toFixed(1).padStart(10)}  ${row.p50Ms.toFixed(2).padStart(7)}  ${row.p99Ms
+      `${row.server.padEnd(NAME_WIDTH)} ${row.path.padEnd(9)} ${row.requestsPerSecond.toFixed(0).padStart(7)}  ${row.cpuUsPerRequest.toFixed(1).padStart(10)}  ${(Number.isNaN(row.redisUsPerRequest) ? '' : row.redisUsPerRequest.toFixed(1)).padStart(12)}  ${row.p50Ms.toFixed(2).padStart(7)}  ${row.p99Ms
         .toFixed(2)
         .padStart(7)}  ${row.peakRssMiB.toFixed(0).padStart(12)}  ${String(row.errors).padStart(6)}`,
     );
