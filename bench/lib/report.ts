@@ -15,8 +15,13 @@ export interface Row {
 
 export interface SoakResult {
   readonly seconds: number;
+  /** Median RSS of the second minute (readings every 10 s). */
   readonly rssAfterOneMinuteMiB: number;
+  /** Median RSS of the last minute. */
   readonly rssAtEndMiB: number;
+  /** Lowest and highest reading. */
+  readonly minMiB: number;
+  readonly maxMiB: number;
   readonly growth: number;
   readonly withinTenPercent: boolean;
 }
@@ -119,7 +124,7 @@ export function printReport(report: Report): void {
   if (report.soak !== null) {
     const s = report.soak;
     console.log(
-      `Soak ${s.seconds} s: RSS ${s.rssAfterOneMinuteMiB.toFixed(0)} MiB after 1 min, ${s.rssAtEndMiB.toFixed(0)} MiB at the end (${(s.growth * 100).toFixed(1)} %) → ${s.withinTenPercent ? 'within 10 %' : 'NOT within 10 %'}`,
+      `Soak ${s.seconds} s: RSS (median of readings every 10 s) ${s.rssAfterOneMinuteMiB.toFixed(0)} MiB in the 2nd minute, ${s.rssAtEndMiB.toFixed(0)} MiB in the last (${(s.growth * 100).toFixed(1)} %; readings ${s.minMiB.toFixed(0)}–${s.maxMiB.toFixed(0)} MiB) → ${s.withinTenPercent ? 'within 10 %' : 'NOT within 10 %'}`,
     );
   }
 }
