@@ -23,7 +23,7 @@ const redisForTests = useTestRedis(test, 'loupe-test-profile-writer');
 function writingWith(real: ProfileStorage, write: ProfileStorage['write']): ProfileStorage {
   return {
     write,
-    batchOutcome: (batch) => real.batchOutcome(batch),
+    batchOutcome: (batch, tokens) => real.batchOutcome(batch, tokens),
     markDropped: (tokensToMark, reason) => real.markDropped(tokensToMark, reason),
     read: (token) => real.read(token),
     find: (criteria) => real.find(criteria),
