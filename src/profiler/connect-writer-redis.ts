@@ -40,7 +40,7 @@ export async function connectWriterRedis(url: string, name = 'loupe-profile-writ
   } catch (error) {
     redis.disconnect();
     const reason = error instanceof Error ? error.message : String(error);
-    throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `The profile writer cannot reach Redis at ${describeRedisUrl(url)}. ${redisHelp(url)} (${reason})`, { cause: error });
+    throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `The profile writer cannot reach ${describeRedisUrl(url)}. ${redisHelp(url)} (${reason})`, { cause: error });
   }
   return redis;
 }

@@ -21,16 +21,19 @@ export const CLUSTER_URL = /^(rediss?)\+cluster:\/\//;
 
 const NODE = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:[\]/@,]+)):(\d{1,5})$/;
 
-/** `host:port,host:port` (IPv6 as `[::1]:7000`), or `invalid(name, …)` naming the part that is not. */
-export function parseClusterNodes(name: string, raw: string): ClusterNode[] {
+/**
+ * `host:port,host:port` (IPv6 as `[::1]:7000`), or `invalid(name, shown, …)` naming the part that
+ * is not; `shown` is the whole value of the variable, as the message quotes it.
+ */
+export function parseClusterNodes(name: string, raw: string, shown = raw): ClusterNode[] {
   const parts = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
-  if (parts.length === 0) throw invalid(name, raw, 'host:port of at least one cluster node, comma-separated');
+  if (parts.length === 0) throw invalid(name, shown, 'host:port of at least one cluster node, comma-separated');
   return parts.map((part) => {
     const match = NODE.exec(part);
     const port = Number(match?.[3]);
     const host = match?.[1] ?? match?.[2];
     if (host === undefined || !Number.isInteger(port) || port < 1 || port > 65535) {
-      throw invalid(name, raw, `host:port of each cluster node, comma-separated ("${part}" is not)`);
+      throw invalid(name, shown, `host:port of each cluster node, comma-separated ("${part}" is not)`);
     }
     return Object.freeze({ host, port });
   });
@@ -59,7 +62,7 @@ export function parseClusterUrl(name: string, url: string): RedisClusterConfig {
   }
   if (rest.endsWith('/') || rest.endsWith('/0')) rest = rest.slice(0, rest.lastIndexOf('/'));
   if (rest.includes('/') || rest.includes('?')) throw invalid(name, hideClusterPassword(url), 'no database number, path or options: a cluster has database 0 only');
-  return Object.freeze({ nodes: Object.freeze(parseClusterNodes(name, rest)), username, password, tls: scheme[1] === 'rediss' });
+  return Object.freeze({ nodes: Object.freeze(parseClusterNodes(name, rest, hideClusterPassword(url))), username, password, tls: scheme[1] === 'rediss' });
 }
 
 /** The URL with its password replaced by `***`, for messages. */

@@ -55,7 +55,7 @@ export async function connectRedis(url: string, name: string, timeouts: RedisTim
     await withDeadline(ready, timeouts.connectTimeoutMs, `no answer within ${timeouts.connectTimeoutMs} ms (REDIS_CONNECT_TIMEOUT_MS)`);
   } catch (error) {
     redis.disconnect();
-    throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `Cannot reach Redis at ${describeRedisUrl(url)}. ${redisHelp(url)} (${reasonOf(firstError ?? error)})`, { cause: error });
+    throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `Cannot reach ${describeRedisUrl(url)}. ${redisHelp(url)} (${reasonOf(firstError ?? error)})`, { cause: error });
   }
   redis.off('error', onError);
   redis.off('node error', onError);

@@ -28,13 +28,13 @@ export function isClusterUrl(url: string): boolean {
   return CLUSTER_URL.test(url);
 }
 
-/** Where a client connects, for messages: the URL, or the cluster's nodes; no password. */
+/** Where a client connects, for messages: `Redis at <url>`, or `the Redis Cluster at <nodes>`, with no password. */
 export function describeRedisUrl(url: string): string {
-  if (!isClusterUrl(url)) return url;
+  if (!isClusterUrl(url)) return `Redis at ${url}`;
   try {
     return `the Redis Cluster at ${formatClusterNodes(parseClusterUrl('REDIS_URL', url).nodes)}`;
   } catch {
-    return hideClusterPassword(url);
+    return `the Redis Cluster at ${hideClusterPassword(url)}`;
   }
 }
 
