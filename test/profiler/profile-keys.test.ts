@@ -40,9 +40,13 @@ test('a token belongs to group parseInt(token, 16) % groups; a token that is not
 
 test('tokens from the permutation fill sixteen groups evenly', (t) => {
   const keys = new ProfileKeys({ prefix: 'p:', groups: 16, hashTags: true });
-  const counts = new Array<number>(16).fill(0);
-  for (let i = 0; i < 16_000; i++) counts[keys.of(formatToken(permuteToken(i, 0x5eed))).group] += 1;
-  t.true(counts.every((count) => count > 800 && count < 1200), counts.join(' '));
+  const counts = new Map<number, number>();
+  for (let i = 0; i < 16_000; i++) {
+    const { group } = keys.of(formatToken(permuteToken(i, 0x5eed)));
+    counts.set(group, (counts.get(group) ?? 0) + 1);
+  }
+  t.is(counts.size, 16);
+  t.true([...counts.values()].every((count) => count > 800 && count < 1200), [...counts.values()].join(' '));
 });
 
 test('a group count that is not a positive integer is a programming error', (t) => {
