@@ -1,9 +1,13 @@
 import test from 'ava';
-import { connectRedis } from '../../src/redis/connect-redis';
+import { ProfileKeys } from '../../src/profiler/profile-keys';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
+import { connectRedis } from '../../src/redis/connect-redis';
 import { type RedisClient } from '../../src/redis/redis-client';
 import { TEST_CLIENT_TIMEOUTS, testKeyPrefix } from '../helpers/test-redis';
+import { startTestServer } from '../helpers/test-server';
 import { startThrowawayCluster, type ThrowawayCluster } from '../helpers/throwaway-cluster';
+import { runMain } from '../cli/run-loupe';
+import { cookieOf, pollFor, timedGet, tokensOf, traffic } from '../faults/fault-probes';
 import { profileStorageContract } from '../profiler/profile-storage-contract';
 
 // One cluster for the file (its ports are fixed); every test serial, the one that kills a master last.
@@ -34,4 +38,104 @@ async function client(name: string): Promise<RedisClient> {
 // tokens that all fall in group 0 (c10000, c20000…), so that group is given the whole limit.
 profileStorageContract(test.serial, 'RedisProfileStorage on a cluster, in 16 groups', async ({ maxProfiles, lifetime }) => {
   return new RedisProfileStorage({ redis: await client('loupe-test-contract'), prefix: testKeyPrefix(), groups: 16, hashTags: true, lifetime, maxProfiles: maxProfiles * 16 });
+});
+
+/** The JSON answer of a profiler page. */
+async function json(port: number, path: string): Promise<Record<string, unknown>> {
+  const sample = await timedGet(port, path, { accept: 'application/json' });
+  if (sample.status !== 200) throw new Error(`${path}: ${sample.status} ${sample.body}`);
+  return JSON.parse(sample.body) as Record<string, unknown>;
+}
+
+test.serial('the server on a cluster: every request gets a token, its profile is stored in its group on one of every master, and the panel, the JSON API, search, latest, the live feed and the CLI find it', async (t) => {
+  t.timeout(60_000);
+  const { url, node, masterOf } = running();
+  const server = await startTestServer({ REDIS_URL: url });
+  try {
+    const profiler = server.profiler;
+    if (profiler === null) return t.fail('the profiler is on in debug');
+    const prefix = server.config.redis.prefix;
+    const keys = new ProfileKeys({ prefix, groups: 16, hashTags: true });
+    const session = await timedGet(server.port, '/session');
+    const samples = await traffic(server.port, 240);
+    await profiler.writer.whenIdle();
+    const tokens = tokensOf(samples);
+    t.is(tokens.length, 240, 'every request got a token');
+    t.is(new Set(tokens).size, 240, 'no token twice');
+    t.like(profiler.stats(), { writer: { stored: 241, dropped: 0 }, notProfiled: 0 });
+    t.is(await profiler.storage.count(), 241);
+
+    // Every group's keys in one slot; the slots of the groups on every master.
+    const mastersHolding = new Set<number>();
+    for (const group of keys.groups) {
+      const slot = await server.redis.cluster('KEYSLOT', group.index);
+      for (const key of [group.meta, group.sizes, group.bytes, group.profilePrefix]) t.is(await server.redis.cluster('KEYSLOT', key), slot);
+      const master = await masterOf(group.index);
+      // The index, search rows, sizes, total, the writer's record and the group's profiles.
+      t.true((await node(master).cluster('COUNTKEYSINSLOT', slot)) >= 6, `group ${group.group} on ${master}`);
+      mastersHolding.add(master);
+    }
+    t.is(mastersHolding.size, 3, 'the groups are spread over the three masters');
+    t.is(await server.redis.exists(keys.tokens), 1, 'the token hash under its own tag');
+    for (const token of tokens) t.is(await server.redis.exists(keys.of(token).profile(token)), 1, token);
+
+    // Read back through the panel and the JSON API, found by search and latest.
+    const [one = ''] = tokens;
+    const page = await timedGet(server.port, `/_profiler/${one}`);
+    t.is(page.status, 200);
+    t.true(page.body.includes('/hello/anna'));
+    t.is((await json(server.port, `/_profiler/${one}`))['token'], one);
+    const found = (await json(server.port, '/_profiler/search?limit=20'))['results'] as { token: string; time: number }[];
+    t.is(found.length, 20);
+    t.true(found.every((row) => tokens.includes(row.token)));
+    t.deepEqual(
+      found.map((row) => row.time),
+      found.map((row) => row.time).sort((a, b) => b - a),
+      'newest first across the groups',
+    );
+    t.is((await json(server.port, '/_profiler/latest'))['token'], found[0]?.token);
+    const listed = await runMain(['profiler:list', '--json', '--limit', '5'], { REDIS_URL: url, REDIS_PREFIX: prefix });
+    t.is(listed.code, 0, listed.stderr);
+    t.deepEqual(
+      (JSON.parse(listed.stdout) as { token: string }[]).map((row) => row.token),
+      found.slice(0, 5).map((row) => row.token),
+    );
+
+    // The live feed subscribes on one node; every batch stored is announced to it.
+    const announced: string[] = [];
+    profiler.live.onMessage((message) => announced.push(...(JSON.parse(message) as { token: string }[]).map((summary) => summary.token)));
+    await profiler.live.start();
+    const live = tokensOf(await traffic(server.port, 16));
+    await pollFor(async () => (live.every((token) => announced.includes(token)) ? true : undefined), 5_000);
+    t.deepEqual(live.filter((token) => !announced.includes(token)), [], 'every profile announced');
+    t.is((await timedGet(server.port, '/session', { cookie: cookieOf(session) })).status, 200, 'sessions work');
+  } finally {
+    await server.close();
+  }
+});
+
+test.serial('retention on a cluster holds per group: each of the 16 groups keeps its share of PROFILER_MAX_PROFILES', async (t) => {
+  t.timeout(60_000);
+  const server = await startTestServer({ REDIS_URL: running().url, PROFILER_MAX_PROFILES: '32' });
+  try {
+    const profiler = server.profiler;
+    if (profiler === null) return t.fail('the profiler is on in debug');
+    const keys = new ProfileKeys({ prefix: server.config.redis.prefix, groups: 16, hashTags: true });
+    // One at a time, so that the order sent is the order of the start times.
+    const tokens = tokensOf(await traffic(server.port, 160, '/hello/anna', 1));
+    await profiler.writer.whenIdle();
+    t.is(profiler.stats().writer.stored, 160);
+    const held = await Promise.all(keys.groups.map((group) => server.redis.zcard(group.index)));
+    t.log(`profiles per group: ${held.join(' ')}`);
+    t.true(held.every((count) => count <= 2));
+    t.is(await profiler.storage.count(), 32);
+    // The newest of each group are kept.
+    const kept = (await profiler.storage.find({ limit: 100 })).map((summary) => summary.token);
+    for (const group of keys.groups) {
+      const newest = tokens.filter((token) => keys.of(token) === group).slice(-2);
+      t.true(newest.every((token) => kept.includes(token)), `group ${group.group}`);
+    }
+  } finally {
+    await server.close();
+  }
 });
