@@ -4,7 +4,7 @@ import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { type RedisClient } from '../../src/redis/redis-client';
 import { TEST_CLIENT_TIMEOUTS, testKeyPrefix } from '../helpers/test-redis';
-import { startTestServer } from '../helpers/test-server';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 import { startThrowawayCluster, type ThrowawayCluster } from '../helpers/throwaway-cluster';
 import { runMain } from '../cli/run-loupe';
 import { cookieOf, pollFor, timedGet, tokensOf, traffic } from '../faults/fault-probes';
@@ -135,6 +135,74 @@ test.serial('retention on a cluster holds per group: each of the 16 groups keeps
       const newest = tokens.filter((token) => keys.of(token) === group).slice(-2);
       t.true(newest.every((token) => kept.includes(token)), `group ${group.group}`);
     }
+  } finally {
+    await server.close();
+  }
+});
+
+/** Polls until the writer has settled everything: nothing queued, no batch held, writing resumed. */
+async function settled(profiler: NonNullable<TestServer['profiler']>, timeoutMs: number): Promise<boolean> {
+  const done = await pollFor(async () => {
+    const { writer } = profiler.stats();
+    return writer.state === 'idle' && writer.queued === 0 && writer.unconfirmed === 0 ? true : undefined;
+  }, timeoutMs);
+  return done === true;
+}
+
+// Last: the cluster has one master without a replica afterwards.
+test.serial('a master killed mid-traffic: every request is answered, the counters account for every one of them, and profiles are stored again once its replica took over', async (t) => {
+  t.timeout(60_000);
+  const { url, kill, masterOf, masters, whenOk } = running();
+  const server = await startTestServer({ REDIS_URL: url, REDIS_COMMAND_TIMEOUT_MS: '1000' });
+  try {
+    const profiler = server.profiler;
+    if (profiler === null) return t.fail('the profiler is on in debug');
+    const keys = new ProfileKeys({ prefix: server.config.redis.prefix, groups: 16, hashTags: true });
+    const before = await traffic(server.port, 200);
+    await profiler.writer.whenIdle();
+    // The master of the most groups.
+    const byMaster = new Map<number, number[]>();
+    for (const group of keys.groups) {
+      const master = await masterOf(group.index);
+      byMaster.set(master, [...(byMaster.get(master) ?? []), group.group]);
+    }
+    const [victim, victimGroups] = [...byMaster].sort((a, b) => b[1].length - a[1].length)[0] ?? [0, []];
+    let killedAt = 0;
+    let killed: Promise<void> | undefined;
+    const during = await traffic(server.port, 1600, '/hello/anna', 8, (done) => {
+      if (done < 200 || killed !== undefined) return;
+      killedAt = Date.now();
+      killed = kill(victim);
+    });
+    await killed;
+    await whenOk(30_000);
+    const failover = Date.now() - killedAt;
+    const promoted = (await masters()).filter((port) => !byMaster.has(port));
+    const after = await traffic(server.port, 400);
+    t.true(await settled(profiler, 20_000), 'the writer settled');
+    const { writer, notProfiled } = profiler.stats();
+    const sent = before.length + during.length + after.length;
+    t.log(`killed master ${victim} (groups ${victimGroups.join(', ')}); ${promoted.join(', ')} took over, the cluster ok ${failover} ms after the kill`);
+    t.log(`${sent} requests: stored ${writer.stored}, dropped ${writer.dropped}, not profiled ${notProfiled}; last error: ${writer.lastError ?? 'none'}`);
+
+    t.true([...before, ...during, ...after].every((sample) => sample.status === 200), 'every request is answered');
+    t.is(writer.stored + writer.dropped + notProfiled, sent, 'stored, dropped and not profiled account for every request');
+    t.is(promoted.length, 1, 'a replica took over');
+    // Every profile after the failover is stored, those of the killed master's groups on its replica.
+    const afterTokens = tokensOf(after);
+    t.is(afterTokens.length, after.length);
+    const reads = await Promise.all(afterTokens.map((token) => profiler.storage.read(token)));
+    t.true(reads.every((read) => read.kind === 'found'), 'every profile after the failover is stored');
+    const onPromoted = afterTokens.filter((token) => victimGroups.includes(keys.of(token).group));
+    t.true(onPromoted.length > 0);
+    t.is(await masterOf(keys.of(onPromoted[0] ?? '').index), promoted[0], 'in a group the promoted replica serves');
+    // What became of the tokens handed out meanwhile: stored, marked dropped, or stored and lost with
+    // the killed master (Redis replicates asynchronously: a write it confirmed may not have reached
+    // its replica).
+    const handedOut = tokensOf(during);
+    const states = await Promise.all(handedOut.map((token) => profiler.storage.read(token)));
+    const count = (kind: string): number => states.filter((state) => state.kind === kind).length;
+    t.log(`tokens handed out during the traffic: ${handedOut.length}; stored ${count('found')}, marked dropped ${count('dropped')}, lost with the master ${count('missing')}`);
   } finally {
     await server.close();
   }
