@@ -177,17 +177,17 @@ test.serial('a master killed mid-traffic: every request is answered, the counter
     await killed;
     await whenOk(30_000);
     const failover = Date.now() - killedAt;
-    const promoted = (await masters()).filter((port) => !byMaster.has(port));
+    const [promoted, ...others] = (await masters()).filter((port) => !byMaster.has(port));
     const after = await traffic(server.port, 400);
     t.true(await settled(profiler, 20_000), 'the writer settled');
     const { writer, notProfiled } = profiler.stats();
     const sent = before.length + during.length + after.length;
-    t.log(`killed master ${victim} (groups ${victimGroups.join(', ')}); ${promoted.join(', ')} took over, the cluster ok ${failover} ms after the kill`);
+    t.log(`killed master ${victim} (groups ${victimGroups.join(', ')}); ${String(promoted)} took over, the cluster ok ${failover} ms after the kill`);
     t.log(`${sent} requests: stored ${writer.stored}, dropped ${writer.dropped}, not profiled ${notProfiled}; last error: ${writer.lastError ?? 'none'}`);
 
     t.true([...before, ...during, ...after].every((sample) => sample.status === 200), 'every request is answered');
     t.is(writer.stored + writer.dropped + notProfiled, sent, 'stored, dropped and not profiled account for every request');
-    t.is(promoted.length, 1, 'a replica took over');
+    t.true(promoted !== undefined && others.length === 0, 'one replica took over');
     // Every profile after the failover is stored, those of the killed master's groups on its replica.
     const afterTokens = tokensOf(after);
     t.is(afterTokens.length, after.length);
@@ -195,7 +195,7 @@ test.serial('a master killed mid-traffic: every request is answered, the counter
     t.true(reads.every((read) => read.kind === 'found'), 'every profile after the failover is stored');
     const onPromoted = afterTokens.filter((token) => victimGroups.includes(keys.of(token).group));
     t.true(onPromoted.length > 0);
-    t.is(await masterOf(keys.of(onPromoted[0] ?? '').index), promoted[0], 'in a group the promoted replica serves');
+    t.is(await masterOf(keys.of(onPromoted[0] ?? '').index), promoted, 'in a group the promoted replica serves');
     // What became of the tokens handed out meanwhile: stored, marked dropped, or stored and lost with
     // the killed master (Redis replicates asynchronously: a write it confirmed may not have reached
     // its replica).
