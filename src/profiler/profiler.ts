@@ -1,5 +1,5 @@
-import { type RedisClient } from '../redis/redis-client';
 import { invalid } from '../config/env-values';
+import { type RedisClient } from '../redis/redis-client';
 import { type RedisConfig } from '../redis/redis-config';
 import { type ProfilerConfig } from './profiler-config';
 import { type Listener } from '../kernel/listener';

@@ -178,13 +178,13 @@ export class TokenAllocator {
     if (known === null || key === known.key) this.#knownEnd = Math.max(this.#knownEnd, end);
     else this.#knownEnd = end;
     if (check !== 1) return { start, end, key, taken: new Set() };
-    const permutationKey = Number(key) >>> 0;
-    const tokens = Array.from({ length: this.#blockSize }, (_, i) => formatToken(permuteToken((start + i) % TOKEN_SPACE, permutationKey)));
     if (started === 1 && !(await this.#anyIndexed())) {
       // Nothing from before the epoch is stored: neither this block nor any later one needs a check.
       await this.#redis.loupeUncheckTokens(hash, key);
       return { start, end, key, taken: new Set() };
     }
+    const permutationKey = Number(key) >>> 0;
+    const tokens = Array.from({ length: this.#blockSize }, (_, i) => formatToken(permuteToken((start + i) % TOKEN_SPACE, permutationKey)));
     return { start, end, key, taken: await this.#taken(tokens, start) };
   }
 

@@ -80,8 +80,13 @@ export function createRedisClient(url: string, options: RedisClientOptions): Red
   );
 }
 
+/** Whether `client` talks to a Redis Cluster. */
+export function isCluster(client: RedisClient): client is Cluster {
+  return client instanceof Cluster;
+}
+
 /** A new connection like `client` (same nodes, credentials and timeouts) under another name, not connected yet. */
 export function duplicateClient(client: RedisClient, name: string): RedisClient {
-  if (client instanceof Cluster) return client.duplicate([], { lazyConnect: true, redisOptions: { ...client.options.redisOptions, connectionName: name } });
+  if (isCluster(client)) return client.duplicate([], { lazyConnect: true, redisOptions: { ...client.options.redisOptions, connectionName: name } });
   return client.duplicate({ connectionName: name, lazyConnect: true });
 }

@@ -1,6 +1,6 @@
-import { duplicateClient, type RedisClient } from '../../redis/redis-client';
+import { duplicateClient, isCluster, type RedisClient } from '../../redis/redis-client';
 import { LoupeError } from '../../errors/loupe-error';
-import { closeRedis, REDIS_HELP } from '../../redis/connect-redis';
+import { closeRedis, REDIS_CLUSTER_HELP, REDIS_HELP } from '../../redis/connect-redis';
 import { withDeadline } from '../../redis/with-deadline';
 import { liveChannel, parseLiveMessage } from './live-summary';
 
@@ -63,7 +63,7 @@ export class LiveFeed {
       this.#subscriber = null;
       subscriber.disconnect();
       const reason = error instanceof Error ? error.message : String(error);
-      throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `The live feed cannot subscribe to Redis. ${REDIS_HELP} (${reason})`, { cause: error });
+      throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `The live feed cannot subscribe to Redis. ${isCluster(this.#source) ? REDIS_CLUSTER_HELP : REDIS_HELP} (${reason})`, { cause: error });
     }
   }
 
