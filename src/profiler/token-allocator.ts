@@ -1,4 +1,4 @@
-import { type RedisClient } from '../redis/redis-client';
+import { isCluster, type RedisClient } from '../redis/redis-client';
 import { ProfileKeys } from './profile-keys';
 import { formatToken, permuteToken, TOKEN_SPACE } from './token-permutation';
 
@@ -8,16 +8,18 @@ import { formatToken, permuteToken, TOKEN_SPACE } from './token-permutation';
  * A missing hash starts a new epoch: a caller that knows the key in force before carries it on,
  * with the sequence past every number it reserved (plus a gap for other processes' blocks), so
  * that no token comes back; a caller that knows none starts a new key at 0. A caller whose key
- * is the current one also raises the sequence past its own blocks. A new epoch checks every block
- * against stored profiles until the caller that started it has found that none is indexed (the
- * indexes live in other slots on a cluster, so the script cannot look).
- * KEYS: hash. ARGV: block size, candidate key, known key ('' when none), known end, gap.
- * Returns { end, key, check (1/0), started (1 when this call started the epoch) }.
+ * is the current one also raises the sequence past its own blocks. An epoch that starts while
+ * profiles are still indexed (only the hash was lost) checks every block against them. On one
+ * Redis the script looks at the profile indexes itself; on a cluster they live in other slots,
+ * so a new epoch checks until the caller that started it has found none indexed.
+ * KEYS: hash, then every group's profile index on one Redis (none on a cluster). ARGV: block
+ * size, candidate key, known key ('' when none), known end, gap. Returns { end, key, check (1/0),
+ * unknown (1 when this call started the epoch without looking at the indexes) }.
  */
 const RESERVE_SCRIPT = `
 local size, candidate, known, knownEnd, gap = tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local key = redis.call('HGET', KEYS[1], 'key')
-local started = 0
+local unknown = 0
 if not key then
   if known ~= '' then
     key = known
@@ -26,13 +28,17 @@ if not key then
     key = candidate
     redis.call('HSET', KEYS[1], 'key', key, 'sequence', 0)
   end
-  redis.call('HSET', KEYS[1], 'check', 1)
-  started = 1
+  if #KEYS > 1 then
+    redis.call('HSET', KEYS[1], 'check', math.min(1, redis.call('EXISTS', unpack(KEYS, 2))))
+  else
+    redis.call('HSET', KEYS[1], 'check', 1)
+    unknown = 1
+  end
 elseif key == known and tonumber(redis.call('HGET', KEYS[1], 'sequence')) < knownEnd then
   redis.call('HSET', KEYS[1], 'sequence', knownEnd)
 end
 local finish = redis.call('HINCRBY', KEYS[1], 'sequence', size)
-return { finish, key, tonumber(redis.call('HGET', KEYS[1], 'check') or '0'), started }
+return { finish, key, tonumber(redis.call('HGET', KEYS[1], 'check') or '0'), unknown }
 `;
 
 /** KEYS: hash. ARGV: the epoch's key. Ends the checks of that epoch (no profile was indexed when it started). */
@@ -55,7 +61,7 @@ return taken
 `;
 
 type ReservingRedis = RedisClient & {
-  loupeReserveTokens(hashKey: string, size: number, candidate: string, known: string, knownEnd: number, gap: number): Promise<[number, string, number, number]>;
+  loupeReserveTokens(keyCount: number, ...args: (string | number)[]): Promise<[number, string, number, number]>;
   loupeUncheckTokens(hashKey: string, key: string): Promise<number>;
   loupeTakenTokens(keyCount: number, ...keys: string[]): Promise<number[]>;
 };
@@ -105,10 +111,10 @@ export class TokenAllocator {
   constructor(options: TokenAllocatorOptions) {
     const redis = options.redis as ReservingRedis;
     if (typeof redis.loupeReserveTokens !== 'function') {
-      redis.defineCommand('loupeReserveTokens', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
-      redis.defineCommand('loupeUncheckTokens', { numberOfKeys: 1, lua: UNCHECK_SCRIPT });
-      // The number of keys comes first in each call: it depends on the block.
+      // The number of keys comes first in these calls: it depends on the server and the block.
+      redis.defineCommand('loupeReserveTokens', { lua: RESERVE_SCRIPT });
       redis.defineCommand('loupeTakenTokens', { lua: TAKEN_SCRIPT });
+      redis.defineCommand('loupeUncheckTokens', { numberOfKeys: 1, lua: UNCHECK_SCRIPT });
     }
     this.#redis = redis;
     // After a reconnect Redis may have restarted empty: reserve at once, so that this process's
@@ -173,12 +179,13 @@ export class TokenAllocator {
     const candidate = String(Math.floor(Math.random() * 0xffffffff));
     const known = this.#reserved ?? this.#current;
     const hash = this.#keys.tokens;
-    const [end, key, check, started] = await this.#redis.loupeReserveTokens(hash, this.#blockSize, candidate, known?.key ?? '', this.#knownEnd, EPOCH_GAP_BLOCKS * this.#blockSize);
+    const keys = isCluster(this.#redis) ? [hash] : [hash, ...this.#keys.groups.map((group) => group.index)];
+    const [end, key, check, unknown] = await this.#redis.loupeReserveTokens(keys.length, ...keys, this.#blockSize, candidate, known?.key ?? '', this.#knownEnd, EPOCH_GAP_BLOCKS * this.#blockSize);
     const start = end - this.#blockSize;
     if (known === null || key === known.key) this.#knownEnd = Math.max(this.#knownEnd, end);
     else this.#knownEnd = end;
     if (check !== 1) return { start, end, key, taken: new Set() };
-    if (started === 1 && !(await this.#anyIndexed())) {
+    if (unknown === 1 && !(await this.#anyIndexed())) {
       // Nothing from before the epoch is stored: neither this block nor any later one needs a check.
       await this.#redis.loupeUncheckTokens(hash, key);
       return { start, end, key, taken: new Set() };

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { ProfileKeys } from '../../src/profiler/profile-keys';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
+import { TokenAllocator } from '../../src/profiler/token-allocator';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { type RedisClient } from '../../src/redis/redis-client';
 import { TEST_CLIENT_TIMEOUTS, testKeyPrefix } from '../helpers/test-redis';
@@ -140,6 +141,41 @@ test.serial('retention on a cluster holds per group: each of the 16 groups keeps
   }
 });
 
+/** Takes `count` tokens from `allocator`, letting its prefetches land between rounds. */
+async function take(allocator: TokenAllocator, count: number): Promise<string[]> {
+  const tokens: string[] = [];
+  while (tokens.length < count) {
+    for (let i = 0; i < 100; i++) {
+      const token = allocator.allocate();
+      if (token !== null) tokens.push(token);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return tokens;
+}
+
+test.serial('token blocks on a cluster: a new epoch with nothing stored stops checking; one started while profiles are stored never hands out their tokens', async (t) => {
+  const redis = await client('loupe-test-tokens');
+  const prefix = testKeyPrefix();
+  const layout = { groups: 16, hashTags: true };
+  const keys = new ProfileKeys({ prefix, ...layout });
+  const first = new TokenAllocator({ redis, prefix, ...layout, blockSize: 512 });
+  await first.start();
+  t.is(await redis.hget(keys.tokens, 'check'), '0', 'no profile indexed in any group: no check');
+  const old = await take(first, 3_000);
+  const storage = new RedisProfileStorage({ redis, prefix, ...layout, lifetime: 600, maxProfiles: 100_000 });
+  await storage.write(old.map((token, i) => ({ summary: { token, parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://h/', time: Date.now() + i, statusCode: 200 }, json: '{}' })));
+  // The hash alone is lost (evicted); a process that knew no key starts a new epoch.
+  await redis.del(keys.tokens);
+  const fresh = new TokenAllocator({ redis, prefix, ...layout, blockSize: 512 });
+  await fresh.start();
+  t.is(await redis.hget(keys.tokens, 'check'), '1', 'profiles are indexed: every block is checked');
+  const taken = new Set(old);
+  t.deepEqual((await take(fresh, 6_000)).filter((token) => taken.has(token)), []);
+  await storage.purge();
+  await redis.del(keys.tokens);
+});
+
 /** Polls until the writer has settled everything: nothing queued, no batch held, writing resumed. */
 async function settled(profiler: NonNullable<TestServer['profiler']>, timeoutMs: number): Promise<boolean> {
   const done = await pollFor(async () => {
@@ -178,13 +214,23 @@ test.serial('a master killed mid-traffic: every request is answered, the counter
     await whenOk(30_000);
     const failover = Date.now() - killedAt;
     const [promoted, ...others] = (await masters()).filter((port) => !byMaster.has(port));
+    // The writer finds out by itself (it checks every second): until a request's profile is stored again.
+    let probes = 0;
+    const storedAgain = await pollFor(async () => {
+      probes += 1;
+      const { token } = await timedGet(server.port, '/hello/anna');
+      await profiler.writer.whenIdle();
+      return token !== undefined && (await profiler.storage.read(token)).kind === 'found' ? true : undefined;
+    }, 20_000);
+    const recovered = Date.now() - killedAt;
     const after = await traffic(server.port, 400);
     t.true(await settled(profiler, 20_000), 'the writer settled');
     const { writer, notProfiled } = profiler.stats();
-    const sent = before.length + during.length + after.length;
-    t.log(`killed master ${victim} (groups ${victimGroups.join(', ')}); ${String(promoted)} took over, the cluster ok ${failover} ms after the kill`);
+    const sent = before.length + during.length + probes + after.length;
+    t.log(`killed master ${victim} (groups ${victimGroups.join(', ')}); ${String(promoted)} took over, the cluster ok ${failover} ms after the kill, profiles stored again after ${recovered} ms`);
     t.log(`${sent} requests: stored ${writer.stored}, dropped ${writer.dropped}, not profiled ${notProfiled}; last error: ${writer.lastError ?? 'none'}`);
 
+    t.true(storedAgain, 'profiles are stored again');
     t.true([...before, ...during, ...after].every((sample) => sample.status === 200), 'every request is answered');
     t.is(writer.stored + writer.dropped + notProfiled, sent, 'stored, dropped and not profiled account for every request');
     t.true(promoted !== undefined && others.length === 0, 'one replica took over');
