@@ -48,7 +48,7 @@ async function json(port: number, path: string): Promise<Record<string, unknown>
   return JSON.parse(sample.body) as Record<string, unknown>;
 }
 
-test.serial('the server on a cluster: every request gets a token, its profile is stored in its group on one of every master, and the panel, the JSON API, search, latest, the live feed and the CLI find it', async (t) => {
+test.serial('the server on a cluster: every request gets a token, its profile is stored in its group on one of every master, and the panel, the JSON API, search, latest, the live feed and the CLI find it; sessions and login throttling work', async (t) => {
   t.timeout(60_000);
   const { url, node, masterOf } = running();
   const server = await startTestServer({ REDIS_URL: url });
@@ -110,6 +110,12 @@ test.serial('the server on a cluster: every request gets a token, its profile is
     await pollFor(async () => (live.every((token) => announced.includes(token)) ? true : undefined), 5_000);
     t.deepEqual(live.filter((token) => !announced.includes(token)), [], 'every profile announced');
     t.is((await timedGet(server.port, '/session', { cookie: cookieOf(session) })).status, 200, 'sessions work');
+    // Login throttling counts in the cluster: the sixth wrong password is refused.
+    const basic = `Basic ${Buffer.from('admin:wrong').toString('base64')}`;
+    const attempts = [];
+    for (let attempt = 0; attempt < 6; attempt++) attempts.push((await timedGet(server.port, '/admin', { accept: 'application/json', authorization: basic })).status);
+    t.deepEqual(attempts, [401, 401, 401, 401, 401, 429]);
+    t.true((await server.redis.exists(`${prefix}login-throttle:ip:127.0.0.1`)) === 1, 'counted in Redis, not in memory');
   } finally {
     await server.close();
   }
