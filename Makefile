@@ -3,7 +3,7 @@
 # Settings reach the server, the tests and scripts/ensure-redis.sh from the environment or the
 # command line, e.g. `make run PORT=9000` or `REDIS_URL=redis://127.0.0.1:6390 make test`.
 # Only the ones that are set are exported: an empty HOST is not the same as its default.
-LOUPE_ENV := REDIS_URL HOST PORT APP_ENV APP_DEBUG WORKERS
+LOUPE_ENV := REDIS_URL REDIS_CLUSTER_NODES HOST PORT APP_ENV APP_DEBUG WORKERS
 $(foreach var,$(LOUPE_ENV),$(if $(filter undefined,$(origin $(var))),,$(eval export $(var))))
 
 SHELL := /bin/bash

@@ -3,6 +3,8 @@ import { readRedisConfig } from '../redis/redis-config';
 import { type ProfileStorage } from '../profiler/profile-storage';
 import { RedisProfileStorage } from '../profiler/redis-profile-storage';
 import { closeRedis, connectRedis } from '../redis/connect-redis';
+import { hideClusterPassword } from '../redis/cluster-nodes';
+import { isClusterUrl } from '../redis/redis-client';
 import { type ConnectionFlags } from './parse-command-args';
 
 /** The profile storage the server writes to, and where it is. */
@@ -14,6 +16,7 @@ export interface OpenedStorage {
 }
 
 function hidePassword(url: string): string {
+  if (isClusterUrl(url)) return hideClusterPassword(url);
   try {
     const parsed = new URL(url);
     if (parsed.password === '') return url;
@@ -39,7 +42,8 @@ export async function withProfileStorage<T>(
   // nothing else is read, so the CLI works whatever APP_ENV or APP_SECRET say.
   const config = readRedisConfig({
     ...env,
-    ...(flags.redisUrl === undefined ? {} : { REDIS_URL: flags.redisUrl }),
+    // The flag names one Redis or cluster: it replaces REDIS_CLUSTER_NODES as well.
+    ...(flags.redisUrl === undefined ? {} : { REDIS_URL: flags.redisUrl, REDIS_CLUSTER_NODES: undefined }),
     ...(flags.prefix === undefined ? {} : { REDIS_PREFIX: flags.prefix }),
   });
   const redis = await connectRedis(config.url, 'loupe-cli', config);
@@ -47,6 +51,9 @@ export async function withProfileStorage<T>(
   const storage = new RedisProfileStorage({
     redis,
     prefix: config.prefix,
+    // The server's groups: a profile is looked for in its token's group, a search asks them all.
+    groups: config.profileGroups,
+    hashTags: config.cluster !== null,
     lifetime: PROFILER_DEFAULTS.lifetime,
     maxProfiles: PROFILER_DEFAULTS.maxProfiles,
   });

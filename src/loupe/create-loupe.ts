@@ -1,4 +1,3 @@
-import type Redis from 'ioredis';
 import { readConfig, type Config } from '../config/config';
 import { createErrorController } from '../error-handler/error-controller';
 import { createErrorListener } from '../error-handler/error-listener';
@@ -26,6 +25,7 @@ import { createProfilerRoutes } from '../profiler/panel/profiler-routes';
 import { ProfilerPaths } from '../profiler/profiler-paths';
 import { createWebDebugToolbarListener } from '../profiler/web-debug-toolbar-listener';
 import { closeRedis, connectRedis } from '../redis/connect-redis';
+import { type RedisClient } from '../redis/redis-client';
 import { type RouteDefinition } from '../routing/route';
 import { createRouterListener } from '../routing/router-listener';
 import { UrlMatcherRouter } from '../routing/url-matcher-router';
@@ -106,13 +106,13 @@ export interface Loupe {
 
 interface Started {
   readonly registry: ListenerRegistry;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly kernel: Kernel;
   readonly profiler: Profiler | null;
 }
 
 /** The listeners every application gets, in the order of Symfony's defaults. */
-function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis, profiler: Profiler | null, security: SecurityOptions | undefined, logger: Logger): Listener[] {
+function defaultListeners(config: Config, router: UrlMatcherRouter, redis: RedisClient, profiler: Profiler | null, security: SecurityOptions | undefined, logger: Logger): Listener[] {
   const listeners: Listener[] = [
     validateRequestListener,
     createRequestLogListener(logger),

@@ -1,7 +1,7 @@
-import Redis from 'ioredis';
 import { LoupeError } from '../errors/loupe-error';
-import { REDIS_HELP } from '../redis/connect-redis';
+import { redisHelp } from '../redis/connect-redis';
 import { REDIS_TIMEOUT_DEFAULTS, type RedisTimeouts } from '../redis/redis-config';
+import { createRedisClient, describeRedisUrl, type RedisClient } from '../redis/redis-client';
 
 /**
  * The writer is off the request path: a batch may wait for a busy Redis this many times longer
@@ -13,17 +13,19 @@ const WRITER_TIMEOUT_FACTOR = 5;
 /**
  * The profile writer's own connection, ready: no offline queue and no retries, so a write to a
  * dead or slow Redis fails at once (or after `WRITER_TIMEOUT_FACTOR × commandTimeoutMs`) instead
- * of piling up in memory; it reconnects by itself. Not ready within `connectTimeoutMs`: an error.
- * The caller disconnects it.
+ * of piling up in memory; it reconnects by itself. On a cluster, a write to a master that just
+ * died is retried by ioredis until its replica takes over or the timeout ends it.
+ * Not ready within `connectTimeoutMs`: an error. The caller disconnects it.
  */
-export async function connectWriterRedis(url: string, name = 'loupe-profile-writer', timeouts: RedisTimeouts = REDIS_TIMEOUT_DEFAULTS): Promise<Redis> {
-  const redis = new Redis(url, {
-    connectionName: name,
-    enableOfflineQueue: false,
+export async function connectWriterRedis(url: string, name = 'loupe-profile-writer', timeouts: RedisTimeouts = REDIS_TIMEOUT_DEFAULTS): Promise<RedisClient> {
+  const redis = createRedisClient(url, {
+    name,
+    connectTimeoutMs: timeouts.connectTimeoutMs,
+    commandTimeoutMs: timeouts.commandTimeoutMs * WRITER_TIMEOUT_FACTOR,
+    offlineQueue: false,
     maxRetriesPerRequest: 0,
-    connectTimeout: timeouts.connectTimeoutMs,
-    commandTimeout: timeouts.commandTimeoutMs * WRITER_TIMEOUT_FACTOR,
-    retryStrategy: (times) => Math.min(times * 100, 1_000),
+    maxReconnectDelayMs: 1_000,
+    lazyConnect: false,
   });
   // Every failed reconnect emits 'error'; the writer learns of outages from 'close' and 'ready'.
   redis.on('error', () => undefined);
@@ -38,7 +40,7 @@ export async function connectWriterRedis(url: string, name = 'loupe-profile-writ
   } catch (error) {
     redis.disconnect();
     const reason = error instanceof Error ? error.message : String(error);
-    throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `The profile writer cannot reach Redis at ${url}. ${REDIS_HELP} (${reason})`, { cause: error });
+    throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `The profile writer cannot reach ${describeRedisUrl(url)}. ${redisHelp(url)} (${reason})`, { cause: error });
   }
   return redis;
 }

@@ -72,6 +72,15 @@ export interface BatchOutcome {
   readonly replaced: number;
 }
 
+/**
+ * What Redis recorded of a batch whose write failed: the counts of the parts it stored, and the
+ * tokens of the parts it has no record of, which were not stored. A batch is written in parts,
+ * one per group of keys (one part on a single Redis), each recorded on its own.
+ */
+export interface BatchSettlement extends BatchOutcome {
+  readonly notStored: readonly string[];
+}
+
 /** A search row: its summary, or why the row stored under `token` cannot be read. */
 export type FoundRow =
   | { readonly ok: true; readonly summary: ProfileSummary }
@@ -91,11 +100,12 @@ export interface ProfileStorage {
   /** Stores a batch; answers how many replaced a profile still stored under the same token. */
   write(profiles: readonly StoredProfile[], batch?: BatchId): Promise<BatchOutcome>;
   /**
-   * The outcome of `batch` if it was stored and is the last its writer stored, else `null`.
-   * Asked after a write that timed out: Redis runs a client's commands in order, so on the same
-   * connection the answer comes after the write itself ran or failed.
+   * What was stored of `batch`, whose profiles had `tokens`: each part counts when its record
+   * names the batch (it is the last its writer stored there), else its tokens are not stored.
+   * Asked after a write that failed or timed out: Redis runs a connection's commands in order, so
+   * on the same connection the answer comes after the write itself ran or failed.
    */
-  batchOutcome(batch: BatchId): Promise<BatchOutcome | null>;
+  batchOutcome(batch: BatchId, tokens: readonly string[]): Promise<BatchSettlement>;
   /** Marks tokens that were handed out but whose profiles could not be stored. */
   markDropped(tokens: readonly string[], reason: string): Promise<void>;
   read(token: string): Promise<ReadResult>;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type Redis from 'ioredis';
+import { type RedisClient } from '../redis/redis-client';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { profileWriterMachine } from '../../machines/profile-writer.machine';
 import { type LivePublisher } from './live/live-publisher';
@@ -11,7 +11,7 @@ import { PROFILER_DEFAULTS } from './profiler-config';
 export interface ProfileWriterOptions {
   readonly storage: ProfileStorage;
   /** The writer's own client: its ready/close events drive the writer. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** Profiles waiting at most; past it new ones are dropped. */
   readonly maxQueue?: number;
   readonly batchSize?: number;
@@ -172,19 +172,23 @@ export class ProfileWriter {
 
   /**
    * Settles the held batch, then marks dropped tokens. A write that timed out may still have run
-   * (Redis was slow or paused, not gone): its profiles are counted stored or dropped by what Redis
-   * recorded for it, once, never both.
+   * (Redis was slow or paused, not gone), and on a cluster some of its parts may have been stored
+   * while the master of another was failing over: each profile is counted stored or dropped by
+   * what Redis recorded for its part, once, never both.
    */
   async #recover(): Promise<void> {
     const held = this.#held;
     if (held !== null) {
-      const outcome = await this.#storage.batchOutcome(held.batch);
+      const outcome = await this.#storage.batchOutcome(held.batch, held.profiles.map((profile) => profile.token));
       // A recovery cut short by a lost connection may still get its answer: settle the batch once.
       if (this.#held === held) {
         this.#held = null;
         this.stats.unconfirmed = 0;
-        if (outcome === null) this.#drop(held.profiles, held.reason);
-        else this.#count(outcome.stored, outcome.replaced);
+        // Each part of the batch (one per group of keys) was stored or not on its own.
+        const notStored = new Set(outcome.notStored);
+        const dropped = held.profiles.filter((profile) => notStored.has(profile.token));
+        if (dropped.length < held.profiles.length) this.#count(outcome.stored, outcome.replaced);
+        this.#drop(dropped, held.reason);
       }
     }
     await this.#writeTombstones();

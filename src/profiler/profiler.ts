@@ -1,4 +1,5 @@
-import type Redis from 'ioredis';
+import { invalid } from '../config/env-values';
+import { type RedisClient } from '../redis/redis-client';
 import { type RedisConfig } from '../redis/redis-config';
 import { type ProfilerConfig } from './profiler-config';
 import { type Listener } from '../kernel/listener';
@@ -9,12 +10,15 @@ import { createProfilerListener } from './profiler-listener';
 import { connectWriterRedis } from './connect-writer-redis';
 import { LiveFeed } from './live/live-feed';
 import { RedisLivePublisher } from './live/live-publisher';
-import { RedisProfileStorage } from './redis-profile-storage';
+import { RedisProfileStorage, type RedisProfileStorageOptions } from './redis-profile-storage';
 import { ProfileWriter, type WriterStats } from './profile-writer';
 import { RedactionPolicy } from './redaction-policy';
 import { Sampler, type SamplingStats } from './sampler';
 import { TokenAllocator } from './token-allocator';
 import { type PanelDefinition } from './panel/panel-definition';
+
+/** The storage options that do not depend on the connection. */
+type RedisProfileStorageLayout = Required<Omit<RedisProfileStorageOptions, 'redis'>>;
 
 /** The profiler's counters: what was stored, dropped, or never profiled. */
 export interface ProfilerStats {
@@ -45,27 +49,36 @@ export interface Profiler {
 }
 
 /**
+ * Where and how long profiles are kept: the key groups of the Redis configuration (one on a
+ * single Redis, several sharing hash tags on a cluster) and the retention limits, which every
+ * group applies to its share. A share of PROFILER_MAX_BYTES must hold one whole profile.
+ */
+function storageLayout(config: { readonly redis: RedisConfig; readonly profiler: ProfilerConfig }): RedisProfileStorageLayout {
+  const groups = config.redis.profileGroups;
+  const { lifetime, maxProfiles, maxBytes, maxProfileBytes } = config.profiler;
+  if (maxBytes / groups < maxProfileBytes) {
+    throw invalid('PROFILER_MAX_BYTES', String(maxBytes), `at least PROFILER_MAX_PROFILE_BYTES × PROFILER_REDIS_GROUPS (${maxProfileBytes} × ${groups}): each group keeps its share`);
+  }
+  return { prefix: config.redis.prefix, groups, hashTags: config.redis.cluster !== null, lifetime, maxProfiles, maxBytes };
+}
+
+/**
  * Builds the profiler on its own Redis connection, recording with `parts.collectors` and showing
  * `parts.panels` (both checked first: see checkProfilerParts). Writes never queue while Redis is
  * away (no offline queue) and time out quickly, so a slow or dead Redis never holds a request.
  */
 export async function createProfiler(
   config: { readonly redis: RedisConfig; readonly profiler: ProfilerConfig },
-  reader: Redis,
+  reader: RedisClient,
   parts: ProfilerParts,
   log: (line: string) => void,
 ): Promise<Profiler> {
   const { collectors, panels } = checkProfilerParts(parts);
+  const layout = storageLayout(config);
   // Profiles are only collected once the writer can store them: its connection is ready first.
   const writerRedis = await connectWriterRedis(config.redis.url, 'loupe-profile-writer', config.redis);
-  const storage = new RedisProfileStorage({
-    redis: writerRedis,
-    prefix: config.redis.prefix,
-    lifetime: config.profiler.lifetime,
-    maxProfiles: config.profiler.maxProfiles,
-    maxBytes: config.profiler.maxBytes,
-  });
-  const allocator = new TokenAllocator({ redis: reader, prefix: config.redis.prefix });
+  const storage = new RedisProfileStorage({ redis: writerRedis, ...layout });
+  const allocator = new TokenAllocator({ redis: reader, prefix: layout.prefix, groups: layout.groups, hashTags: layout.hashTags });
   await allocator.start();
   let notProfiled = 0;
   let lastLog = 0;
@@ -98,7 +111,7 @@ export async function createProfiler(
   const live = new LiveFeed(reader, config.redis.prefix, config.redis.connectTimeoutMs);
   return {
     listeners: [listener, debugTokenLinkListener, errorPageProfileLinkListener],
-    storage: new RedisProfileStorage({ redis: reader, prefix: config.redis.prefix, lifetime: config.profiler.lifetime, maxProfiles: config.profiler.maxProfiles, maxBytes: config.profiler.maxBytes }),
+    storage: new RedisProfileStorage({ redis: reader, ...layout }),
     writer,
     panels,
     live,

@@ -1,22 +1,24 @@
 /*
  * Lua scripts run inside Redis, so that storing and retention are one atomic step and search
- * reads the index where it lives. They address keys by prefix: Loupe expects one Redis, not a
- * Cluster (every key would need the same hash tag there).
+ * reads the index where it lives. Each runs on one group of profile keys (see ProfileKeys) and
+ * is given that group's keys in KEYS, so that on a Redis Cluster it is sent to the master of the
+ * group's slot; every key of a group carries the same hash tag, so they all live in that slot.
  */
 
 /**
- * ARGV: prefix, lifetime (s), max profiles, max bytes, now (ms), writer id, batch number, then per
- * profile: token, time (ms), summary JSON, profile JSON. Returns { stored, replaced }.
+ * KEYS: index, meta, sizes, bytes, the writer's record, the profile key prefix of the group.
+ * ARGV: lifetime (s), max profiles, max bytes, now (ms), batch number, then per profile: token,
+ * time (ms), summary JSON, profile JSON. Returns { stored, replaced }.
  *
- * Each profile's size (its JSON and its search row) is kept in `profiler:sizes` and their sum in
- * `profiler:bytes`; past either limit the oldest profiles are removed. The outcome is recorded
- * under the writer's id with the batch number, so that a writer whose call timed out can ask
- * whether the batch ran after all.
+ * Each profile's size (its JSON and its search row) is kept in `sizes` and their sum in `bytes`;
+ * past either limit the oldest profiles of the group are removed. The outcome is recorded under
+ * the writer's id with the batch number, so that a writer whose call timed out can ask whether
+ * the batch ran after all. The profile keys are the prefix and the token: retention finds the
+ * tokens it removes only here.
  */
 export const WRITE_SCRIPT = `
-local p, lifetime, max, maxBytes, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local writer, batch = ARGV[6], ARGV[7]
-local index, meta, sizes, total = p .. 'profiler:index', p .. 'profiler:meta', p .. 'profiler:sizes', p .. 'profiler:bytes'
+local index, meta, sizes, total, record, p = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local lifetime, max, maxBytes, now, batch = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local held = tonumber(redis.call('GET', total))
 if not held then
   -- The total was lost (evicted, deleted): sum the sizes again.
@@ -27,7 +29,7 @@ local function forget(tokens)
   for i = 1, #tokens, 500 do
     local part = { unpack(tokens, i, math.min(i + 499, #tokens)) }
     local keys = {}
-    for j, token in ipairs(part) do keys[j] = p .. 'profile:' .. token end
+    for j, token in ipairs(part) do keys[j] = p .. token end
     for _, size in ipairs(redis.call('HMGET', sizes, unpack(part))) do held = held - (tonumber(size) or 0) end
     redis.call('DEL', unpack(keys))
     redis.call('HDEL', meta, unpack(part))
@@ -36,9 +38,9 @@ local function forget(tokens)
   end
 end
 local stored, replaced = 0, 0
-for i = 8, #ARGV, 4 do
+for i = 6, #ARGV, 4 do
   local token = ARGV[i]
-  local key = p .. 'profile:' .. token
+  local key = p .. token
   if redis.call('EXISTS', key) == 1 then replaced = replaced + 1 end
   local size = #ARGV[i + 2] + #ARGV[i + 3]
   held = held + size - (tonumber(redis.call('HGET', sizes, token)) or 0)
@@ -66,32 +68,33 @@ while held > maxBytes do
 end
 if redis.call('ZCARD', index) == 0 then held = 0 end
 redis.call('SET', total, held)
-redis.call('SET', p .. 'profiler:writer:' .. writer, batch .. ' ' .. stored .. ' ' .. replaced, 'EX', lifetime)
+redis.call('SET', record, batch .. ' ' .. stored .. ' ' .. replaced, 'EX', lifetime)
 return { stored, replaced }
 `;
 
 /**
- * ARGV: prefix, ip, method, url substring, status (a code such as `404`, or a class such as
- * `5xx`), route, start (ms or -inf), end (ms or +inf), flags, sort (`time` or `duration`), order
- * (`desc` or `asc`), offset, limit, scan bound. Flags is a string of letters: `m` main requests
- * only, `f` no `/favicon.ico`, `a` aborted requests only, `r` readable rows only. Empty filters
- * match everything.
+ * KEYS: index, meta. ARGV: ip, method, url substring, status (a code such as `404`, or a class
+ * such as `5xx`), route, start (ms or -inf), end (ms or +inf), flags, sort (`time` or
+ * `duration`), order (`desc` or `asc`), offset, limit, scan bound. Flags is a string of letters:
+ * `m` main requests only, `f` no `/favicon.ico`, `a` aborted requests only, `r` readable rows
+ * only. Empty filters match everything.
  *
  * Reads at most `scan bound` rows of the index, newest first within [start, end], so that a
  * search costs Redis a bounded time whatever it holds; every match among them is counted and
  * sorted, and the page [offset, offset + limit) returned. Returns total, scanned, complete (1 when
- * the whole range was read), then token, summary JSON, token, summary JSON… A row that is not a
- * JSON object with a numeric statusCode cannot be filtered: it matches whatever the filters (for
- * the caller to report), except under `r`.
+ * the whole range was read), then for each row: token, summary JSON, time (the index score) and
+ * duration (-1 when unknown), the last two as text, so that the pages of several groups can be
+ * merged in the same order. A row that is not a JSON object with a numeric statusCode cannot be
+ * filtered: it matches whatever the filters (for the caller to report), except under `r`.
  */
 export const FIND_SCRIPT = `
-local p, ip, method, url, status, route = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local min, max, flags, sort, order = ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]
-local offset, limit, bound = tonumber(ARGV[12]), tonumber(ARGV[13]), tonumber(ARGV[14])
+local index, meta = KEYS[1], KEYS[2]
+local ip, method, url, status, route = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local min, max, flags, sort, order = ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10]
+local offset, limit, bound = tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13])
 local mainOnly, noFavicon, abortedOnly, readableOnly = string.find(flags, 'm', 1, true), string.find(flags, 'f', 1, true), string.find(flags, 'a', 1, true), string.find(flags, 'r', 1, true)
 local statusClass = nil
 if string.match(status, '^%dxx$') then statusClass = tonumber(string.sub(status, 1, 1)) end
-local index, meta = p .. 'profiler:index', p .. 'profiler:meta'
 local function matches(r)
   if ip ~= '' and r.ip ~= ip then return false end
   if method ~= '' and r.method ~= method then return false end
@@ -109,7 +112,12 @@ local found, scanned, complete, batch = {}, 0, 0, 500
 while true do
   local take = math.min(batch, bound - scanned)
   if take <= 0 then break end
-  local tokens = redis.call('ZREVRANGEBYSCORE', index, max, min, 'LIMIT', scanned, take)
+  local scored = redis.call('ZREVRANGEBYSCORE', index, max, min, 'WITHSCORES', 'LIMIT', scanned, take)
+  local tokens, times = {}, {}
+  for i = 1, #scored, 2 do
+    tokens[#tokens + 1] = scored[i]
+    times[#times + 1] = scored[i + 1]
+  end
   scanned = scanned + #tokens
   if #tokens == 0 then complete = 1 break end
   local rows = redis.call('HMGET', meta, unpack(tokens))
@@ -118,9 +126,9 @@ while true do
     if row then
       local ok, r = pcall(cjson.decode, row)
       if ok and type(r) == 'table' and type(r.statusCode) == 'number' then
-        if matches(r) then found[#found + 1] = { tokens[i], row, type(r.duration) == 'number' and r.duration or -1, #found } end
+        if matches(r) then found[#found + 1] = { tokens[i], row, type(r.duration) == 'number' and r.duration or -1, #found, times[i] } end
       elseif not readableOnly then
-        found[#found + 1] = { tokens[i], row, -1, #found }
+        found[#found + 1] = { tokens[i], row, -1, #found, times[i] }
       end
     end
   end
@@ -141,20 +149,24 @@ local out = { #found, scanned, complete }
 for i = offset + 1, math.min(offset + limit, #found) do
   out[#out + 1] = found[i][1]
   out[#out + 1] = found[i][2]
+  out[#out + 1] = found[i][5]
+  out[#out + 1] = tostring(found[i][3])
 end
 return out
 `;
 
-/** ARGV: prefix. Deletes every indexed profile and the index; returns how many there were. */
+/**
+ * KEYS: index, meta, sizes, bytes, the profile key prefix of the group. Deletes every indexed
+ * profile of the group and its index; returns how many there were.
+ */
 export const PURGE_SCRIPT = `
-local p = ARGV[1]
-local index = p .. 'profiler:index'
+local index, p = KEYS[1], KEYS[5]
 local tokens = redis.call('ZRANGE', index, 0, -1)
 for i = 1, #tokens, 500 do
   local keys = {}
-  for j = i, math.min(i + 499, #tokens) do keys[#keys + 1] = p .. 'profile:' .. tokens[j] end
+  for j = i, math.min(i + 499, #tokens) do keys[#keys + 1] = p .. tokens[j] end
   redis.call('DEL', unpack(keys))
 end
-redis.call('DEL', index, p .. 'profiler:meta', p .. 'profiler:sizes', p .. 'profiler:bytes')
+redis.call('DEL', index, KEYS[2], KEYS[3], KEYS[4])
 return #tokens
 `;

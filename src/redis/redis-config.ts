@@ -1,4 +1,5 @@
 import { integer, invalid, type Env } from '../config/env-values';
+import { CLUSTER_URL, formatClusterNodes, parseClusterNodes, parseClusterUrl, type RedisClusterConfig } from './cluster-nodes';
 
 /** How long Loupe waits for Redis: every command, and the connection at start. */
 export interface RedisTimeouts {
@@ -10,20 +11,52 @@ export interface RedisTimeouts {
 
 /** Where Loupe's Redis is, how its keys are named, and how long Loupe waits for it. */
 export interface RedisConfig extends RedisTimeouts {
+  /** `redis://…` or `rediss://…` for one Redis; `redis+cluster://host:port,…` for a cluster. */
   readonly url: string;
   /** Prefix of every Redis key Loupe writes, so several apps (or test runs) can share one Redis. */
   readonly prefix: string;
+  /** The cluster's nodes and credentials when `url` names a Redis Cluster, else `null`. */
+  readonly cluster: RedisClusterConfig | null;
+  /**
+   * How many groups the profile keys are split into (PROFILER_REDIS_GROUPS): each group's keys
+   * share a hash tag, so that a script touching them runs on one slot, and the groups spread the
+   * profiles over a cluster's masters. 1 on a single Redis (keys without tags), 16 on a cluster.
+   */
+  readonly profileGroups: number;
 }
 
 export const REDIS_TIMEOUT_DEFAULTS: RedisTimeouts = Object.freeze({ commandTimeoutMs: 1_000, connectTimeoutMs: 3_000 });
 
-/** REDIS_URL, REDIS_PREFIX and the timeouts: all the CLI needs. */
+/** Profile key groups on a cluster unless PROFILER_REDIS_GROUPS says otherwise: enough to spread over a few masters. */
+export const CLUSTER_PROFILE_GROUPS = 16;
+
+/** The URL and, for a cluster, its nodes: from REDIS_CLUSTER_NODES or REDIS_URL, never both. */
+function readTarget(env: Env): { url: string; cluster: RedisClusterConfig | null } {
+  const nodes = env['REDIS_CLUSTER_NODES'];
+  const url = env['REDIS_URL'];
+  if (nodes !== undefined && nodes.trim() !== '') {
+    if (url !== undefined && url !== '') throw invalid('REDIS_CLUSTER_NODES', nodes, 'either REDIS_CLUSTER_NODES or REDIS_URL, not both');
+    const parsed = Object.freeze(parseClusterNodes('REDIS_CLUSTER_NODES', nodes));
+    // Credentials and TLS need the URL form (redis+cluster://:password@host:port,…).
+    return { url: `redis+cluster://${formatClusterNodes(parsed)}`, cluster: Object.freeze({ nodes: parsed, username: null, password: null, tls: false }) };
+  }
+  const given = url ?? 'redis://127.0.0.1:6379';
+  if (CLUSTER_URL.test(given)) return { url: given, cluster: parseClusterUrl('REDIS_URL', given) };
+  if (!/^rediss?:\/\//.test(given)) throw invalid('REDIS_URL', given, 'a redis://, rediss:// or redis+cluster:// URL');
+  return { url: given, cluster: null };
+}
+
+/** REDIS_URL (or REDIS_CLUSTER_NODES), REDIS_PREFIX, PROFILER_REDIS_GROUPS and the timeouts: all the CLI needs. */
 export function readRedisConfig(env: Env): RedisConfig {
-  const url = env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-  if (!/^rediss?:\/\//.test(url)) throw invalid('REDIS_URL', url, 'a redis:// or rediss:// URL');
+  const { url, cluster } = readTarget(env);
+  const prefix = env['REDIS_PREFIX'] ?? 'loupe:';
+  // A brace in the prefix would end or replace the hash tag Loupe puts after it.
+  if (cluster !== null && /[{}]/.test(prefix)) throw invalid('REDIS_PREFIX', prefix, 'no "{" or "}" with a Redis Cluster (Loupe adds its own hash tags after the prefix)');
   return Object.freeze({
     url,
-    prefix: env['REDIS_PREFIX'] ?? 'loupe:',
+    prefix,
+    cluster,
+    profileGroups: integer(env, 'PROFILER_REDIS_GROUPS', cluster === null ? 1 : CLUSTER_PROFILE_GROUPS, 1, 1024),
     commandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', REDIS_TIMEOUT_DEFAULTS.commandTimeoutMs, 50, 60_000),
     connectTimeoutMs: integer(env, 'REDIS_CONNECT_TIMEOUT_MS', REDIS_TIMEOUT_DEFAULTS.connectTimeoutMs, 100, 60_000),
   });

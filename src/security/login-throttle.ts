@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type Redis from 'ioredis';
+import { type RedisClient } from '../redis/redis-client';
 import { RateLimiterMemory, RateLimiterRedis, RLWrapperTimeouts, type RateLimiterRes } from 'rate-limiter-flexible';
 import { LoupeError } from '../errors/loupe-error';
 
@@ -42,7 +42,7 @@ export class LoginThrottle {
   readonly #perUser: InsuredLimiter;
   readonly #intervalSeconds: number;
 
-  constructor(redis: Redis, prefix: string, options: LoginThrottleOptions = {}) {
+  constructor(redis: RedisClient, prefix: string, options: LoginThrottleOptions = {}) {
     const maxAttempts = positiveInteger('maxAttempts', options.maxAttempts ?? 5);
     this.#intervalSeconds = positiveInteger('intervalSeconds', options.intervalSeconds ?? 60);
     const timeoutMs = positiveInteger('redisTimeoutMs', options.redisTimeoutMs ?? 500);
@@ -96,7 +96,7 @@ function isExhausted(res: RateLimiterRes | null, limiter: InsuredLimiter): res i
   return res !== null && res.consumedPoints >= limiter.maxAttempts;
 }
 
-function insuredLimiter(redis: Redis, keyPrefix: string, points: number, duration: number, timeoutMs: number): InsuredLimiter {
+function insuredLimiter(redis: RedisClient, keyPrefix: string, points: number, duration: number, timeoutMs: number): InsuredLimiter {
   const memory = new RateLimiterMemory({ keyPrefix, points, duration });
   // Not ready means reconnecting or closed: ioredis would queue the call until it gives up.
   const store = new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration, rejectIfRedisNotReady: true, insuranceLimiter: memory });

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import { type RedisClient } from '../redis/redis-client';
 import { ServiceUnavailableHttpError } from '../errors/http-error';
 import { type Stopwatch } from '../kernel/stopwatch';
 import { type SessionData, type SessionStorage } from './session-storage';
@@ -26,10 +26,10 @@ function timed<T>(stopwatch: Stopwatch | undefined, command: string, run: () => 
  * expires idle sessions itself and no garbage collector is needed. The client is the caller's.
  */
 export class RedisSessionStorage implements SessionStorage {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #options: RedisSessionStorageOptions;
 
-  constructor(redis: Redis, options: RedisSessionStorageOptions) {
+  constructor(redis: RedisClient, options: RedisSessionStorageOptions) {
     this.#redis = redis;
     this.#options = options;
   }

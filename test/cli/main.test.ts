@@ -97,5 +97,5 @@ test('REDIS_URL from the environment is where the CLI looks for Redis', async (t
 test('an invalid REDIS_URL fails with the configuration message', async (t) => {
   const run = await runLoupe(['profiler:list'], { REDIS_URL: 'localhost:6379' });
   t.is(run.code, 1);
-  t.is(run.stderr, 'Invalid REDIS_URL "localhost:6379": expected a redis:// or rediss:// URL.\n');
+  t.is(run.stderr, 'Invalid REDIS_URL "localhost:6379": expected a redis://, rediss:// or redis+cluster:// URL.\n');
 });

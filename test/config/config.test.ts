@@ -17,7 +17,7 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     debug: true,
     serverTiming: true,
     server: { host: '127.0.0.1', port: 8000, maxBodySize: 1024 * 1024, workers: 1 },
-    redis: { url: 'redis://127.0.0.1:6379', prefix: 'loupe:', commandTimeoutMs: 1000, connectTimeoutMs: 3000 },
+    redis: { url: 'redis://127.0.0.1:6379', prefix: 'loupe:', cluster: null, profileGroups: 1, commandTimeoutMs: 1000, connectTimeoutMs: 3000 },
     locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
     session: { lifetime: 1440 * 60, cookieName: 'LOUPESESSID' },
     security: { secret: 'loupe-dev-secret-change-me', rememberMeLifetime: 7 * 86400, rememberMeCookieName: 'LOUPE_REMEMBERME' },
@@ -129,9 +129,9 @@ test('APP_DEFAULT_LOCALE must be one of APP_LOCALES', (t) => {
   t.is(readConfig({ APP_DEFAULT_LOCALE: 'de' }).locale.defaultLocale, 'de');
 });
 
-test('REDIS_URL must be a redis:// or rediss:// URL', (t) => {
-  throwsInvalid(t, { REDIS_URL: 'http://127.0.0.1:6379' }, 'Invalid REDIS_URL "http://127.0.0.1:6379": expected a redis:// or rediss:// URL.');
-  throwsInvalid(t, { REDIS_URL: '127.0.0.1:6379' }, 'Invalid REDIS_URL "127.0.0.1:6379": expected a redis:// or rediss:// URL.');
+test('REDIS_URL must be a redis://, rediss:// or redis+cluster:// URL', (t) => {
+  throwsInvalid(t, { REDIS_URL: 'http://127.0.0.1:6379' }, 'Invalid REDIS_URL "http://127.0.0.1:6379": expected a redis://, rediss:// or redis+cluster:// URL.');
+  throwsInvalid(t, { REDIS_URL: '127.0.0.1:6379' }, 'Invalid REDIS_URL "127.0.0.1:6379": expected a redis://, rediss:// or redis+cluster:// URL.');
 });
 
 test('prod refuses the default secret, whether implied or written out', (t) => {
@@ -184,14 +184,14 @@ test('the environment object given is left as it was', (t) => {
 });
 
 test('readRedisConfig reads REDIS_URL, REDIS_PREFIX and the Redis timeouts alone, as readConfig does', (t) => {
-  t.deepEqual(readRedisConfig({}), { url: 'redis://127.0.0.1:6379', prefix: 'loupe:', commandTimeoutMs: 1000, connectTimeoutMs: 3000 });
+  t.deepEqual(readRedisConfig({}), { url: 'redis://127.0.0.1:6379', prefix: 'loupe:', cluster: null, profileGroups: 1, commandTimeoutMs: 1000, connectTimeoutMs: 3000 });
   const env = { REDIS_URL: 'rediss://cache.internal:6380/2', REDIS_PREFIX: 'cli:', REDIS_COMMAND_TIMEOUT_MS: '250', REDIS_CONNECT_TIMEOUT_MS: '5000', PORT: 'not read' };
-  t.deepEqual(readRedisConfig(env), { url: 'rediss://cache.internal:6380/2', prefix: 'cli:', commandTimeoutMs: 250, connectTimeoutMs: 5000 });
+  t.deepEqual(readRedisConfig(env), { url: 'rediss://cache.internal:6380/2', prefix: 'cli:', cluster: null, profileGroups: 1, commandTimeoutMs: 250, connectTimeoutMs: 5000 });
   t.deepEqual(readRedisConfig(env), readConfig({ REDIS_URL: env.REDIS_URL, REDIS_PREFIX: env.REDIS_PREFIX, REDIS_COMMAND_TIMEOUT_MS: '250', REDIS_CONNECT_TIMEOUT_MS: '5000' }).redis);
   throwsInvalid(t, { REDIS_COMMAND_TIMEOUT_MS: '0' }, 'Invalid REDIS_COMMAND_TIMEOUT_MS "0": expected an integer from 50 to 60000.');
   throwsInvalid(t, { REDIS_CONNECT_TIMEOUT_MS: 'soon' }, 'Invalid REDIS_CONNECT_TIMEOUT_MS "soon": expected an integer from 100 to 60000.');
   t.true(Object.isFrozen(readRedisConfig({})));
-  throwsInvalid(t, { REDIS_URL: 'tcp://127.0.0.1:6379' }, 'Invalid REDIS_URL "tcp://127.0.0.1:6379": expected a redis:// or rediss:// URL.');
+  throwsInvalid(t, { REDIS_URL: 'tcp://127.0.0.1:6379' }, 'Invalid REDIS_URL "tcp://127.0.0.1:6379": expected a redis://, rediss:// or redis+cluster:// URL.');
   const error = t.throws(() => readRedisConfig({ REDIS_URL: 'tcp://127.0.0.1:6379' }), { instanceOf: LoupeError });
   t.is(error?.code, 'LOUPE_ERR_CONFIG_INVALID');
 });

@@ -1,8 +1,9 @@
 import { type TestFn } from 'ava';
 import { randomBytes } from 'node:crypto';
-import type Redis from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import { connectWriterRedis } from '../../src/profiler/connect-writer-redis';
 import { connectRedis } from '../../src/redis/connect-redis';
+import { type RedisClient } from '../../src/redis/redis-client';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -19,11 +20,21 @@ export function testKeyPrefix(): string {
 }
 
 /**
+ * `client` as one Redis: the tests that share REDIS_URL look at keys with commands a cluster
+ * would spread over its nodes (KEYS, SCAN, multi-key DEL). The cluster tests start their own.
+ */
+export function asSingleRedis(client: RedisClient): Redis {
+  if (!(client instanceof Cluster)) return client;
+  client.disconnect();
+  throw new Error('REDIS_URL names a Redis Cluster: the tests need one Redis there (test/cluster/ starts a cluster of its own).');
+}
+
+/**
  * A client of the Redis at REDIS_URL (default: the local one on port 6379). Fails with how to
  * start Redis when none answers. The caller quits it.
  */
-export function connectTestRedis(name = 'loupe-test'): Promise<Redis> {
-  return connectRedis(REDIS_URL, name, TEST_CLIENT_TIMEOUTS);
+export async function connectTestRedis(name = 'loupe-test'): Promise<Redis> {
+  return asSingleRedis(await connectRedis(REDIS_URL, name, TEST_CLIENT_TIMEOUTS));
 }
 
 /**
@@ -80,6 +91,6 @@ export function useTestRedis(test: TestFn, name: string): TestRedis {
       return prefix;
     },
     client: async (clientName) => track(await connectTestRedis(clientName)),
-    writerClient: async () => track(await connectWriterRedis(REDIS_URL, `${name}-writer`)),
+    writerClient: async () => track(asSingleRedis(await connectWriterRedis(REDIS_URL, `${name}-writer`))),
   };
 }

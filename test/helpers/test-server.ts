@@ -1,16 +1,17 @@
-import type Redis from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import { createDemoApp, type DemoExtras } from '../../demo/demo-app';
 import { readConfig, type Config } from '../../src/config/config';
 import { createLogger } from '../../src/log/create-logger';
 import { type Loupe } from '../../src/loupe/create-loupe';
 import { connectRedis } from '../../src/redis/connect-redis';
+import { type RedisClient } from '../../src/redis/redis-client';
 import { TEST_CLIENT_TIMEOUTS, testKeyPrefix } from './test-redis';
 
 export interface TestServer extends Loupe {
   readonly url: string;
   readonly port: number;
-  /** A client of the same Redis, for the test to look at what the application stored. */
-  readonly redis: Redis;
+  /** A client of the same Redis (or cluster), for the test to look at what the application stored. */
+  readonly redis: RedisClient;
 }
 
 /**
@@ -22,16 +23,25 @@ export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
   return readConfig({ ...process.env, APP_ENV: 'test', APP_DEBUG: '1', HOST: '127.0.0.1', PORT: '0', REDIS_PREFIX: testKeyPrefix(), REDIS_COMMAND_TIMEOUT_MS: '5000', ...env });
 }
 
-/** Deletes every key under `prefix`, after the application closed (its writer may write while stopping). */
-export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = await connectRedis(redisUrl, 'loupe-test-cleanup', TEST_CLIENT_TIMEOUTS);
+/** Unlinks every key under `prefix` on one server (a single Redis, or one master of a cluster), one key at a time. */
+async function unlinkOn(redis: Redis, prefix: string): Promise<void> {
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 10_000);
     cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
+    // One key per command: a cluster refuses a command whose keys are in different slots.
+    if (keys.length > 0) await keys.reduce((pipeline, key) => pipeline.unlink(key), redis.pipeline()).exec();
   } while (cursor !== '0');
-  redis.disconnect();
+}
+
+/** Deletes every key under `prefix`, after the application closed (its writer may write while stopping); on a cluster, on every master. */
+export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = await connectRedis(redisUrl, 'loupe-test-cleanup', TEST_CLIENT_TIMEOUTS);
+  try {
+    for (const node of redis instanceof Cluster ? redis.nodes('master') : [redis]) await unlinkOn(node, prefix);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /**

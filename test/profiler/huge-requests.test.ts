@@ -1,5 +1,5 @@
 import test from 'ava';
-import type Redis from 'ioredis';
+import { type RedisClient } from '../../src/redis/redis-client';
 import { parseProfile } from '../../src/profiler/profile-schema';
 import { runLoupe } from '../cli/run-loupe';
 import { httpRequest, type HttpRequestOptions } from '../helpers/http-client';
@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server';
 const BUDGET = 64 * 1024;
 
 /** What the profiler's keys take in Redis: string lengths plus search rows, and MEMORY USAGE. */
-async function footprint(redis: Redis, prefix: string): Promise<{ bytes: number; memory: number }> {
+async function footprint(redis: RedisClient, prefix: string): Promise<{ bytes: number; memory: number }> {
   let bytes = 0;
   let memory = 0;
   for (const key of await redis.keys(`${prefix}profile*`)) {

@@ -1,4 +1,4 @@
-import { type ExecutionContext, type TestFn } from 'ava';
+import { type ExecutionContext } from 'ava';
 import { type ProfileSummary } from '../../src/profiler/profile';
 import { type ProfileStorage, type SearchResult, type StoredProfile } from '../../src/profiler/profile-storage';
 
@@ -21,8 +21,11 @@ function profile(token: string, overrides: Partial<ProfileSummary> = {}): Stored
   return { summary, json: JSON.stringify({ ...summary, body: `profile ${token}` }) };
 }
 
+/** How a test is declared: ava's `test`, or `test.serial` where the tests must not overlap (a cluster killed later). */
+export type DeclareTest = (title: string, implementation: (t: ExecutionContext) => Promise<void>) => void;
+
 /** The behaviour every ProfileStorage implementation must have. */
-export function profileStorageContract(test: TestFn, name: string, create: StorageFactory): void {
+export function profileStorageContract(test: DeclareTest, name: string, create: StorageFactory): void {
   const fresh = (t: ExecutionContext, maxProfiles = 1000, lifetime = 3600): Promise<ProfileStorage> => {
     void t;
     return create({ maxProfiles, lifetime });

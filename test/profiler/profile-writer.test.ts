@@ -23,7 +23,7 @@ const redisForTests = useTestRedis(test, 'loupe-test-profile-writer');
 function writingWith(real: ProfileStorage, write: ProfileStorage['write']): ProfileStorage {
   return {
     write,
-    batchOutcome: (batch) => real.batchOutcome(batch),
+    batchOutcome: (batch, tokens) => real.batchOutcome(batch, tokens),
     markDropped: (tokensToMark, reason) => real.markDropped(tokensToMark, reason),
     read: (token) => real.read(token),
     find: (criteria) => real.find(criteria),
@@ -242,5 +242,24 @@ test('a failed write while the connection stays up: the writer checks again and 
   writer.enqueue(profile('e10002'));
   await writer.whenIdle();
   t.is((await real.read('e10002')).kind, 'found');
+  await writer.stop();
+});
+
+test('a batch over several groups of keys whose write failed in one group: that part is dropped with tombstones, the others are counted stored', async (t) => {
+  const prefix = redisForTests.prefix();
+  const redis = await redisForTests.writerClient();
+  const storage = new RedisProfileStorage({ redis, prefix, groups: 4, lifetime: 600, maxProfiles: 100 });
+  // A total of the wrong type makes group 1's script fail before it writes anything.
+  await redisForTests.admin().hset(`${prefix}{g1}:profiler:bytes`, 'broken', '1');
+  const writer = new ProfileWriter({ storage, redis, batchSize: 8 });
+  const batch = tokens(8, 0x500);
+  for (const token of batch) writer.enqueue(profile(token));
+  await until(() => writer.stats.state === 'unavailable', 'the write failed');
+  await until(() => writer.stats.unconfirmed === 0, 'the writer asked Redis about the held batch');
+  const failed = batch.filter((token) => parseInt(token, 16) % 4 === 1);
+  t.is(failed.length, 2);
+  t.like(writer.stats, { stored: 6, dropped: 2 });
+  for (const token of batch) t.is((await storage.read(token)).kind, failed.includes(token) ? 'dropped' : 'found', token);
+  t.regex(writer.droppedReason(failed[0] ?? '') ?? '', /^Storing the profile failed: .*WRONGTYPE/);
   await writer.stop();
 });

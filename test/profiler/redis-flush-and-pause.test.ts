@@ -3,7 +3,7 @@ import http from 'node:http';
 import type Redis from 'ioredis';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { startThrowawayRedis } from '../helpers/throwaway-redis';
-import { TEST_CLIENT_TIMEOUTS } from '../helpers/test-redis';
+import { asSingleRedis, TEST_CLIENT_TIMEOUTS } from '../helpers/test-redis';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
 // Both tests flush or pause a Redis, so each runs against a redis-server of its own.
@@ -41,7 +41,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
 
 async function withServer(run: (server: TestServer, admin: Redis) => Promise<void>): Promise<void> {
   const own = await startThrowawayRedis(6407);
-  const admin = await connectRedis(own.url, 'loupe-test-admin', TEST_CLIENT_TIMEOUTS);
+  const admin = asSingleRedis(await connectRedis(own.url, 'loupe-test-admin', TEST_CLIENT_TIMEOUTS));
   // Commands time out after 400 ms, so the profile writer's batches after 2 s (five times as long).
   const server = await startTestServer({ REDIS_URL: own.url, REDIS_COMMAND_TIMEOUT_MS: '400' });
   try {

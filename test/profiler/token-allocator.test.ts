@@ -1,4 +1,5 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import { ProfileKeys } from '../../src/profiler/profile-keys';
 import { TokenAllocator } from '../../src/profiler/token-allocator';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { startThrowawayRedis } from '../helpers/throwaway-redis';
@@ -87,23 +88,30 @@ test.serial('the allocation keys flushed mid-run (FLUSHALL on a Redis of its own
   }
 });
 
-test.serial('a process that starts after the allocation keys were lost never hands out a token that names a stored profile or a tombstone', async (t) => {
+/**
+ * An allocator hands out 30,000 tokens whose profiles (and tombstones) stay stored when the
+ * allocation hash is lost; a process that knew no key then hands out 30,000 more, none of which
+ * may name a stored profile or tombstone.
+ */
+async function clashesAfterLostKeys(t: ExecutionContext, layout: { groups: number; hashTags: boolean }): Promise<void> {
   const prefix = testKeyPrefix();
+  const keys = new ProfileKeys({ prefix, ...layout });
   const redis = await connectTestRedis('loupe-test-tokens');
   try {
-    const first = new TokenAllocator({ redis, prefix, blockSize: 4096 });
+    const first = new TokenAllocator({ redis, prefix, ...layout, blockSize: 4096 });
     await first.start();
     const old: string[] = [];
     await take([first], 30_000, old);
     // The profiles (and tombstones) of those tokens are still stored when the keys go (eviction).
     const pipeline = redis.pipeline();
     old.forEach((token, i) => {
-      if (i % 10 === 0) pipeline.set(`${prefix}profile-dropped:${token}`, 'dropped', 'EX', 600);
-      else pipeline.set(`${prefix}profile:${token}`, '{}', 'EX', 600).zadd(`${prefix}profiler:index`, i, token);
+      const group = keys.of(token);
+      if (i % 10 === 0) pipeline.set(group.dropped(token), 'dropped', 'EX', 600);
+      else pipeline.set(group.profile(token), '{}', 'EX', 600).zadd(group.index, i, token);
     });
     await pipeline.exec();
-    await redis.del(`${prefix}profiler:tokens`);
-    const fresh = new TokenAllocator({ redis, prefix, blockSize: 4096 });
+    await redis.del(keys.tokens);
+    const fresh = new TokenAllocator({ redis, prefix, ...layout, blockSize: 4096 });
     await fresh.start();
     const tokens: string[] = [];
     await take([fresh], 30_000, tokens);
@@ -111,9 +119,30 @@ test.serial('a process that starts after the allocation keys were lost never han
     const clashes = tokens.filter((token) => taken.has(token));
     t.log(`${old.length} tokens with a profile, ${tokens.length} handed out by a process that knew no key; clashes: ${clashes.length}`);
     t.deepEqual(clashes, []);
+    t.is(await redis.hget(keys.tokens, 'check'), '1', 'the new epoch goes on checking: profiles of the old one are indexed');
   } finally {
-    const keys = await redis.keys(`${prefix}*`);
-    for (let i = 0; i < keys.length; i += 10_000) await redis.del(...keys.slice(i, i + 10_000));
+    const left = await redis.keys(`${prefix}*`);
+    for (let i = 0; i < left.length; i += 10_000) await redis.del(...left.slice(i, i + 10_000));
+    redis.disconnect();
+  }
+}
+
+test.serial('a process that starts after the allocation keys were lost never hands out a token that names a stored profile or a tombstone', (t) => clashesAfterLostKeys(t, { groups: 1, hashTags: false }));
+
+test.serial('with the profile keys in groups under hash tags (as on a cluster), a token that names a stored profile or a tombstone is never handed out either', (t) => clashesAfterLostKeys(t, { groups: 4, hashTags: true }));
+
+test('a new epoch with no profile indexed in any group stops checking its blocks', async (t) => {
+  const prefix = testKeyPrefix();
+  const keys = new ProfileKeys({ prefix, groups: 4, hashTags: true });
+  const redis = await connectTestRedis('loupe-test-tokens');
+  try {
+    const allocator = new TokenAllocator({ redis, prefix, groups: 4, hashTags: true, blockSize: 256 });
+    await allocator.start();
+    t.regex(allocator.allocate() ?? '', /^[0-9a-f]{6}$/);
+    t.is(await redis.hget(keys.tokens, 'check'), '0');
+    t.is(await redis.exists(`${prefix}profiler:tokens`), 0, 'the hash is under its own tag');
+  } finally {
+    await redis.del(keys.tokens);
     redis.disconnect();
   }
 });

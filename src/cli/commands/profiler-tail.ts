@@ -68,7 +68,8 @@ export const profilerTailCommand: CliCommand = {
     if (untilInterrupted === undefined) throw new CliError(1, 'profiler:tail runs until interrupted, and this terminal cannot interrupt it.');
     const config = readRedisConfig({
       ...io.env,
-      ...(args.connection.redisUrl === undefined ? {} : { REDIS_URL: args.connection.redisUrl }),
+      // The flag names one Redis or cluster: it replaces REDIS_CLUSTER_NODES as well.
+      ...(args.connection.redisUrl === undefined ? {} : { REDIS_URL: args.connection.redisUrl, REDIS_CLUSTER_NODES: undefined }),
       ...(args.connection.prefix === undefined ? {} : { REDIS_PREFIX: args.connection.prefix }),
     });
     const interrupted = untilInterrupted();

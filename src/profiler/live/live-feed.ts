@@ -1,6 +1,6 @@
-import type Redis from 'ioredis';
+import { duplicateClient, isCluster, type RedisClient } from '../../redis/redis-client';
 import { LoupeError } from '../../errors/loupe-error';
-import { closeRedis, REDIS_HELP } from '../../redis/connect-redis';
+import { closeRedis, REDIS_CLUSTER_HELP, REDIS_HELP } from '../../redis/connect-redis';
 import { withDeadline } from '../../redis/with-deadline';
 import { liveChannel, parseLiveMessage } from './live-summary';
 
@@ -8,19 +8,20 @@ import { liveChannel, parseLiveMessage } from './live-summary';
  * This process's one subscription to `<prefix>profiler:live`, on a connection of its own (a
  * subscribed connection can run no other command). Started by the first live client rather
  * than at start, so that a server nobody watches holds no extra connection; kept until close.
- * ioredis reconnects and subscribes again by itself after Redis comes back.
+ * ioredis reconnects and subscribes again by itself after Redis comes back. On a cluster it
+ * subscribes on one node, and on another when that one goes: a PUBLISH reaches every node.
  */
 export class LiveFeed {
-  readonly #source: Redis;
+  readonly #source: RedisClient;
   readonly #channel: string;
   readonly #connectTimeoutMs: number;
   readonly #listeners: ((message: string) => void)[] = [];
-  #subscriber: Redis | null = null;
+  #subscriber: RedisClient | null = null;
   #started: Promise<void> | null = null;
   #closed = false;
 
   /** `source` is duplicated (same URL and timeouts), never used itself. */
-  constructor(source: Redis, prefix: string, connectTimeoutMs: number) {
+  constructor(source: RedisClient, prefix: string, connectTimeoutMs: number) {
     this.#source = source;
     this.#channel = liveChannel(prefix);
     this.#connectTimeoutMs = connectTimeoutMs;
@@ -42,7 +43,7 @@ export class LiveFeed {
   }
 
   async #subscribe(): Promise<void> {
-    const subscriber = this.#source.duplicate({ connectionName: 'loupe-live', lazyConnect: true });
+    const subscriber = duplicateClient(this.#source, 'loupe-live');
     subscriber.on('error', () => undefined);
     subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.#channel) return;
@@ -62,7 +63,7 @@ export class LiveFeed {
       this.#subscriber = null;
       subscriber.disconnect();
       const reason = error instanceof Error ? error.message : String(error);
-      throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `The live feed cannot subscribe to Redis. ${REDIS_HELP} (${reason})`, { cause: error });
+      throw new LoupeError('LOUPE_ERR_REDIS_UNAVAILABLE', `The live feed cannot subscribe to Redis. ${isCluster(this.#source) ? REDIS_CLUSTER_HELP : REDIS_HELP} (${reason})`, { cause: error });
     }
   }
 

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import { type RedisClient } from '../../redis/redis-client';
 import { type Profile } from '../profile';
 import { liveChannel, liveSummary } from './live-summary';
 
@@ -21,10 +21,10 @@ export interface LivePublisherStats {
  */
 export class RedisLivePublisher implements LivePublisher {
   readonly stats: LivePublisherStats = { published: 0, failed: 0 };
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #channel: string;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: RedisClient, prefix: string) {
     this.#redis = redis;
     this.#channel = liveChannel(prefix);
   }

@@ -16,7 +16,7 @@ const STATS: ProfilerStats = { writer: { queued: 0, stored: 3, dropped: 7, repla
 function storage(entries: Record<string, ReadResult>, latest: string | null = null): ProfileStorage {
   return {
     write: () => Promise.resolve({ stored: 0, replaced: 0 }),
-    batchOutcome: () => Promise.resolve(null),
+    batchOutcome: (_batch, tokens) => Promise.resolve({ stored: 0, replaced: 0, notStored: tokens }),
     markDropped: () => Promise.resolve(),
     read: (token) => Promise.resolve(entries[token] ?? { kind: 'missing' }),
     find: (_criteria: ProfileCriteria) => Promise.resolve([] as ProfileSummary[]),

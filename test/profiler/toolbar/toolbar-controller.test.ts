@@ -15,7 +15,7 @@ function source(reads: readonly ReadResult[], droppedByWriter: Record<string, st
   const storage: ProfileStorage = {
     write: () => Promise.resolve({ stored: 0, replaced: 0 }),
     markDropped: () => Promise.resolve(),
-    batchOutcome: () => Promise.resolve(null),
+    batchOutcome: (_batch, tokens) => Promise.resolve({ stored: 0, replaced: 0, notStored: tokens }),
     read: () => Promise.resolve(reads[Math.min(calls++, reads.length - 1)] ?? { kind: 'missing' }),
     find: () => Promise.resolve([]),
     findRows: () => Promise.resolve([]),

@@ -1,0 +1,18 @@
+import test from 'ava';
+import Redis from 'ioredis';
+import { readConfig } from '../../src/config/config';
+import { LoupeError } from '../../src/errors/loupe-error';
+import { defaultCollectors } from '../../src/profiler/collectors/default-collectors';
+import { DEFAULT_PANELS } from '../../src/profiler/panel/panel-registry';
+import { createProfiler } from '../../src/profiler/profiler';
+
+test('the profiler refuses a PROFILER_MAX_BYTES whose share per key group cannot hold one profile, before it connects', async (t) => {
+  // Never connected: the check comes first.
+  const reader = new Redis({ lazyConnect: true });
+  const config = readConfig({ PROFILER_MAX_BYTES: String(1024 * 1024), PROFILER_REDIS_GROUPS: '32' });
+  const parts = { collectors: defaultCollectors({ secretCookies: new Set() }), panels: DEFAULT_PANELS };
+  const error = await t.throwsAsync(createProfiler(config, reader, parts, () => undefined), { instanceOf: LoupeError });
+  t.is(error?.code, 'LOUPE_ERR_CONFIG_INVALID');
+  t.is(error?.message, 'Invalid PROFILER_MAX_BYTES "1048576": expected at least PROFILER_MAX_PROFILE_BYTES × PROFILER_REDIS_GROUPS (65536 × 32): each group keeps its share.');
+  t.is(reader.status, 'wait');
+});
