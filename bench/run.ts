@@ -15,6 +15,7 @@
  * BENCH_BASELINE (another checkout of Loupe, built: its prod and debug servers run in the same
  * rounds as "Loupe prod (base)" and "Loupe debug (base)", for a before/after of a change).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,8 @@ import { loadTool, measure, type LoadResult } from './lib/load';
 import { cpuMicrosOf, freePort, getJson, memoryOf, startServer, stopServer, type BenchServer } from './lib/processes';
 import { printReport, type ProfileCheck, type Report, type Row } from './lib/report';
 import { soak } from './lib/soak';
+// The cluster the test suite starts (ports 6420–6425): the bench needs the same one.
+import { startThrowawayCluster, type ThrowawayCluster } from '../test/helpers/throwaway-cluster';
 
 const ROOT = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -30,6 +33,8 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 64);
 const SOAK_SECONDS = Number(process.env['BENCH_SOAK_SECONDS'] ?? 0);
 const SELECTED = (process.env['BENCH_SERVERS'] ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
 const BASELINE = process.env['BENCH_BASELINE'];
+/** Loupe debug against a Redis Cluster started for the run. */
+const CLUSTER_ROW = 'Loupe debug cluster';
 const PATHS = { unrouted: '/config.yaml', routed: '/hello/anna' } as const;
 /** Profiles stored per request: a 404 is rendered by a sub-request with its own profile. */
 const PROFILES_PER_REQUEST = { unrouted: 2, routed: 1 } as const;
@@ -68,19 +73,30 @@ async function profilerStatus(server: BenchServer): Promise<ProfilerStatus> {
   };
 }
 
+/** The process id a Redis server reports, when that process runs on this machine, else undefined. */
+async function localPidOf(redis: { info(section: string): Promise<string> }): Promise<number | undefined> {
+  const pid = Number(/^process_id:(\d+)/m.exec(await redis.info('server'))?.[1]);
+  return Number.isInteger(pid) && Number.isFinite(cpuMicrosOf(pid)) ? pid : undefined;
+}
+
 /**
- * The process id of the Redis at REDIS_URL when it runs on this machine (its CPU per request is
- * what bounds profiling as workers are added), else undefined.
+ * The process of the Redis at REDIS_URL when it runs on this machine (its CPU per request is
+ * what bounds profiling as workers are added).
  */
-async function localRedisPid(): Promise<number | undefined> {
+async function localRedisPids(): Promise<number[]> {
   const { connectRedis, closeRedis } = await import('../src/redis/connect-redis');
   const redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-bench');
   try {
-    const pid = Number(/^process_id:(\d+)/m.exec(await redis.info('server'))?.[1]);
-    return Number.isInteger(pid) && Number.isFinite(cpuMicrosOf(pid)) ? pid : undefined;
+    const pid = await localPidOf(redis);
+    return pid === undefined ? [] : [pid];
   } finally {
     await closeRedis(redis);
   }
+}
+
+/** Whether redis-server and redis-cli are installed, to start the cluster of "Loupe debug cluster". */
+function canStartCluster(): boolean {
+  return ['redis-server', 'redis-cli'].every((tool) => spawnSync(tool, ['--version']).status === 0);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,6 +132,7 @@ async function main(): Promise<void> {
   };
   // A line per request on a pipe the harness keeps reading: Loupe logs warnings only, as Fastify runs without its logger.
   const quiet = { LOG_LEVEL: 'warn' };
+  const wanted = (name: string): boolean => SELECTED.length === 0 || SELECTED.some((part) => name.toLowerCase().includes(part));
   const candidates: { name: string; args: string[]; env: Record<string, string> }[] = [
     { name: 'raw uWS', args: [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], env: {} },
     { name: 'uWS + bare machine', args: [path.join(ROOT, 'bench', 'servers', 'uws-bare-machine.js')], env: {} },
@@ -130,9 +147,20 @@ async function main(): Promise<void> {
     candidates.push({ name: 'Loupe debug (base)', args: demo(base), env: { ...quiet, ...dev, REDIS_PREFIX: `${redisPrefix}base:` } });
   }
   const servers: BenchServer[] = [];
+  // Three masters with a replica each on this machine's loopback; its nodes' CPU is the row's Redis CPU.
+  let cluster: ThrowawayCluster | null = null;
+  const clusterPids: number[] = [];
   try {
+    if (wanted(CLUSTER_ROW) && canStartCluster()) {
+      cluster = await startThrowawayCluster();
+      for (const port of cluster.ports) {
+        const pid = await localPidOf(cluster.node(port));
+        if (pid !== undefined) clusterPids.push(pid);
+      }
+      candidates.push({ name: CLUSTER_ROW, args: demo(ROOT), env: { ...quiet, ...dev, REDIS_URL: cluster.url, REDIS_PREFIX: 'loupe-bench:' } });
+    } else if (wanted(CLUSTER_ROW)) console.log(`${CLUSTER_ROW}: left out, redis-server and redis-cli are needed to start a cluster (make test-tools).`);
     for (const { name, args, env } of candidates) {
-      if (SELECTED.length > 0 && !SELECTED.some((part) => name.toLowerCase().includes(part))) continue;
+      if (!wanted(name)) continue;
       servers.push(await startServer(name, await freePort(), args, env));
     }
     const debug = servers.find((server) => server.name === 'Loupe debug');
@@ -143,7 +171,8 @@ async function main(): Promise<void> {
     for (const server of servers) {
       for (const route of Object.values(PATHS)) await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: 2, connections: CONNECTIONS });
     }
-    const redisPid = await localRedisPid();
+    const redisPids = await localRedisPids();
+    const redisCpu = (server: BenchServer): number => (server.name === CLUSTER_ROW ? clusterPids : redisPids).reduce((sum, pid) => sum + cpuMicrosOf(pid), 0);
     const samples = new Map<string, (LoadResult & { cpuUsPerRequest: number; redisUsPerRequest: number })[]>();
     const expectedProfiles = new Map<BenchServer, number>();
     const before = new Map<BenchServer, ProfilerStatus>();
@@ -152,12 +181,12 @@ async function main(): Promise<void> {
       for (const [kind, route] of Object.entries(PATHS) as [keyof typeof PATHS, string][]) {
         for (const server of servers) {
           const cpuBefore = cpuMicrosOf(server.child.pid);
-          const redisBefore = cpuMicrosOf(redisPid);
+          const redisBefore = redisCpu(server);
           const load = await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: SECONDS, connections: CONNECTIONS });
           const result = {
             ...load,
             cpuUsPerRequest: (cpuMicrosOf(server.child.pid) - cpuBefore) / load.requests,
-            redisUsPerRequest: server.name.startsWith('Loupe') ? (cpuMicrosOf(redisPid) - redisBefore) / load.requests : NaN,
+            redisUsPerRequest: server.name.startsWith('Loupe') ? (redisCpu(server) - redisBefore) / load.requests : NaN,
           };
           samples.set(`${server.name}|${kind}`, [...(samples.get(`${server.name}|${kind}`) ?? []), result]);
           if (profiled.includes(server)) expectedProfiles.set(server, (expectedProfiles.get(server) ?? 0) + result.requests * PROFILES_PER_REQUEST[kind]);
@@ -214,6 +243,7 @@ async function main(): Promise<void> {
     if (report.profiles.some((check) => !check.complete)) process.exitCode = 1;
   } finally {
     await Promise.all(servers.map((server) => stopServer(server)));
+    await cluster?.stop();
     const { connectRedis } = await import('../src/redis/connect-redis');
     const redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-bench');
     let cursor = '0';

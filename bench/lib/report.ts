@@ -63,6 +63,12 @@ const TARGETS: readonly { server: string; path: Row['path']; against: string; ta
   { server: 'Loupe debug', path: 'unrouted', against: 'Fastify', target: 0.15 },
 ];
 
+/** The scale-out rows, each measured against Loupe debug as one process on one Redis. */
+const VARIANTS_OF_DEBUG: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
+  'Loupe debug WORKERS=2': [['Loupe debug', 'one process']],
+  'Loupe debug cluster': [['Loupe debug', 'one Redis']],
+};
+
 export interface Ratio {
   readonly label: string;
   /** Of throughput (req/s). */
@@ -76,13 +82,10 @@ export interface Ratio {
 export function ratios(rows: readonly Row[]): Ratio[] {
   const out: Ratio[] = [];
   for (const path of ['routed', 'unrouted'] as const) {
-    for (const server of ['Loupe prod', 'Loupe debug', 'Loupe debug WORKERS=2']) {
+    for (const server of ['Loupe prod', 'Loupe debug', 'Loupe debug WORKERS=2', 'Loupe debug cluster']) {
       const ours = find(rows, server, path);
       if (ours === undefined) continue;
-      const against =
-        server === 'Loupe debug WORKERS=2'
-          ? ([['Loupe debug', 'one process']] as const)
-          : ([['Fastify', 'Fastify'], ['raw uWS', 'raw uWS'], ['uWS + bare machine', 'bare machine'], [`${server} (base)`, 'before (base)']] as const);
+      const against = VARIANTS_OF_DEBUG[server] ?? ([['Fastify', 'Fastify'], ['raw uWS', 'raw uWS'], ['uWS + bare machine', 'bare machine'], [`${server} (base)`, 'before (base)']] as const);
       for (const [other, label] of against) {
         const theirs = find(rows, other, path);
         if (theirs === undefined) continue;
