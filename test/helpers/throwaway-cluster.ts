@@ -1,10 +1,10 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Redis, { Cluster } from 'ioredis';
+import { answers, exited, spawnRedisServer } from './redis-process';
 
 /**
  * A Redis Cluster of the test's own: three masters with a replica each, on 127.0.0.1 ports
@@ -32,7 +32,6 @@ export interface ThrowawayCluster {
 }
 
 const PORTS = [6420, 6421, 6422, 6423, 6424, 6425] as const;
-const START_TIMEOUT_MS = 10_000;
 const run = promisify(execFile);
 
 /** Every node process started by this worker: a worker stopped by ava (a timeout) must not leave them running. */
@@ -50,50 +49,11 @@ function track(child: ChildProcess): void {
   child.on('exit', () => running.delete(child));
 }
 
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-/** Starts one cluster-enabled redis-server and resolves once it accepts connections, else rejects with its output. */
+/** Starts one cluster-enabled node, its configuration file in `dir`. */
 function spawnNode(port: number, dir: string): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`)];
-  args.push('--cluster-node-timeout', '1000', '--save', '', '--appendonly', 'no');
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  track(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`redis-server on port ${port} did not start within ${START_TIMEOUT_MS} ms:\n${output}`));
-    }, START_TIMEOUT_MS);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (!output.includes('Ready to accept connections')) return;
-      clearTimeout(timer);
-      child.stdout?.removeAllListeners('data');
-      child.stdout?.resume();
-      resolve(child);
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server could not be run (${error.message}): install it with apt-get install -y redis-server (make test-tools does).`));
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server on port ${port} exited (${String(code)}) before accepting connections:\n${output}`));
-    });
+  return spawnRedisServer(port, ['--dir', dir, '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '1000']).then((child: ChildProcess) => {
+    track(child);
+    return child;
   });
 }
 

@@ -2,30 +2,18 @@ import test from 'ava';
 import type Redis from 'ioredis';
 import { type ProfileCriteria, type SearchResult, type StoredProfile } from '../../src/profiler/profile-storage';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
-import { connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
+import { useTestRedis } from '../helpers/test-redis';
 import { profileStorageContract } from './profile-storage-contract';
 
 // Profile keys in several groups, as on a Redis Cluster, here on the one test Redis: what the
 // groups change (keys, merged searches, per-group retention and outcomes) needs no cluster.
 
 const GROUPS = 4;
-const clients: Redis[] = [];
-const prefixes: string[] = [];
-
-test.after.always(async () => {
-  const [redis] = clients;
-  for (const prefix of prefixes) {
-    const keys = await redis?.keys(`${prefix}*`);
-    if (redis !== undefined && keys !== undefined && keys.length > 0) await redis.del(...keys);
-  }
-  for (const client of clients) client.disconnect();
-});
+const testRedis = useTestRedis(test, 'loupe-test-profile-groups');
 
 async function fresh(options: { groups?: number; maxProfiles?: number; maxBytes?: number; lifetime?: number } = {}): Promise<{ redis: Redis; prefix: string; storage: RedisProfileStorage }> {
-  const redis = await connectTestRedis();
-  clients.push(redis);
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
+  const redis = await testRedis.client('loupe-test');
+  const prefix = testRedis.prefix();
   const storage = new RedisProfileStorage({ redis, prefix, groups: options.groups ?? GROUPS, lifetime: options.lifetime ?? 600, maxProfiles: options.maxProfiles ?? 10_000, ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }) });
   return { redis, prefix, storage };
 }

@@ -1,34 +1,19 @@
 import test from 'ava';
 import type Redis from 'ioredis';
 import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
-import { connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
+import { useTestRedis } from '../helpers/test-redis';
 import { profileStorageContract } from './profile-storage-contract';
 
-const clients: Redis[] = [];
-const prefixes: string[] = [];
-
-test.after.always(async () => {
-  const [redis] = clients;
-  for (const prefix of prefixes) {
-    const keys = await redis?.keys(`${prefix}*`);
-    if (redis !== undefined && keys !== undefined && keys.length > 0) await redis.del(...keys);
-  }
-  for (const client of clients) client.disconnect();
-});
+const testRedis = useTestRedis(test, 'loupe-test-profile-storage');
 
 profileStorageContract(test, 'RedisProfileStorage', async ({ maxProfiles, lifetime }) => {
-  const redis = await connectTestRedis();
-  clients.push(redis);
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
-  return new RedisProfileStorage({ redis, prefix, maxProfiles, lifetime });
+  const redis = await testRedis.client('loupe-test');
+  return new RedisProfileStorage({ redis, prefix: testRedis.prefix(), maxProfiles, lifetime });
 });
 
 test('the key layout is the documented one', async (t) => {
-  const redis = await connectTestRedis();
-  clients.push(redis);
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
+  const redis = await testRedis.client('loupe-test');
+  const prefix = testRedis.prefix();
   const storage = new RedisProfileStorage({ redis, prefix, maxProfiles: 10, lifetime: 100 });
   const summary = { token: 'abc123', parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://h/', time: Date.now(), statusCode: 200 };
   await storage.write([{ summary, json: '{"token":"abc123"}' }]);
@@ -40,10 +25,8 @@ test('the key layout is the documented one', async (t) => {
 });
 
 async function freshStorage(maxBytes: number): Promise<{ redis: Redis; prefix: string; storage: RedisProfileStorage }> {
-  const redis = await connectTestRedis();
-  clients.push(redis);
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
+  const redis = await testRedis.client('loupe-test');
+  const prefix = testRedis.prefix();
   return { redis, prefix, storage: new RedisProfileStorage({ redis, prefix, maxProfiles: 1000, lifetime: 600, maxBytes }) };
 }
 
@@ -84,10 +67,8 @@ test('a batch outcome is recorded under its writer: asked after, the last batch 
 });
 
 test('a corrupted search row is answered by findRows as unreadable, in its place; find, latest and every filter go on without it', async (t) => {
-  const redis = await connectTestRedis();
-  clients.push(redis);
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
+  const redis = await testRedis.client('loupe-test');
+  const prefix = testRedis.prefix();
   const storage = new RedisProfileStorage({ redis, prefix, maxProfiles: 10, lifetime: 100 });
   const time = Date.now();
   const summary = { token: 'abc123', parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://h/a', time, statusCode: 200 };
