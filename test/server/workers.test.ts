@@ -3,6 +3,7 @@ import test from 'ava';
 import Redis from 'ioredis';
 import { httpRequest, type HttpResult } from '../helpers/http-client';
 import { runServerToExit, spawnServer, type SpawnedServer } from '../helpers/spawn-server';
+import { isOpen, openWebSocket } from '../helpers/websocket-client';
 
 // One supervisor at a time: each starts three processes that compile the demo with ts-node.
 
@@ -59,12 +60,15 @@ async function startWorkers(env: Readonly<Record<string, string>> = {}): Promise
   return spawnServer({ WORKERS: '2', ...env });
 }
 
-test.serial('WORKERS=2: both workers answer on one port, tokens stay unique, every profile is stored and the status page shows each worker', async (t) => {
+test.serial('WORKERS=2: both workers answer on one port, tokens stay unique, every profile is stored, the live feed of either announces all, and the status page shows each worker', async (t) => {
   const server = await startWorkers();
   try {
     t.regex(server.output(), /Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: .* \(APP_ENV=test, debug on, 2 workers\)/);
     // The start line is printed once, by the supervisor.
     t.is(server.output().match(/Loupe listening on/g)?.length, 1);
+    // The live feed of the one worker this socket reaches announces what every worker stores.
+    const live = await openWebSocket(server.port, '/_profiler/live');
+    if (!isOpen(live)) throw new Error(`The live upgrade was refused: ${live.status} ${live.body}`);
     const answered = [...(await requests(server.port, '/hello/anna', 60)), ...(await requests(server.port, '/config.yaml', 20))];
     t.deepEqual(new Set(answered.map((res) => res.status)), new Set([200, 404]));
     const tokens = answered.map(tokenOf);
@@ -76,6 +80,11 @@ test.serial('WORKERS=2: both workers answer on one port, tokens stay unique, eve
     // 60 routed profiles, 20 404s with their error sub-request's profile: 100, none dropped.
     t.is(sum(after, 'stored'), 100);
     t.is(sum(after, 'dropped') + sum(after, 'notProfiled'), 0);
+
+    const announced = (): Set<string> => new Set(live.messages.flatMap((message) => (JSON.parse(message) as { token: string }[]).map((summary) => summary.token)));
+    await live.waitFor(() => tokens.every((token) => announced().has(token)), 10_000);
+    t.deepEqual(tokens.filter((token) => !announced().has(token)), []);
+    live.close();
 
     // Every profile is readable, whichever worker wrote it and whichever worker serves the panel.
     const redis = new Redis(REDIS_URL);
