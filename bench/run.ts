@@ -1,7 +1,7 @@
 /**
  * `make bench`: raw uWebSockets.js, uWS running the bare request machine (the limit Loupe works
  * within), Fastify 5, Loupe prod and Loupe debug (profiler storing every trace in Redis), started
- * side by side on this machine, warmed up, then measured interleaved (A B C D E, A B C D E, …) on
+ * side by side on this machine, warmed up, then measured interleaved (A B C D E, E D C B A, …) on
  * an unrouted and a routed path. Prints a table and writes it as JSON. "Loupe debug WORKERS=2" is
  * the same debug server as a supervisor of two worker processes: its CPU per request is the sum
  * of all three processes'.
@@ -178,8 +178,11 @@ async function main(): Promise<void> {
     const before = new Map<BenchServer, ProfilerStatus>();
     for (const server of profiled) before.set(server, await settledStatus(server, isSupervisor(server)));
     for (let round = 1; round <= ROUNDS; round++) {
+      // Every other round in reverse order: a server measured right after another (whose writer may
+      // still be storing, whose Redis still replicating) is not always the same one.
+      const order = round % 2 === 1 ? servers : [...servers].reverse();
       for (const [kind, route] of Object.entries(PATHS) as [keyof typeof PATHS, string][]) {
-        for (const server of servers) {
+        for (const server of order) {
           const cpuBefore = cpuMicrosOf(server.child.pid);
           const redisBefore = redisCpu(server);
           const load = await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: SECONDS, connections: CONNECTIONS });
