@@ -45,7 +45,9 @@ test('the level hides what is below it; silent hides everything', (t) => {
 
 /**
  * A process logging JSON lines to a standard output nobody reads yet: about 48 MB of lines, more than
- * the backlog holds (4,800 lines of 10 KB). Says on standard error when it has logged them all, then exits after `waitMs`.
+ * the backlog holds (4,800 lines of 10 KB). Says on standard error when it has logged them all, stays
+ * up past the drop report (due a second after the first drop), then ends by itself once standard
+ * output has taken every line kept: a process.exit() while a piece is half written would cut a line.
  */
 const FLOODING_CHILD = `
 const { createLogger } = require('./src/log/create-logger');
@@ -53,7 +55,7 @@ const logger = createLogger({ level: 'info', format: 'json' });
 const filler = 'x'.repeat(10000);
 for (let i = 0; i < 4800; i++) logger.info({ i, filler }, 'line');
 process.stderr.write('logged\\n');
-setTimeout(() => process.exit(0), 3000);
+setTimeout(() => undefined, 1500);
 `;
 
 test('standard output that does not keep up: the backlog is bounded, lines past it dropped and counted', async (t) => {
