@@ -1,6 +1,7 @@
 import { PROFILER_DEFAULTS } from '../profiler/profiler-config';
-import { readRedisConfig } from '../redis/redis-config';
+import { readRedisConfig, type RedisConfig } from '../redis/redis-config';
 import { type ProfileStorage } from '../profiler/profile-storage';
+import { profileKeyLayout } from '../profiler/profile-keys';
 import { RedisProfileStorage } from '../profiler/redis-profile-storage';
 import { closeRedis, connectRedis } from '../redis/connect-redis';
 import { hideClusterPassword } from '../redis/cluster-nodes';
@@ -28,6 +29,20 @@ function hidePassword(url: string): string {
 }
 
 /**
+ * The Redis configuration of the environment with `--redis-url` and `--prefix` applied. Through
+ * readRedisConfig, so that a flag is validated exactly as the variable it overrides; nothing else
+ * is read, so the CLI works whatever APP_ENV or APP_SECRET say.
+ */
+export function connectionConfig(env: Readonly<Record<string, string | undefined>>, flags: ConnectionFlags): RedisConfig {
+  return readRedisConfig({
+    ...env,
+    // The flag names one Redis or cluster: it replaces REDIS_CLUSTER_NODES as well.
+    ...(flags.redisUrl === undefined ? {} : { REDIS_URL: flags.redisUrl, REDIS_CLUSTER_NODES: undefined }),
+    ...(flags.prefix === undefined ? {} : { REDIS_PREFIX: flags.prefix }),
+  });
+}
+
+/**
  * Runs `use` with the profile storage of the Redis the server uses: REDIS_URL and REDIS_PREFIX
  * as `readRedisConfig` reads them from the environment, overridden by `--redis-url` and `--prefix`;
  * then quits the connection, so that the process can exit. Throws the LoupeError of `connectRedis`, which says how to start a
@@ -38,22 +53,13 @@ export async function withProfileStorage<T>(
   flags: ConnectionFlags,
   use: (opened: OpenedStorage) => Promise<T>,
 ): Promise<T> {
-  // Through readRedisConfig, so that a flag is validated exactly as the variable it overrides;
-  // nothing else is read, so the CLI works whatever APP_ENV or APP_SECRET say.
-  const config = readRedisConfig({
-    ...env,
-    // The flag names one Redis or cluster: it replaces REDIS_CLUSTER_NODES as well.
-    ...(flags.redisUrl === undefined ? {} : { REDIS_URL: flags.redisUrl, REDIS_CLUSTER_NODES: undefined }),
-    ...(flags.prefix === undefined ? {} : { REDIS_PREFIX: flags.prefix }),
-  });
+  const config = connectionConfig(env, flags);
   const redis = await connectRedis(config.url, 'loupe-cli', config);
   // The CLI reads and purges; retention only applies to writes, so the defaults serve.
   const storage = new RedisProfileStorage({
     redis,
-    prefix: config.prefix,
     // The server's groups: a profile is looked for in its token's group, a search asks them all.
-    groups: config.profileGroups,
-    hashTags: config.cluster !== null,
+    ...profileKeyLayout(config),
     lifetime: PROFILER_DEFAULTS.lifetime,
     maxProfiles: PROFILER_DEFAULTS.maxProfiles,
   });

@@ -25,11 +25,27 @@ export interface Serving {
   readonly workers: number;
 }
 
-type Stop = (signal: string) => void;
-
-function onStopSignals(stop: Stop): void {
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+/**
+ * On the first SIGINT or SIGTERM (or a call of the function returned): says what it does,
+ * runs `stop` and exits with the code it resolves with (1 when it fails). Later signals are ignored.
+ */
+function stopOnce(logger: Logger, doing: string, stop: () => Promise<number>): (reason: string) => void {
+  let stopping = false;
+  const begin = (reason: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${reason} received: ${doing}…`);
+    stop().then(
+      (code) => process.exit(code),
+      (error: unknown) => {
+        logger.error({ err: error }, 'Shutdown failed.');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => begin('SIGINT'));
+  process.on('SIGTERM', () => begin('SIGTERM'));
+  return begin;
 }
 
 function messageOf(error: unknown): string {
@@ -41,24 +57,6 @@ function announce(logger: Logger, config: Config, serving: Serving): void {
   const profiler = serving.profilerUrl === null ? '' : ` — profiler: ${serving.profilerUrl}`;
   const workers = serving.workers > 1 ? `, ${serving.workers} workers` : '';
   logger.child({}, { level: 'info' }).info(`Loupe listening on ${serving.url}${profiler} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'}${workers})`);
-}
-
-/** One process serving `app` until SIGINT or SIGTERM: stops accepting, finishes its requests, stores its profiles, exits. */
-function stopOnSignal(app: Loupe, logger: Logger, before: () => void = () => undefined): Stop {
-  let stopping = false;
-  return (signal) => {
-    if (stopping) return;
-    stopping = true;
-    before();
-    logger.info(`${signal} received: finishing in-flight requests…`);
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'Shutdown failed.');
-        process.exit(1);
-      },
-    );
-  };
 }
 
 function countersOf(app: Loupe): WorkerCounters {
@@ -89,8 +87,11 @@ async function serveAsWorker(link: WorkerLink, createApp: CreateApp, config: Con
   }
   link.listening(serving.url, serving.profilerUrl);
   link.reportCounters(() => countersOf(app));
-  const stop = stopOnSignal(app, workerLogger, () => link.stopReporting());
-  onStopSignals(stop);
+  const stop = stopOnce(workerLogger, 'finishing in-flight requests', async () => {
+    link.stopReporting();
+    await app.close();
+    return 0;
+  });
   // The supervisor is gone (killed): nobody would stop this worker any more.
   process.on('disconnect', () => stop('Supervisor gone'));
   return serving;
@@ -101,13 +102,7 @@ async function supervise(config: Config, logger: Logger): Promise<Serving> {
   const { host, port, workers } = config.server;
   const supervisor = new Supervisor({ workers, host, port, logger });
   const listening = await supervisor.start();
-  let stopping = false;
-  onStopSignals((signal) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info(`${signal} received: stopping ${workers} workers…`);
-    void supervisor.stop().then((code) => process.exit(code));
-  });
+  stopOnce(logger, `stopping ${workers} workers`, () => supervisor.stop());
   return { ...listening, workers };
 }
 
@@ -131,6 +126,9 @@ export async function serve(createApp: CreateApp, options: ServeOptions = {}): P
   const app = createApp(config, logger);
   const serving = { ...(await app.listen()), workers: 1 };
   announce(logger, config, serving);
-  onStopSignals(stopOnSignal(app, logger));
+  stopOnce(logger, 'finishing in-flight requests', async () => {
+    await app.close();
+    return 0;
+  });
   return serving;
 }

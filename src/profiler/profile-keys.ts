@@ -1,3 +1,5 @@
+import { type RedisConfig } from '../redis/redis-config';
+
 /**
  * The keys of one group of profiles. On a single Redis with one group they are today's
  * `<prefix>profiler:index` and so on; with hash tags every key of group n carries `{g<n>}`, so
@@ -34,6 +36,11 @@ export interface ProfileKeyLayout {
   readonly groups: number;
   /** Hash tags `{g<n>}` in every key: needed on a cluster, implied by more than one group. */
   readonly hashTags: boolean;
+}
+
+/** The layout a Redis configuration implies: its groups, tagged on a cluster. */
+export function profileKeyLayout(redis: RedisConfig): ProfileKeyLayout {
+  return { prefix: redis.prefix, groups: redis.profileGroups, hashTags: redis.cluster !== null };
 }
 
 function groupKeys(base: string, group: number): ProfileGroupKeys {

@@ -10,6 +10,7 @@ import { createProfilerListener } from './profiler-listener';
 import { connectWriterRedis } from './connect-writer-redis';
 import { LiveFeed } from './live/live-feed';
 import { RedisLivePublisher } from './live/live-publisher';
+import { profileKeyLayout } from './profile-keys';
 import { RedisProfileStorage, type RedisProfileStorageOptions } from './redis-profile-storage';
 import { ProfileWriter, type WriterStats } from './profile-writer';
 import { RedactionPolicy } from './redaction-policy';
@@ -59,7 +60,7 @@ function storageLayout(config: { readonly redis: RedisConfig; readonly profiler:
   if (maxBytes / groups < maxProfileBytes) {
     throw invalid('PROFILER_MAX_BYTES', String(maxBytes), `at least PROFILER_MAX_PROFILE_BYTES × PROFILER_REDIS_GROUPS (${maxProfileBytes} × ${groups}): each group keeps its share`);
   }
-  return { prefix: config.redis.prefix, groups, hashTags: config.redis.cluster !== null, lifetime, maxProfiles, maxBytes };
+  return { ...profileKeyLayout(config.redis), lifetime, maxProfiles, maxBytes };
 }
 
 /**
@@ -78,7 +79,7 @@ export async function createProfiler(
   // Profiles are only collected once the writer can store them: its connection is ready first.
   const writerRedis = await connectWriterRedis(config.redis.url, 'loupe-profile-writer', config.redis);
   const storage = new RedisProfileStorage({ redis: writerRedis, ...layout });
-  const allocator = new TokenAllocator({ redis: reader, prefix: layout.prefix, groups: layout.groups, hashTags: layout.hashTags });
+  const allocator = new TokenAllocator({ redis: reader, ...profileKeyLayout(config.redis) });
   await allocator.start();
   let notProfiled = 0;
   let lastLog = 0;

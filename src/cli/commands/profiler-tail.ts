@@ -1,9 +1,9 @@
 import { liveChannel, parseLiveMessage } from '../../profiler/live/live-summary';
 import { matchesLiveFilter, parseStatusFilter, type LiveFilter } from '../../profiler/live/live-filter';
 import { closeRedis, connectRedis } from '../../redis/connect-redis';
-import { readRedisConfig } from '../../redis/redis-config';
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
+import { connectionConfig } from '../with-profile-storage';
 import { escapeControl } from '../format/escape-control';
 import { formatLiveLine } from '../format/format-live-line';
 import { CONNECTION_HELP } from './connection-help';
@@ -66,12 +66,7 @@ export const profilerTailCommand: CliCommand = {
     const filter = readFilter((name) => args.string(name));
     const untilInterrupted = io.untilInterrupted;
     if (untilInterrupted === undefined) throw new CliError(1, 'profiler:tail runs until interrupted, and this terminal cannot interrupt it.');
-    const config = readRedisConfig({
-      ...io.env,
-      // The flag names one Redis or cluster: it replaces REDIS_CLUSTER_NODES as well.
-      ...(args.connection.redisUrl === undefined ? {} : { REDIS_URL: args.connection.redisUrl, REDIS_CLUSTER_NODES: undefined }),
-      ...(args.connection.prefix === undefined ? {} : { REDIS_PREFIX: args.connection.prefix }),
-    });
+    const config = connectionConfig(io.env, args.connection);
     const interrupted = untilInterrupted();
     const redis = await connectRedis(config.url, 'loupe-cli-tail', config);
     try {
