@@ -2,8 +2,12 @@ import { type Request } from '../http/request';
 import { type Response } from '../http/response';
 import { Attributes } from './attributes';
 import { type Controller, type ControllerArguments } from './controller';
+import { type CollectedRequest } from './collected-request';
 import { KernelAttributes } from './kernel-attributes';
-import { Trace } from './trace';
+import { type CurrentRequest } from './request-context';
+import { DEFAULT_RECORD_LIMIT, RequestRecords, type RecordedEntries } from './request-records';
+import { type Stopwatch } from './stopwatch';
+import { Trace, type LogLevel } from './trace';
 
 let nextId = 1;
 
@@ -18,7 +22,7 @@ export interface DispatchCursor {
  * the controller, the error being handled, the attributes listeners share and the trace.
  * Plain data and value objects only; the uWS objects stay in the adapter.
  */
-export class Exchange {
+export class Exchange implements CollectedRequest, CurrentRequest {
   readonly id = nextId++;
   readonly request: Request;
   /** The exchange that started this one as its error sub-request, or `null` for a main request. */
@@ -50,13 +54,36 @@ export class Exchange {
   aborted = false;
   /** Set once the response was handed to the client. */
   sent = false;
+  /** What the application and its libraries published into this request, by kind (see record). */
+  readonly #records: RequestRecords;
 
-  /** `detailedTrace`: record the controller's, features' and application's spans too (see Trace); a sub-request does as its parent. */
-  constructor(request: Request, parent: Exchange | null = null, renderedError: unknown = null, detailedTrace = true) {
+  /**
+   * `detailedTrace`: record the controller's, features' and application's spans too (see Trace);
+   * `recordLimit`: entries kept of each kind of record. A sub-request does as its parent.
+   */
+  constructor(request: Request, parent: Exchange | null = null, renderedError: unknown = null, detailedTrace = true, recordLimit = DEFAULT_RECORD_LIMIT) {
     this.request = request;
     this.parent = parent;
     this.trace = new Trace(parent?.trace.detailed ?? detailedTrace);
     this.renderedError = renderedError;
+    this.#records = new RequestRecords(parent === null ? recordLimit : parent.#records.limit);
+  }
+
+  /** The request's stopwatch (its trace). */
+  get stopwatch(): Stopwatch {
+    return this.trace;
+  }
+
+  log(level: LogLevel, message: string, context: Readonly<Record<string, unknown>> = {}): void {
+    this.trace.log(level, message, context);
+  }
+
+  record(kind: string, entry: object): boolean {
+    return this.#records.add(kind, entry);
+  }
+
+  records<TEntry extends object>(kind: string): RecordedEntries<TEntry> {
+    return this.#records.get<TEntry>(kind);
   }
 
   get isMainRequest(): boolean {

@@ -8,6 +8,7 @@ import { createKernelMachine } from './kernel-machine';
 import { minimalErrorResponse } from './minimal-error-response';
 import { serverTimingHeader } from './server-timing';
 import { type ListenerRegistry } from './listener-registry';
+import { requestContext } from './request-context';
 
 export interface KernelOptions {
   readonly listeners: ListenerRegistry;
@@ -17,6 +18,10 @@ export interface KernelOptions {
   readonly detailedTrace?: boolean;
   /** Adds a `Server-Timing` header to every response written. */
   readonly serverTiming?: boolean;
+  /** Runs each request in the request context, so that `currentRequest()` finds it (REQUEST_CONTEXT). */
+  readonly requestContext?: boolean;
+  /** Entries a request keeps of each kind of record (PROFILER_MAX_ENTRIES). */
+  readonly recordLimit?: number;
   /** Told about an actor that failed outside the machine's own error handling (a bug). */
   readonly onCrash?: (error: unknown, exchange: Exchange) => void;
 }
@@ -67,13 +72,18 @@ export class Kernel {
   /** Runs the machine for one request; the response goes to `connection` when it is ready. */
   handle(data: RequestData, connection: Connection): RunningRequest {
     this.#handled++;
-    const exchange = new Exchange(new Request(data, this.#options.defaultLocale), null, null, this.#options.detailedTrace ?? true);
+    const exchange = new Exchange(new Request(data, this.#options.defaultLocale), null, null, this.#options.detailedTrace ?? true, this.#options.recordLimit);
     const actor = this.#idleActors.pop() ?? this.#createActor();
     this.#inFlight.set(exchange.id, { actor, connection });
-    actor.send({ type: 'request.received', exchange });
+    const inContext = this.#options.requestContext === true;
+    // Everything the machine calls from here on, and every continuation of it, runs in the request's context.
+    if (inContext) requestContext.run(exchange, () => actor.send({ type: 'request.received', exchange }));
+    else actor.send({ type: 'request.received', exchange });
     return {
       abort: () => {
-        if (this.#inFlight.get(exchange.id)?.actor === actor) actor.send({ type: 'request.aborted' });
+        if (this.#inFlight.get(exchange.id)?.actor !== actor) return;
+        if (inContext) requestContext.run(exchange, () => actor.send({ type: 'request.aborted' }));
+        else actor.send({ type: 'request.aborted' });
       },
     };
   }

@@ -1,9 +1,10 @@
 /**
  * What a span measures; the timeline colours and groups spans by it. The kernel records
- * `phase`, `listener`, `controller` and `sub_request`; features record `session` and `redis`;
- * an application's spans are `app` unless it names another category.
+ * `phase`, `listener`, `controller` and `sub_request`; features record `session` and `redis`
+ * (Loupe's own commands); the application's captured I/O is `db` (SQL), `http` (outgoing calls)
+ * and `cache` (its Redis commands); an application's spans are `app` unless it names another category.
  */
-export const SPAN_CATEGORIES = ['phase', 'listener', 'controller', 'sub_request', 'session', 'redis', 'app'] as const;
+export const SPAN_CATEGORIES = ['phase', 'listener', 'controller', 'sub_request', 'session', 'redis', 'db', 'http', 'cache', 'app'] as const;
 
 export type SpanCategory = (typeof SPAN_CATEGORIES)[number];
 

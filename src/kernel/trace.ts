@@ -136,6 +136,14 @@ export class Trace implements Stopwatch, SpanRecorder {
     return this.spans.push({ name, category, start: this.now(), duration: OPEN_SPAN, parent, depth, priority: 0 }) - 1;
   }
 
+  /**
+   * Opens a span where the request's code runs now (the open span, listener or controller), for
+   * work that ends outside the stopwatch's reach (a captured query); `end` closes it.
+   */
+  openHere(name: string, category: SpanCategory): number {
+    return this.open(name, category, this.#parent());
+  }
+
   start(name: string, category: SpanCategory = 'app'): void {
     startOn(this, this.#stack, this.#parent(), name, category);
   }

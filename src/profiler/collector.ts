@@ -1,4 +1,4 @@
-import { type Exchange } from '../kernel/exchange';
+import { type CollectedRequest } from '../kernel/collected-request';
 import { type RedactionPolicy } from './redaction-policy';
 
 /**
@@ -6,8 +6,9 @@ import { type RedactionPolicy } from './redaction-policy';
  * `getName()`): the profile stores what `collect` answers under `collectors[name]`, and the
  * panel that names this collector reads it back.
  *
- * `collect` runs synchronously at kernel.terminate, once per profiled exchange (main request
- * and error sub-request). It must answer a plain JSON object, bounded, because the live request
+ * `collect` runs synchronously at kernel.terminate, once per profiled request (main request
+ * and error sub-request), with a read-only view of it: request, response, errors, attributes,
+ * timings, and what was recorded into it (`records(kind)`). It must answer a plain JSON object, bounded, because the live request
  * objects are gone once it returns. Application data it copies (bodies, maps of fields) goes
  * through `redaction.data()`; every string of its answer is then redacted as text
  * (`redaction.entry()`) before the profile is stored.
@@ -15,5 +16,5 @@ import { type RedactionPolicy } from './redaction-policy';
 export interface ProfileCollector<TData extends object = object> {
   /** The key of its entry in `profile.collectors`: letters, digits, `_`, `.` or `-`. */
   readonly name: string;
-  collect(exchange: Exchange, redaction: RedactionPolicy): TData;
+  collect(request: CollectedRequest, redaction: RedactionPolicy): TData;
 }

@@ -1,5 +1,5 @@
 import { flattenError, type FlatError, type FlatErrorEntry } from '../../error-handler/flatten-error';
-import { type Exchange } from '../../kernel/exchange';
+import { type CollectedRequest } from '../../kernel/collected-request';
 import { type ProfileCollector } from '../collector';
 import { profileTokenOf } from '../profile-token';
 import { type RedactionPolicy } from '../redaction-policy';
@@ -41,12 +41,12 @@ function redactError(error: unknown, redaction: RedactionPolicy): FlatError {
 }
 
 /** The errors a profile of `exchange` records in its own right, in order. */
-function ownErrors(exchange: Exchange): unknown[] {
+function ownErrors(exchange: CollectedRequest): unknown[] {
   return exchange.errors.filter((error) => error !== null);
 }
 
 /** Where the parent's profile records `error`, when it has a profile that records it. */
-function parentReference(exchange: Exchange, error: unknown): ParentErrorReference | null {
+function parentReference(exchange: CollectedRequest, error: unknown): ParentErrorReference | null {
   const parent = exchange.parent;
   const token = parent === null ? null : profileTokenOf(parent);
   if (parent === null || token === null) return null;

@@ -1,4 +1,4 @@
-import { type Exchange } from '../../kernel/exchange';
+import { type CollectedRequest } from '../../kernel/collected-request';
 import { KernelAttributes } from '../../kernel/kernel-attributes';
 import { type ProfileCollector } from '../collector';
 import { type RedactionPolicy } from '../redaction-policy';
@@ -35,7 +35,7 @@ export interface RequestCollectorOptions {
 
 const MAX_BODY_BYTES = 64 * 1024;
 
-function bodyOf(exchange: Exchange, redaction: RedactionPolicy): unknown {
+function bodyOf(exchange: CollectedRequest, redaction: RedactionPolicy): unknown {
   const { body } = exchange.request.data;
   if (body === null || body.length === 0) return null;
   if (body.length > MAX_BODY_BYTES) return `(${body.length} bytes, not recorded)`;
@@ -52,7 +52,7 @@ function bodyOf(exchange: Exchange, redaction: RedactionPolicy): unknown {
   return redaction.mentionsSecret(text) ? `(${body.length} bytes, not recorded: they name a password, secret or token)` : redaction.data(text);
 }
 
-function queryOf(exchange: Exchange, redaction: RedactionPolicy): Record<string, string | string[]> {
+function queryOf(exchange: CollectedRequest, redaction: RedactionPolicy): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [key, value] of exchange.request.queryParams) {
     const previous = out[key];
@@ -66,7 +66,7 @@ function queryOf(exchange: Exchange, redaction: RedactionPolicy): Record<string,
  * per-request state the session and security listeners leave behind: where that state lives
  * is changing (typed request attributes), and only this function has to follow.
  */
-function sessionAndUserOf(exchange: Exchange, redaction: RedactionPolicy): Pick<RequestCollectorData, 'session' | 'user'> {
+function sessionAndUserOf(exchange: CollectedRequest, redaction: RedactionPolicy): Pick<RequestCollectorData, 'session' | 'user'> {
   const session = exchange.attributes.get(KernelAttributes.SESSION);
   const user = exchange.attributes.get(KernelAttributes.USER) ?? null;
   return {

@@ -1,6 +1,6 @@
-import { type Exchange } from '../../kernel/exchange';
+import { type CollectedRequest, type RequestTimings } from '../../kernel/collected-request';
 import { type SpanCategory } from '../../kernel/stopwatch';
-import { OPEN_SPAN, type Trace } from '../../kernel/trace';
+import { OPEN_SPAN } from '../../kernel/trace';
 import { type ProfileCollector } from '../collector';
 import { profileTokenOf } from '../profile-token';
 import { roundMs } from './timings';
@@ -45,7 +45,7 @@ export function ownSpans(data: TimelineCollectorData): readonly TimelineSpan[] {
  * Appends the spans of `trace`, shifted by `offset` ms, under `parent` (-1: at the top). A span
  * still open (the current state, or one an abort abandoned) ends at `now`, within its parent.
  */
-function appendSpans(out: TimelineSpan[], trace: Trace, now: number, offset: number, parent: number): void {
+function appendSpans(out: TimelineSpan[], trace: RequestTimings, now: number, offset: number, parent: number): void {
   const base = out.length;
   const depthBase = parent === -1 ? 0 : (out[parent]?.depth ?? 0) + 1;
   const ends: number[] = [];
@@ -68,12 +68,12 @@ function appendSpans(out: TimelineSpan[], trace: Trace, now: number, offset: num
 }
 
 /** When the last of the trace's states ended: a finished sub-request's own total. */
-function lastStateEnd(trace: Trace): number {
+function lastStateEnd(trace: RequestTimings): number {
   return trace.spans.reduce((last, span) => (span.depth === 0 ? Math.max(last, span.start + Math.max(span.duration, 0)) : last), 0);
 }
 
 /** The error sub-request's spans, nested in the main request's `error_sub_request` state. */
-function appendSubRequest(out: TimelineSpan[], main: Trace, sub: Exchange): void {
+function appendSubRequest(out: TimelineSpan[], main: RequestTimings, sub: CollectedRequest): void {
   let state = out.length - 1;
   while (state >= 0 && !(out[state]?.depth === 0 && out[state]?.name === 'error_sub_request')) state--;
   const end = lastStateEnd(sub.trace);

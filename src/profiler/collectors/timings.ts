@@ -1,4 +1,4 @@
-import { type Exchange } from '../../kernel/exchange';
+import { type CollectedRequest } from '../../kernel/collected-request';
 import { type PhaseRecord } from '../../kernel/trace';
 
 /** Milliseconds to the microsecond: the stored profile stays small (timings are the bulk of it). */
@@ -7,6 +7,6 @@ export function roundMs(value: number): number {
 }
 
 /** Every state the exchange's machine entered, in order, timings rounded. */
-export function roundedStates(exchange: Exchange): PhaseRecord[] {
+export function roundedStates(exchange: CollectedRequest): PhaseRecord[] {
   return exchange.trace.states.map((state) => ({ name: state.name, start: roundMs(state.start), duration: roundMs(state.duration) }));
 }

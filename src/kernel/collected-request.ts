@@ -1,0 +1,59 @@
+import { type Request } from '../http/request';
+import { type Response } from '../http/response';
+import { type AttributeKey } from './attributes';
+import { type Controller } from './controller';
+import { type RecordedEntries } from './request-records';
+import { type ListenerRecord, type LogRecord, type PhaseRecord, type SpanRecord } from './trace';
+
+/** The typed attributes of a request, to read (see Attributes). */
+export interface ReadonlyAttributes {
+  get<T>(key: AttributeKey<T>): T | undefined;
+  has(key: AttributeKey<unknown>): boolean;
+}
+
+/** What a request's trace recorded: its states, spans and log, timed from its start. */
+export interface RequestTimings {
+  /** Wall-clock start, epoch milliseconds. */
+  readonly startedAt: number;
+  /** `performance.now()` when the request started. */
+  readonly origin: number;
+  /** Every span: the machine's states (depth 0), listeners, the controller, features' and the application's spans. */
+  readonly spans: readonly Readonly<SpanRecord>[];
+  readonly logs: readonly LogRecord[];
+  /** The machine's states, in order. */
+  readonly states: readonly PhaseRecord[];
+  /** The listeners that ran to the end, in order, with their phase. */
+  readonly listeners: readonly ListenerRecord[];
+  /** Application spans not recorded once the trace held its maximum. */
+  readonly droppedSpans: number;
+  /** Milliseconds since the request started. */
+  now(): number;
+}
+
+/**
+ * A finished request as a collector sees it (Symfony's `collect(Request, Response, ?Throwable)`):
+ * read-only, and gone once `collect` returns. An error sub-request is collected as a request
+ * of its own, with `parent` set.
+ */
+export interface CollectedRequest {
+  readonly request: Request;
+  /** The response built, even when it could not be sent; `null` when none was. */
+  readonly response: Response | null;
+  /** The request this one rendered an error for, or `null` for a main request. */
+  readonly parent: CollectedRequest | null;
+  /** The error sub-request this one started, or `null`. */
+  readonly subRequest: CollectedRequest | null;
+  /** Every error raised while handling the request, in order. */
+  readonly errors: readonly unknown[];
+  /** The error an error sub-request renders; `null` for any other request. */
+  readonly renderedError: unknown;
+  readonly controller: Controller | null;
+  readonly attributes: ReadonlyAttributes;
+  readonly trace: RequestTimings;
+  /** The client went away before the response was written. */
+  readonly aborted: boolean;
+  /** The response was handed to the client. */
+  readonly sent: boolean;
+  /** What was recorded under `kind` while the request ran (see CurrentRequest.record). */
+  records<TEntry extends object>(kind: string): RecordedEntries<TEntry>;
+}
