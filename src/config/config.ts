@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { type LocaleOptions } from '../kernel/listeners/locale-listener';
 import { LOGGER_LEVELS, type LogConfig } from '../log/log-config';
 import { MIN_PROFILE_BYTES } from '../profiler/profile-budget';
-import { PROFILER_DEFAULTS, type ProfilerConfig } from '../profiler/profiler-config';
+import { CAPTURE_KINDS, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig } from '../profiler/profiler-config';
 import { namePatternProblem } from '../profiler/secret-names';
 import { readRedisConfig, type RedisConfig } from '../redis/redis-config';
 import { REMEMBER_ME_COOKIE, type SecurityConfig } from '../security/security-config';
@@ -19,6 +19,8 @@ export interface Config {
   readonly debug: boolean;
   /** A `Server-Timing` header on every response: on with debug, opt-in without (`SERVER_TIMING=1`). */
   readonly serverTiming: boolean;
+  /** `currentRequest()` answers inside requests: on with debug, opt-in without (`REQUEST_CONTEXT=1`). */
+  readonly requestContext: boolean;
   readonly server: ServerConfig;
   readonly redis: RedisConfig;
   readonly locale: LocaleOptions;
@@ -55,6 +57,23 @@ function readRedactNames(env: Env): readonly string[] {
   return Object.freeze([...names]);
 }
 
+function readCapture(env: Env): readonly CaptureKind[] {
+  const raw = env['PROFILER_CAPTURE'];
+  if (raw !== undefined && ['none', 'off', '0'].includes(raw.trim().toLowerCase())) return Object.freeze([]);
+  const kinds = list(env, 'PROFILER_CAPTURE', PROFILER_DEFAULTS.capture);
+  for (const kind of kinds) {
+    if (!(CAPTURE_KINDS as readonly string[]).includes(kind)) throw invalid('PROFILER_CAPTURE', kind, `a comma-separated list of ${CAPTURE_KINDS.join(', ')}, or none`);
+  }
+  return Object.freeze([...new Set(kinds as readonly CaptureKind[])]);
+}
+
+function readIde(env: Env): string | null {
+  const ide = env['PROFILER_IDE'] ?? env['LOUPE_IDE'];
+  if (ide === undefined || ide.trim() === '') return null;
+  if (!ide.includes('%f')) throw invalid('PROFILER_IDE', ide, 'a link template with %f (the file) and usually %l (the line), e.g. vscode://file/%f:%l');
+  return ide.trim();
+}
+
 function readProfiler(env: Env): ProfilerConfig {
   // A Redis string holds at most 512 MiB.
   const maxProfileBytes = integer(env, 'PROFILER_MAX_PROFILE_BYTES', PROFILER_DEFAULTS.maxProfileBytes, MIN_PROFILE_BYTES, 512 * 1024 * 1024);
@@ -72,6 +91,10 @@ function readProfiler(env: Env): ProfilerConfig {
     cookieAllowList: Object.freeze([...list(env, 'PROFILER_COOKIE_ALLOWLIST', PROFILER_DEFAULTS.cookieAllowList)]),
     sample: fraction(env, 'PROFILER_SAMPLE', PROFILER_DEFAULTS.sample),
     slowMs: integer(env, 'PROFILER_SLOW_MS', PROFILER_DEFAULTS.slowMs, 0, 3_600_000),
+    capture: readCapture(env),
+    maxEntries: integer(env, 'PROFILER_MAX_ENTRIES', PROFILER_DEFAULTS.maxEntries, 0, 100_000),
+    slowCallMs: integer(env, 'PROFILER_SLOW_CALL_MS', PROFILER_DEFAULTS.slowCallMs, 0, 3_600_000),
+    ide: readIde(env),
   });
 }
 
@@ -95,6 +118,7 @@ export function readConfig(env: Env = process.env): Config {
     appEnv,
     debug,
     serverTiming: flag(env, 'SERVER_TIMING', debug),
+    requestContext: flag(env, 'REQUEST_CONTEXT', debug),
     server: Object.freeze({
       host: env['HOST'] ?? '127.0.0.1',
       port: integer(env, 'PORT', 8000, 0, 65535),

@@ -14,6 +14,7 @@ import { validateRequestListener } from '../kernel/listeners/validate-request-li
 import { createLogger } from '../log/create-logger';
 import { type Logger } from '../log/logger';
 import { createRequestLogListener } from '../log/request-log-listener';
+import { startAppIoCapture } from '../profiler/app-io/start-app-io-capture';
 import { checkProfilerParts } from '../profiler/check-profiler-parts';
 import { type ProfileCollector } from '../profiler/collector';
 import { defaultCollectors } from '../profiler/collectors/default-collectors';
@@ -109,6 +110,8 @@ interface Started {
   readonly redis: RedisClient;
   readonly kernel: Kernel;
   readonly profiler: Profiler | null;
+  /** Stops capturing the application's I/O (nothing to stop without the profiler). */
+  readonly stopCapture: () => void;
 }
 
 /** The listeners every application gets, in the order of Symfony's defaults. */
@@ -160,7 +163,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
   if (config.debug) createProfilerAccessListener(config.profiler.allowedIps);
   const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
   const profilerParts = checkProfilerParts({
-    collectors: [...defaultCollectors({ secretCookies }), ...(options.collectors ?? [])],
+    collectors: [...defaultCollectors({ secretCookies, slowMs: config.profiler.slowCallMs }), ...(options.collectors ?? [])],
     panels: [...DEFAULT_PANELS, ...(options.panels ?? [])],
   });
   let starting: Promise<Started> | null = null;
@@ -194,9 +197,13 @@ export function createLoupe(options: LoupeOptions): Loupe {
         // Timing the controller and the application's spans is for the profiler and Server-Timing only.
         detailedTrace: config.debug || config.serverTiming,
         serverTiming: config.serverTiming,
+        requestContext: config.requestContext,
+        recordLimit: config.profiler.maxEntries,
         onCrash: (error) => logger.error({ err: error }, 'Request actor crashed.'),
       });
-      return (started = { registry, redis, kernel, profiler });
+      // The application's SQL, HTTP calls and Redis commands are told apart by the request context.
+      const stopCapture = profiler !== null && config.requestContext ? startAppIoCapture(config.profiler.capture) : () => {};
+      return (started = { registry, redis, kernel, profiler, stopCapture });
     } catch (error) {
       redis.disconnect();
       throw error;
@@ -205,9 +212,10 @@ export function createLoupe(options: LoupeOptions): Loupe {
   const ready = (): Promise<Started> => (starting ??= start());
   const closeStarted = async (): Promise<void> => {
     if (starting === null) return;
-    const { redis, kernel, profiler } = await starting;
+    const { redis, kernel, profiler, stopCapture } = await starting;
     if (server !== null) await server.close();
     else await kernel.whenIdle();
+    stopCapture();
     await profiler?.close();
     await closeRedis(redis);
   };

@@ -1,3 +1,8 @@
+/** What an application does that the profiler captures without a line of its code (PROFILER_CAPTURE). */
+export const CAPTURE_KINDS = ['http', 'redis', 'mysql2', 'pg'] as const;
+
+export type CaptureKind = (typeof CAPTURE_KINDS)[number];
+
 export interface ProfilerConfig {
   /** Seconds a stored profile lives. */
   readonly lifetime: number;
@@ -17,6 +22,17 @@ export interface ProfilerConfig {
   readonly sample: number;
   /** Requests at least this many milliseconds long are profiled whatever `sample` draws. */
   readonly slowMs: number;
+  /** The application's I/O captured into its requests' profiles: outgoing HTTP, Redis, SQL through mysql2 and pg. */
+  readonly capture: readonly CaptureKind[];
+  /** Entries a request keeps of each kind (queries, calls, commands); the rest are counted. */
+  readonly maxEntries: number;
+  /** A query, call or command at least this many milliseconds long is flagged slow. */
+  readonly slowCallMs: number;
+  /**
+   * Links a source position to an editor, as Symfony's `framework.ide`: `%f` is the file's absolute
+   * path, `%l` the line (`vscode://file/%f:%l`); `null`: positions are shown without a link.
+   */
+  readonly ide: string | null;
 }
 
 /** The defaults readConfig applies; the CLI, which never writes profiles, needs no other. */
@@ -30,4 +46,8 @@ export const PROFILER_DEFAULTS: ProfilerConfig = Object.freeze({
   cookieAllowList: Object.freeze([]),
   sample: 1,
   slowMs: 500,
+  capture: Object.freeze([...CAPTURE_KINDS]),
+  maxEntries: 500,
+  slowCallMs: 100,
+  ide: null,
 });

@@ -1,4 +1,5 @@
 import Redis, { Cluster } from 'ioredis';
+import { requestContext } from '../kernel/request-context';
 import { CLUSTER_URL, formatClusterNodes, hideClusterPassword, parseClusterUrl } from './cluster-nodes';
 
 /**
@@ -45,6 +46,26 @@ export function describeRedisUrl(url: string): string {
  * again, so that a replica promoted after a failover is found.
  */
 export function createRedisClient(url: string, options: RedisClientOptions): RedisClient {
+  return outsideRequests(connectTo(url, options));
+}
+
+/**
+ * Loupe's own commands (sessions, throttling, profiles) are sent outside the request's context,
+ * so that the profiler, which captures the application's Redis commands by that context, never
+ * counts them as the application's. Where no request context runs (REQUEST_CONTEXT off) nothing
+ * is wrapped into one: leaving a context that was never entered costs nothing.
+ */
+function outsideRequests<TClient extends RedisClient>(client: TClient): TClient {
+  const send = client.sendCommand.bind(client) as (...args: unknown[]) => unknown;
+  Object.defineProperty(client, 'sendCommand', {
+    configurable: true,
+    writable: true,
+    value: (...args: unknown[]) => (requestContext.getStore() === undefined ? send(...args) : requestContext.exit(() => send(...args))),
+  });
+  return client;
+}
+
+function connectTo(url: string, options: RedisClientOptions): RedisClient {
   const retryStrategy = (times: number): number => Math.min(times * 100, options.maxReconnectDelayMs);
   if (!isClusterUrl(url)) {
     return new Redis(url, {
@@ -87,6 +108,6 @@ export function isCluster(client: RedisClient): client is Cluster {
 
 /** A new connection like `client` (same nodes, credentials and timeouts) under another name, not connected yet. */
 export function duplicateClient(client: RedisClient, name: string): RedisClient {
-  if (isCluster(client)) return client.duplicate([], { lazyConnect: true, redisOptions: { ...client.options.redisOptions, connectionName: name } });
-  return client.duplicate({ connectionName: name, lazyConnect: true });
+  if (isCluster(client)) return outsideRequests(client.duplicate([], { lazyConnect: true, redisOptions: { ...client.options.redisOptions, connectionName: name } }));
+  return outsideRequests(client.duplicate({ connectionName: name, lazyConnect: true }));
 }

@@ -16,14 +16,28 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     appEnv: 'dev',
     debug: true,
     serverTiming: true,
+    requestContext: true,
     server: { host: '127.0.0.1', port: 8000, maxBodySize: 1024 * 1024, workers: 1 },
     redis: { url: 'redis://127.0.0.1:6379', prefix: 'loupe:', cluster: null, profileGroups: 1, commandTimeoutMs: 1000, connectTimeoutMs: 3000 },
     locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
     session: { lifetime: 1440 * 60, cookieName: 'LOUPESESSID' },
     security: { secret: 'loupe-dev-secret-change-me', rememberMeLifetime: 7 * 86400, rememberMeCookieName: 'LOUPE_REMEMBERME' },
-    profiler: { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], redact: [], cookieAllowList: [], sample: 1, slowMs: 500 },
+    profiler: { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], redact: [], cookieAllowList: [], sample: 1, slowMs: 500, capture: ['http', 'redis', 'mysql2', 'pg'], maxEntries: 500, slowCallMs: 100, ide: null },
     log: { level: 'info', format: 'auto' },
   });
+});
+
+test('what the profiler captures of the application, and its limits, come from PROFILER_CAPTURE, PROFILER_MAX_ENTRIES, PROFILER_SLOW_CALL_MS and PROFILER_IDE', (t) => {
+  const config = readConfig({ PROFILER_CAPTURE: 'http, pg', PROFILER_MAX_ENTRIES: '20', PROFILER_SLOW_CALL_MS: '5', PROFILER_IDE: 'vscode://file/%f:%l' });
+  t.deepEqual(config.profiler.capture, ['http', 'pg']);
+  t.is(config.profiler.maxEntries, 20);
+  t.is(config.profiler.slowCallMs, 5);
+  t.is(config.profiler.ide, 'vscode://file/%f:%l');
+  t.deepEqual(readConfig({ PROFILER_CAPTURE: 'none' }).profiler.capture, []);
+  t.throws(() => readConfig({ PROFILER_CAPTURE: 'http,mongo' }), { message: /PROFILER_CAPTURE.*mongo.*http, redis, mysql2, pg, or none/s });
+  t.throws(() => readConfig({ PROFILER_IDE: 'vscode://file' }), { message: /PROFILER_IDE/ });
+  t.false(readConfig({ APP_ENV: 'prod', APP_SECRET: 's' }).requestContext);
+  t.true(readConfig({ APP_ENV: 'prod', APP_SECRET: 's', REQUEST_CONTEXT: '1' }).requestContext);
 });
 
 test('LOG_LEVEL takes pino\'s levels and silent; LOG_FORMAT json or pretty', (t) => {

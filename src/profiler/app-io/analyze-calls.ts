@@ -1,0 +1,102 @@
+import { normalizeSql } from './sql-text';
+
+/** Where a stored call was made (see captureOrigin). */
+export interface StoredOrigin {
+  readonly file: string;
+  readonly line: number;
+  readonly function: string;
+}
+
+/** What every stored call has that the analysis reads. */
+export interface StoredCall {
+  readonly start: number;
+  /** `null`: still running when the profile was collected. */
+  readonly duration: number | null;
+  readonly error: string | null;
+  readonly origin: StoredOrigin | null;
+}
+
+export interface StoredQuery extends StoredCall {
+  readonly driver: string;
+  readonly sql: string;
+  readonly params: unknown;
+  readonly database: string;
+  readonly rows: number | null;
+}
+
+/** Queries of one shape (normalized SQL): how often, how long, from where. */
+export interface QueryGroup {
+  readonly sql: string;
+  readonly count: number;
+  /** Milliseconds, all of the group's queries. */
+  readonly time: number;
+  /** Indexes of the group's queries in the profile's list. */
+  readonly queries: readonly number[];
+  /** `file:line` of each place the group's queries came from. */
+  readonly origins: readonly string[];
+  /** Run N_PLUS_ONE times or more from one place: a query in a loop that one query could replace. */
+  readonly nPlusOne: boolean;
+}
+
+export interface QueryAnalysis {
+  readonly groups: readonly QueryGroup[];
+  /** Indexes of queries that repeat an earlier one exactly (same SQL, same parameters). */
+  readonly duplicates: ReadonlySet<number>;
+  /** Indexes of queries at least the slow threshold long. */
+  readonly slow: ReadonlySet<number>;
+}
+
+/** Times a query shape runs from one place before it is flagged N+1 (Telescope and Clockwork flag loops the same way). */
+export const N_PLUS_ONE = 3;
+
+export function originText(origin: StoredOrigin | null): string {
+  return origin === null ? '' : `${origin.file}:${origin.line}`;
+}
+
+/** Indexes of calls at least `slowMs` long. */
+export function slowCalls(calls: readonly StoredCall[], slowMs: number): Set<number> {
+  const slow = new Set<number>();
+  calls.forEach((call, index) => {
+    if (call.duration !== null && call.duration >= slowMs) slow.add(index);
+  });
+  return slow;
+}
+
+/** Milliseconds of all finished calls. */
+export function totalTime(calls: readonly StoredCall[]): number {
+  return Math.round(calls.reduce((sum, call) => sum + (call.duration ?? 0), 0) * 1000) / 1000;
+}
+
+/**
+ * Groups queries by their normalized SQL, flags N+1 (a shape run N_PLUS_ONE times or more from
+ * the same `file:line`), exact duplicates and slow queries, as Symfony's Doctrine panel,
+ * Telescope and Django Debug Toolbar do. Pure: the panel, the CLI and the search index agree.
+ */
+export function analyzeQueries(queries: readonly StoredQuery[], slowMs: number): QueryAnalysis {
+  const groups = new Map<string, { sql: string; time: number; queries: number[]; perOrigin: Map<string, number> }>();
+  const seen = new Set<string>();
+  const duplicates = new Set<number>();
+  queries.forEach((query, index) => {
+    const shape = normalizeSql(query.sql);
+    let group = groups.get(shape);
+    if (group === undefined) groups.set(shape, (group = { sql: shape, time: 0, queries: [], perOrigin: new Map() }));
+    group.time += query.duration ?? 0;
+    group.queries.push(index);
+    const origin = originText(query.origin);
+    group.perOrigin.set(origin, (group.perOrigin.get(origin) ?? 0) + 1);
+    const exact = `${query.database}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
+    if (seen.has(exact)) duplicates.add(index);
+    else seen.add(exact);
+  });
+  const list = [...groups.values()]
+    .map(({ sql, time, queries: members, perOrigin }) => ({
+      sql,
+      count: members.length,
+      time: Math.round(time * 1000) / 1000,
+      queries: members,
+      origins: [...perOrigin.keys()].filter((origin) => origin !== ''),
+      nPlusOne: [...perOrigin.values()].some((count) => count >= N_PLUS_ONE),
+    }))
+    .sort((a, b) => b.count - a.count || b.time - a.time);
+  return { groups: list, duplicates, slow: slowCalls(queries, slowMs) };
+}

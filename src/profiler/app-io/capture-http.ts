@@ -1,0 +1,158 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { type ClientRequest, type IncomingMessage } from 'node:http';
+import { AppIoKinds, type HttpCallEntry } from './app-io-entries';
+import { closeCall, openCall, type OpenCall } from './open-call';
+
+/** What undici publishes of a request (undici's `Request`; its headers are a flat name, value… array). */
+interface UndiciRequest {
+  readonly origin: string;
+  readonly method: string;
+  readonly path: string;
+  readonly headers: readonly string[] | string;
+}
+
+interface UndiciResponse {
+  readonly statusCode: number;
+  readonly headers: readonly (Buffer | string)[];
+}
+
+/** A flat `[name, value, name, value…]` list (or undici 5's raw header block) as a record, repeated names joined. */
+function headerRecord(headers: readonly (Buffer | string)[] | string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (name: string, value: string): void => {
+    const key = name.toLowerCase();
+    out[key] = out[key] === undefined ? value : `${out[key]}, ${value}`;
+  };
+  if (typeof headers === 'string') {
+    for (const line of headers.split('\r\n')) {
+      const colon = line.indexOf(':');
+      if (colon > 0) add(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    }
+    return out;
+  }
+  for (let i = 0; i + 1 < headers.length; i += 2) add(String(headers[i]), String(headers[i + 1]));
+  return out;
+}
+
+function sizeOf(headers: Readonly<Record<string, string>>): number | null {
+  const length = headers['content-length'];
+  return length === undefined || !/^\d+$/.test(length) ? null : Number(length);
+}
+
+function httpEntry(client: string, method: string, url: string, requestHeaders: Record<string, string>) {
+  return (start: number, origin: HttpCallEntry['origin']): HttpCallEntry => ({
+    start,
+    duration: null,
+    error: null,
+    origin,
+    client,
+    method,
+    url,
+    requestHeaders,
+    status: 0,
+    responseHeaders: {},
+    requestSize: sizeOf(requestHeaders),
+    responseSize: null,
+  });
+}
+
+function respond(call: OpenCall<HttpCallEntry>, status: number, headers: Record<string, string>): void {
+  call.entry.status = status;
+  call.entry.responseHeaders = headers;
+  call.entry.responseSize = sizeOf(headers);
+}
+
+// Later events of a call run in the socket's context: the call is found by its request object.
+const undiciCalls = new WeakMap<object, OpenCall<HttpCallEntry>>();
+const httpCalls = new WeakMap<object, OpenCall<HttpCallEntry>>();
+
+const undiciHandlers: Readonly<Record<string, (message: unknown) => void>> = {
+  'undici:request:create': (message) => {
+    const { request } = message as { request: UndiciRequest };
+    const call = openCall(AppIoKinds.HTTP, 'http', `${request.method} ${request.origin}${request.path}`, httpEntry('fetch', request.method, `${request.origin}${request.path}`, headerRecord(request.headers)));
+    if (call !== null) undiciCalls.set(request, call);
+  },
+  'undici:request:headers': (message) => {
+    const { request, response } = message as { request: object; response: UndiciResponse };
+    const call = undiciCalls.get(request);
+    if (call !== undefined) respond(call, response.statusCode, headerRecord(response.headers));
+  },
+  // The body was read to its end: the call is over (a body never read leaves it running).
+  'undici:request:trailers': (message) => {
+    const call = undiciCalls.get((message as { request: object }).request);
+    if (call !== undefined) closeCall(call);
+  },
+  'undici:request:error': (message) => {
+    const { request, error } = message as { request: object; error: unknown };
+    const call = undiciCalls.get(request);
+    if (call !== undefined) closeCall(call, error);
+  },
+};
+
+/** The URL a node:http ClientRequest goes to. */
+function urlOf(request: ClientRequest): string {
+  const host = request.host.includes(':') && !request.host.startsWith('[') ? `[${request.host}]` : request.host;
+  const socketPort = (request as ClientRequest & { agent?: { defaultPort?: number } }).agent?.defaultPort;
+  const port = (request as unknown as { port?: number | string }).port;
+  const portPart = port === undefined || Number(port) === socketPort ? '' : `:${port}`;
+  return `${request.protocol}//${host}${portPart}${request.path}`;
+}
+
+function requestHeadersOf(request: ClientRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.getHeaders())) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
+}
+
+function responseHeadersOf(response: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+const httpHandlers: Readonly<Record<string, (message: unknown) => void>> = {
+  'http.client.request.start': (message) => {
+    const { request } = message as { request: ClientRequest };
+    const url = urlOf(request);
+    const call = openCall(AppIoKinds.HTTP, 'http', `${request.method} ${url}`, httpEntry('http', request.method, url, requestHeadersOf(request)));
+    if (call !== null) httpCalls.set(request, call);
+  },
+  'http.client.response.finish': (message) => {
+    const { request, response } = message as { request: object; response: IncomingMessage };
+    const call = httpCalls.get(request);
+    if (call === undefined) return;
+    respond(call, response.statusCode ?? 0, responseHeadersOf(response));
+    // `finish` comes with the response's headers; the body is the application's to read from here on.
+    if (response.complete) closeCall(call);
+    else {
+      response.once('end', () => closeCall(call));
+      response.once('close', () => closeCall(call));
+    }
+  },
+  'http.client.request.error': (message) => {
+    const { request, error } = message as { request: object; error: unknown };
+    const call = httpCalls.get(request);
+    if (call !== undefined) closeCall(call, error);
+  },
+};
+
+function subscribeAll(handlers: Readonly<Record<string, (message: unknown) => void>>): () => void {
+  for (const [name, handler] of Object.entries(handlers)) subscribe(name, handler);
+  return () => {
+    for (const [name, handler] of Object.entries(handlers)) unsubscribe(name, handler);
+  };
+}
+
+/** Captures outgoing HTTP: global `fetch` and undici, and node:http / https clients. Answers how to stop. */
+export function captureHttp(): () => void {
+  const stopUndici = subscribeAll(undiciHandlers);
+  const stopHttp = subscribeAll(httpHandlers);
+  return () => {
+    stopUndici();
+    stopHttp();
+  };
+}

@@ -1,0 +1,166 @@
+import { AsyncResource } from 'node:async_hooks';
+import { tracingChannel } from 'node:diagnostics_channel';
+import { dirname } from 'node:path';
+import { AppIoKinds, type DbQueryEntry } from './app-io-entries';
+import { captureOrigin, withOrigin } from './capture-origin';
+import { closeCall, openCall, type OpenCall } from './open-call';
+import { requestContext } from '../../kernel/request-context';
+import { subscribeTracing, type TracingContext } from './subscribe-tracing';
+
+/** What mysql2 (3.2x) publishes of a query or an execute. */
+interface Mysql2Context extends TracingContext {
+  readonly query: string;
+  readonly values?: unknown;
+  readonly database: string;
+  result?: unknown;
+}
+
+/** The span's name: the statement's first word (`sql SELECT`). */
+function spanName(sql: string): string {
+  const verb = /^\s*(?:\/\*.*?\*\/\s*)*([A-Za-z]+)/s.exec(sql)?.[1];
+  return `sql ${verb === undefined ? 'query' : verb.toUpperCase()}`;
+}
+
+function dbEntry(driver: string, sql: string, params: unknown, database: string) {
+  return (start: number, origin: DbQueryEntry['origin']): DbQueryEntry => ({ start, duration: null, error: null, origin, driver, sql, params: params ?? [], database, rows: null });
+}
+
+/** Rows a driver's result holds: a row array, a result header's affected rows, pg's rowCount. */
+function rowsOf(result: unknown): number | null {
+  if (Array.isArray(result)) {
+    // mysql2 answers [rows, fields] through its promise API, rows alone through callbacks.
+    const [first] = result;
+    return Array.isArray(first) ? first.length : result.length;
+  }
+  if (typeof result !== 'object' || result === null) return null;
+  const { affectedRows, rowCount } = result as { affectedRows?: unknown; rowCount?: unknown };
+  if (typeof rowCount === 'number') return rowCount;
+  if (typeof affectedRows === 'number') return affectedRows;
+  return null;
+}
+
+/** Resolves `name` as the application would: from its working directory, then from its main module. */
+function requireFromApplication(name: string): unknown {
+  const paths = [process.cwd(), ...(require.main === undefined ? [] : [dirname(require.main.filename)])];
+  try {
+    return require(require.resolve(name, { paths }));
+  } catch {
+    return null;
+  }
+}
+
+type Method = (this: unknown, ...args: unknown[]) => unknown;
+
+/** Replaces `target[name]`; answers how to put the original back. */
+function wrapMethod(target: Record<string, unknown>, name: string, wrap: (original: Method) => Method): () => void {
+  const original = target[name];
+  if (typeof original !== 'function') return () => {};
+  const hadOwn = Object.hasOwn(target, name);
+  target[name] = wrap(original as Method);
+  return () => {
+    if (hadOwn) target[name] = original;
+    else delete target[name];
+  };
+}
+
+/**
+ * A pool hands a queued caller its connection from the code that released one, in that
+ * request's context, and with none of the caller's frames on the stack: the callback is bound to
+ * the caller's context and origin, so that the queries it sends are the caller's.
+ */
+function bindPoolCallbacks(pool: unknown, method: string): () => void {
+  const prototype = (pool as { prototype?: Record<string, unknown> } | null)?.prototype;
+  if (prototype === undefined) return () => {};
+  return wrapMethod(prototype, method, (original) =>
+    function (this: unknown, ...args: unknown[]) {
+      const last = args.length - 1;
+      const callback = args[last];
+      if (typeof callback === 'function' && requestContext.getStore() !== undefined) {
+        const origin = captureOrigin();
+        args[last] = AsyncResource.bind((...results: unknown[]) => withOrigin(origin, () => (callback as Method)(...results)));
+      }
+      return original.apply(this, args);
+    },
+  );
+}
+
+/** Captures mysql2's queries and executes through its tracing channels. */
+function captureMysql2(): () => void {
+  const calls = new WeakMap<object, OpenCall<DbQueryEntry>>();
+  const settle = (call: OpenCall<DbQueryEntry>, context: Mysql2Context): void => {
+    call.entry.rows = rowsOf(context.result);
+  };
+  const open = (context: Mysql2Context): OpenCall<DbQueryEntry> | null => openCall(AppIoKinds.DB, 'db', spanName(context.query), dbEntry('mysql2', context.query, context.values, context.database));
+  const stops = [
+    subscribeTracing(tracingChannel<unknown, Mysql2Context>('mysql2:query'), calls, open, settle),
+    subscribeTracing(tracingChannel<unknown, Mysql2Context>('mysql2:execute'), calls, open, settle),
+  ];
+  const mysql2 = requireFromApplication('mysql2') as { Pool?: unknown } | null;
+  if (mysql2 !== null) stops.push(bindPoolCallbacks(mysql2.Pool, 'getConnection'));
+  return () => stops.forEach((stop) => stop());
+}
+
+interface PgQueryConfig {
+  readonly text?: unknown;
+  readonly values?: unknown;
+  readonly callback?: unknown;
+  readonly submit?: unknown;
+  once?(event: string, listener: (value: unknown) => void): unknown;
+}
+
+/**
+ * Wraps `Client.prototype.query` of the `pg` the application resolves, which `Pool` and the ORMs
+ * and query builders on pg (Drizzle, Knex, TypeORM, Kysely) all go through: pg publishes no
+ * diagnostics channel yet (brianc/node-postgres PR #3650). Every form of `query` keeps its own
+ * result; the wrapper only watches it settle.
+ */
+function capturePg(): () => void {
+  const pg = requireFromApplication('pg') as { Client?: { prototype?: Record<string, unknown> }; Pool?: unknown } | null;
+  const prototype = pg?.Client?.prototype;
+  if (pg === null || prototype === undefined) return () => {};
+  const restoreQuery = wrapMethod(prototype, 'query', (original) =>
+    function (this: unknown, ...args: unknown[]) {
+      const [first, second] = args;
+      const config = typeof first === 'object' && first !== null ? (first as PgQueryConfig) : null;
+      const sql = typeof first === 'string' ? first : config?.text;
+      if (typeof sql !== 'string') return original.apply(this, args);
+      const params = Array.isArray(second) ? second : config?.values;
+      const database = (this as { database?: unknown }).database;
+      const call = openCall(AppIoKinds.DB, 'db', spanName(sql), dbEntry('pg', sql, params, typeof database === 'string' ? database : ''));
+      if (call === null) return original.apply(this, args);
+      const done = (error: unknown, result?: unknown): void => {
+        if (error === null || error === undefined) call.entry.rows = rowsOf(result);
+        closeCall(call, error ?? undefined);
+      };
+      const last = args.length - 1;
+      if (typeof args[last] === 'function') {
+        const callback = args[last] as Method;
+        args[last] = function (this: unknown, error: unknown, result: unknown) {
+          done(error, result);
+          return callback.call(this, error, result);
+        };
+        return original.apply(this, args);
+      }
+      const result = original.apply(this, args);
+      if (typeof (result as Promise<unknown> | null)?.then === 'function') {
+        (result as Promise<unknown>).then((value) => done(null, value), (error: unknown) => done(error));
+      } else if (config !== null && typeof config.submit === 'function' && typeof config.once === 'function') {
+        // A Submittable (a cursor, a query stream): it ends with `end` or `error`.
+        config.once('end', (value) => done(null, value));
+        config.once('error', (error) => done(error));
+      }
+      return result;
+    },
+  );
+  const restorePool = bindPoolCallbacks(pg.Pool, 'connect');
+  return () => {
+    restoreQuery();
+    restorePool();
+  };
+}
+
+/** Captures SQL through the drivers named (`mysql2`, `pg`); answers how to stop. */
+export function captureSql(drivers: { readonly mysql2: boolean; readonly pg: boolean }): () => void {
+  const stops = [...(drivers.mysql2 ? [captureMysql2()] : []), ...(drivers.pg ? [capturePg()] : [])];
+  return () => stops.forEach((stop) => stop());
+}

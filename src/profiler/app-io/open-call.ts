@@ -1,0 +1,46 @@
+import { Exchange } from '../../kernel/exchange';
+import { requestContext } from '../../kernel/request-context';
+import { type SpanCategory } from '../../kernel/stopwatch';
+import { type Trace } from '../../kernel/trace';
+import { roundMs } from '../collectors/timings';
+import { type CapturedCall } from './app-io-entries';
+import { captureOrigin, type CallOrigin } from './capture-origin';
+
+/** A captured call still running: its entry in the request's records and its span in the timeline. */
+export interface OpenCall<TEntry extends CapturedCall> {
+  readonly entry: TEntry;
+  readonly trace: Trace;
+  readonly span: number;
+}
+
+/**
+ * Starts recording a call into the request whose code makes it, or answers `null` outside any
+ * request (start-up, a timer): such a call belongs to no profile. Runs synchronously in the
+ * caller's context, where the request's store and the application's stack still are.
+ */
+export function openCall<TEntry extends CapturedCall>(kind: string, category: SpanCategory, spanName: string, build: (start: number, origin: CallOrigin | null) => TEntry): OpenCall<TEntry> | null {
+  const exchange = requestContext.getStore();
+  if (!(exchange instanceof Exchange)) return null;
+  const { trace } = exchange;
+  const entry = build(roundMs(trace.now()), captureOrigin());
+  if (!exchange.record(kind, entry)) return null;
+  return { entry, trace, span: trace.openHere(spanName, category) };
+}
+
+/** The message a failed call records. */
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message === '' ? error.name : error.message;
+  return String(error);
+}
+
+/**
+ * Ends a call: its duration, its error if it failed. Once only; a call that ends after its
+ * request's profile was collected changes an entry nobody reads any more.
+ */
+export function closeCall(call: OpenCall<CapturedCall>, error?: unknown): void {
+  const { entry, trace } = call;
+  if (entry.duration !== null) return;
+  entry.duration = roundMs(trace.now() - entry.start);
+  if (error !== undefined) entry.error = messageOf(error);
+  trace.end(call.span);
+}
