@@ -550,7 +550,7 @@ test('the authenticated user and log records are copied, log contexts redacted',
 test('the profile is a version 1 envelope with one entry per collector, under its name', async (t) => {
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
   t.is(main.version, 1);
-  t.deepEqual(Object.keys(main.collectors), ['request', 'exception', 'logs', 'router', 'timeline', 'memory']);
+  t.deepEqual(Object.keys(main.collectors), ['request', 'exception', 'logs', 'router', 'timeline', 'memory', 'db', 'http_client', 'redis']);
   t.deepEqual(Object.keys(main), ['version', 'token', 'parent', 'children', 'type', 'method', 'url', 'ip', 'statusCode', 'time', 'duration', 'aborted', 'collectors', 'profilerCost']);
 });
 
