@@ -11,6 +11,18 @@ import { Trace, type LogLevel } from './trace';
 
 let nextId = 1;
 
+const NOTHING: ReadonlySet<string> = new Set();
+
+/** How a main request records. */
+export interface ExchangeOptions {
+  /** Record the controller's, features' and application's spans too (see Trace); default on. */
+  readonly detailedTrace?: boolean;
+  /** Entries kept of each kind of record (PROFILER_MAX_ENTRIES). */
+  readonly recordLimit?: number;
+  /** The application's I/O the profiler captures into it, by capture kind (PROFILER_CAPTURE); none by default. */
+  readonly capture?: ReadonlySet<string>;
+}
+
 /** The phase being dispatched, as the exchange keeps it for dispatch-phase.ts (which owns its shape). */
 export interface DispatchCursor {
   /** Set while a listener's promise keeps the phase waiting. */
@@ -57,16 +69,22 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   /** What the application and its libraries published into this request, by kind (see record). */
   readonly #records: RequestRecords;
 
-  /**
-   * `detailedTrace`: record the controller's, features' and application's spans too (see Trace);
-   * `recordLimit`: entries kept of each kind of record. A sub-request does as its parent.
-   */
-  constructor(request: Request, parent: Exchange | null = null, renderedError: unknown = null, detailedTrace = true, recordLimit = DEFAULT_RECORD_LIMIT) {
+  /** What of the application's I/O the profiler captures into this request (see ExchangeOptions). */
+  readonly #capture: ReadonlySet<string>;
+
+  /** A sub-request does as its parent, whatever `options` say. */
+  constructor(request: Request, parent: Exchange | null = null, renderedError: unknown = null, options: ExchangeOptions = {}) {
     this.request = request;
     this.parent = parent;
-    this.trace = new Trace(parent?.trace.detailed ?? detailedTrace);
+    this.trace = new Trace(parent?.trace.detailed ?? options.detailedTrace ?? true);
     this.renderedError = renderedError;
-    this.#records = new RequestRecords(parent === null ? recordLimit : parent.#records.limit);
+    this.#records = new RequestRecords(parent === null ? (options.recordLimit ?? DEFAULT_RECORD_LIMIT) : parent.#records.limit);
+    this.#capture = parent === null ? (options.capture ?? NOTHING) : parent.#capture;
+  }
+
+  /** Whether the profiler captures the application's I/O of `kind` (`http`, `redis`, `mysql2`, `pg`) into this request. */
+  captures(kind: string): boolean {
+    return this.#capture.has(kind);
   }
 
   /** The request's stopwatch (its trace). */

@@ -3,7 +3,7 @@ import { type Connection } from '../http/connection';
 import { Request } from '../http/request';
 import { type RequestData } from '../http/request-data';
 import { type Controller } from './controller';
-import { Exchange } from './exchange';
+import { Exchange, type ExchangeOptions } from './exchange';
 import { createKernelMachine } from './kernel-machine';
 import { minimalErrorResponse } from './minimal-error-response';
 import { serverTimingHeader } from './server-timing';
@@ -22,6 +22,8 @@ export interface KernelOptions {
   readonly requestContext?: boolean;
   /** Entries a request keeps of each kind of record (PROFILER_MAX_ENTRIES). */
   readonly recordLimit?: number;
+  /** The application's I/O captured into each request (PROFILER_CAPTURE, with the profiler only). */
+  readonly capture?: ReadonlySet<string>;
   /** Told about an actor that failed outside the machine's own error handling (a bug). */
   readonly onCrash?: (error: unknown, exchange: Exchange) => void;
 }
@@ -44,6 +46,7 @@ const MAX_IDLE_ACTORS = 256;
 export class Kernel {
   readonly #machine: ReturnType<typeof createKernelMachine>;
   readonly #options: KernelOptions;
+  readonly #exchangeOptions: ExchangeOptions;
   readonly #inFlight = new Map<number, { actor: RequestActor; connection: Connection }>();
   readonly #idleActors: RequestActor[] = [];
   #idleWaiters: (() => void)[] = [];
@@ -51,6 +54,8 @@ export class Kernel {
 
   constructor(options: KernelOptions) {
     this.#options = options;
+    const { detailedTrace, recordLimit, capture } = options;
+    this.#exchangeOptions = { ...(detailedTrace === undefined ? {} : { detailedTrace }), ...(recordLimit === undefined ? {} : { recordLimit }), ...(capture === undefined ? {} : { capture }) };
     this.#machine = createKernelMachine({
       listeners: options.listeners,
       errorController: options.errorController,
@@ -72,7 +77,7 @@ export class Kernel {
   /** Runs the machine for one request; the response goes to `connection` when it is ready. */
   handle(data: RequestData, connection: Connection): RunningRequest {
     this.#handled++;
-    const exchange = new Exchange(new Request(data, this.#options.defaultLocale), null, null, this.#options.detailedTrace ?? true, this.#options.recordLimit);
+    const exchange = new Exchange(new Request(data, this.#options.defaultLocale), null, null, this.#exchangeOptions);
     const actor = this.#idleActors.pop() ?? this.#createActor();
     this.#inFlight.set(exchange.id, { actor, connection });
     const inContext = this.#options.requestContext === true;

@@ -199,6 +199,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
         serverTiming: config.serverTiming,
         requestContext: config.requestContext,
         recordLimit: config.profiler.maxEntries,
+        capture: new Set(profiler === null ? [] : config.profiler.capture),
         onCrash: (error) => logger.error({ err: error }, 'Request actor crashed.'),
       });
       // The application's SQL, HTTP calls and Redis commands are told apart by the request context.

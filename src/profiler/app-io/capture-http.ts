@@ -1,7 +1,10 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { type ClientRequest, type IncomingMessage } from 'node:http';
+import { ClientRequest, type IncomingMessage } from 'node:http';
+import { requestContext } from '../../kernel/request-context';
 import { AppIoKinds, type HttpCallEntry } from './app-io-entries';
+import { captureOrigin, type CallOrigin } from './capture-origin';
 import { closeCall, openCall, type OpenCall } from './open-call';
+import { wrapMethod } from './wrap-method';
 
 /** What undici publishes of a request (undici's `Request`; its headers are a flat name, value… array). */
 interface UndiciRequest {
@@ -9,6 +12,8 @@ interface UndiciRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: readonly string[] | string;
+  /** Bytes of the body when undici knows them (fetch's string and byte bodies); `null` for a stream. */
+  readonly contentLength?: number | null;
 }
 
 interface UndiciResponse {
@@ -39,7 +44,7 @@ function sizeOf(headers: Readonly<Record<string, string>>): number | null {
   return length === undefined || !/^\d+$/.test(length) ? null : Number(length);
 }
 
-function httpEntry(client: string, method: string, url: string, requestHeaders: Record<string, string>) {
+function httpEntry(client: string, method: string, url: string, requestHeaders: Record<string, string>, requestSize: number | null = sizeOf(requestHeaders)) {
   return (start: number, origin: HttpCallEntry['origin']): HttpCallEntry => ({
     start,
     duration: null,
@@ -51,7 +56,7 @@ function httpEntry(client: string, method: string, url: string, requestHeaders: 
     requestHeaders,
     status: 0,
     responseHeaders: {},
-    requestSize: sizeOf(requestHeaders),
+    requestSize,
     responseSize: null,
   });
 }
@@ -65,11 +70,31 @@ function respond(call: OpenCall<HttpCallEntry>, status: number, headers: Record<
 // Later events of a call run in the socket's context: the call is found by its request object.
 const undiciCalls = new WeakMap<object, OpenCall<HttpCallEntry>>();
 const httpCalls = new WeakMap<object, OpenCall<HttpCallEntry>>();
+/** Where the application ended each ClientRequest: node:http publishes its start later, from the socket's tick. */
+const httpOrigins = new WeakMap<object, CallOrigin | null>();
+
+/**
+ * Takes the origin of a node:http call where the application (or its library) ends the request,
+ * synchronously; Node 22.12+ publishes `http.client.request.created` there, Node 20 does not.
+ */
+function recordHttpOrigins(): () => void {
+  return wrapMethod(ClientRequest.prototype as unknown as Record<string, unknown>, 'end', (original) =>
+    function (this: unknown, ...args: unknown[]) {
+      if (typeof this === 'object' && this !== null && requestContext.getStore() !== undefined && !httpOrigins.has(this)) {
+        const origin = captureOrigin();
+        httpOrigins.set(this, origin);
+        const call = httpCalls.get(this);
+        if (call !== undefined && call.entry.origin === null) call.entry.origin = origin;
+      }
+      return original.apply(this, args);
+    },
+  );
+}
 
 const undiciHandlers: Readonly<Record<string, (message: unknown) => void>> = {
   'undici:request:create': (message) => {
     const { request } = message as { request: UndiciRequest };
-    const call = openCall(AppIoKinds.HTTP, 'http', `${request.method} ${request.origin}${request.path}`, httpEntry('fetch', request.method, `${request.origin}${request.path}`, headerRecord(request.headers)));
+    const call = openCall('http', AppIoKinds.HTTP, 'http', `${request.method} ${request.origin}${request.path}`, httpEntry('fetch', request.method, `${request.origin}${request.path}`, headerRecord(request.headers), typeof request.contentLength === 'number' ? request.contentLength : null));
     if (call !== null) undiciCalls.set(request, call);
   },
   'undici:request:headers': (message) => {
@@ -89,13 +114,11 @@ const undiciHandlers: Readonly<Record<string, (message: unknown) => void>> = {
   },
 };
 
-/** The URL a node:http ClientRequest goes to. */
+/** The URL a node:http ClientRequest goes to: its Host header carries the port when it is not the default. */
 function urlOf(request: ClientRequest): string {
-  const host = request.host.includes(':') && !request.host.startsWith('[') ? `[${request.host}]` : request.host;
-  const socketPort = (request as ClientRequest & { agent?: { defaultPort?: number } }).agent?.defaultPort;
-  const port = (request as unknown as { port?: number | string }).port;
-  const portPart = port === undefined || Number(port) === socketPort ? '' : `:${port}`;
-  return `${request.protocol}//${host}${portPart}${request.path}`;
+  const header = request.getHeader('host');
+  const host = typeof header === 'string' && header !== '' ? header : request.host.includes(':') ? `[${request.host}]` : request.host;
+  return `${request.protocol}//${host}${request.path}`;
 }
 
 function requestHeadersOf(request: ClientRequest): Record<string, string> {
@@ -118,8 +141,10 @@ const httpHandlers: Readonly<Record<string, (message: unknown) => void>> = {
   'http.client.request.start': (message) => {
     const { request } = message as { request: ClientRequest };
     const url = urlOf(request);
-    const call = openCall(AppIoKinds.HTTP, 'http', `${request.method} ${url}`, httpEntry('http', request.method, url, requestHeadersOf(request)));
-    if (call !== null) httpCalls.set(request, call);
+    const call = openCall('http', AppIoKinds.HTTP, 'http', `${request.method} ${url}`, httpEntry('http', request.method, url, requestHeadersOf(request)));
+    if (call === null) return;
+    httpCalls.set(request, call);
+    call.entry.origin = httpOrigins.get(request) ?? call.entry.origin;
   },
   'http.client.response.finish': (message) => {
     const { request, response } = message as { request: object; response: IncomingMessage };
@@ -149,10 +174,6 @@ function subscribeAll(handlers: Readonly<Record<string, (message: unknown) => vo
 
 /** Captures outgoing HTTP: global `fetch` and undici, and node:http / https clients. Answers how to stop. */
 export function captureHttp(): () => void {
-  const stopUndici = subscribeAll(undiciHandlers);
-  const stopHttp = subscribeAll(httpHandlers);
-  return () => {
-    stopUndici();
-    stopHttp();
-  };
+  const stops = [subscribeAll(undiciHandlers), subscribeAll(httpHandlers), recordHttpOrigins()];
+  return () => stops.forEach((stop) => stop());
 }

@@ -36,7 +36,8 @@ function batchEntry(context: BatchContext) {
     error: null,
     origin,
     client: 'ioredis',
-    command: context.batchMode,
+    // The transaction as a whole; its MULTI, commands and EXEC follow as entries of their own.
+    command: 'TRANSACTION',
     args: [],
     database: context.database,
     batch: context.batchSize,
@@ -51,10 +52,10 @@ function batchEntry(context: BatchContext) {
 export function captureRedis(): () => void {
   const commands = new WeakMap<object, OpenCall<RedisCommandEntry>>();
   const stopCommands = subscribeTracing(tracingChannel<unknown, CommandContext>('ioredis:command'), commands, (context) =>
-    openCall(AppIoKinds.REDIS, 'cache', `redis ${context.command.toUpperCase()}`, commandEntry(context)),
+    openCall('redis', AppIoKinds.REDIS, 'cache', `redis ${context.command.toUpperCase()}`, commandEntry(context)),
   );
   const stopBatches = subscribeTracing(tracingChannel<unknown, BatchContext>('ioredis:batch'), commands, (context) =>
-    openCall(AppIoKinds.REDIS, 'cache', `redis ${context.batchMode} (${context.batchSize})`, batchEntry(context)),
+    openCall('redis', AppIoKinds.REDIS, 'cache', `redis TRANSACTION (${context.batchSize})`, batchEntry(context)),
   );
   return () => {
     stopCommands();

@@ -6,6 +6,7 @@ import { captureOrigin, withOrigin } from './capture-origin';
 import { closeCall, openCall, type OpenCall } from './open-call';
 import { requestContext } from '../../kernel/request-context';
 import { subscribeTracing, type TracingContext } from './subscribe-tracing';
+import { wrapMethod, type Method } from './wrap-method';
 
 /** What mysql2 (3.2x) publishes of a query or an execute. */
 interface Mysql2Context extends TracingContext {
@@ -49,20 +50,6 @@ function requireFromApplication(name: string): unknown {
   }
 }
 
-type Method = (this: unknown, ...args: unknown[]) => unknown;
-
-/** Replaces `target[name]`; answers how to put the original back. */
-function wrapMethod(target: Record<string, unknown>, name: string, wrap: (original: Method) => Method): () => void {
-  const original = target[name];
-  if (typeof original !== 'function') return () => {};
-  const hadOwn = Object.hasOwn(target, name);
-  target[name] = wrap(original as Method);
-  return () => {
-    if (hadOwn) target[name] = original;
-    else delete target[name];
-  };
-}
-
 /**
  * A pool hands a queued caller its connection from the code that released one, in that
  * request's context, and with none of the caller's frames on the stack: the callback is bound to
@@ -90,7 +77,7 @@ function captureMysql2(): () => void {
   const settle = (call: OpenCall<DbQueryEntry>, context: Mysql2Context): void => {
     call.entry.rows = rowsOf(context.result);
   };
-  const open = (context: Mysql2Context): OpenCall<DbQueryEntry> | null => openCall(AppIoKinds.DB, 'db', spanName(context.query), dbEntry('mysql2', context.query, context.values, context.database));
+  const open = (context: Mysql2Context): OpenCall<DbQueryEntry> | null => openCall('mysql2', AppIoKinds.DB, 'db', spanName(context.query), dbEntry('mysql2', context.query, context.values, context.database));
   const stops = [
     subscribeTracing(tracingChannel<unknown, Mysql2Context>('mysql2:query'), calls, open, settle),
     subscribeTracing(tracingChannel<unknown, Mysql2Context>('mysql2:execute'), calls, open, settle),
@@ -126,7 +113,7 @@ function capturePg(): () => void {
       if (typeof sql !== 'string') return original.apply(this, args);
       const params = Array.isArray(second) ? second : config?.values;
       const database = (this as { database?: unknown }).database;
-      const call = openCall(AppIoKinds.DB, 'db', spanName(sql), dbEntry('pg', sql, params, typeof database === 'string' ? database : ''));
+      const call = openCall('pg', AppIoKinds.DB, 'db', spanName(sql), dbEntry('pg', sql, params, typeof database === 'string' ? database : ''));
       if (call === null) return original.apply(this, args);
       const done = (error: unknown, result?: unknown): void => {
         if (error === null || error === undefined) call.entry.rows = rowsOf(result);

@@ -3,6 +3,7 @@ import { requestContext } from '../../kernel/request-context';
 import { type SpanCategory } from '../../kernel/stopwatch';
 import { type Trace } from '../../kernel/trace';
 import { roundMs } from '../collectors/timings';
+import { type CaptureKind } from '../profiler-config';
 import { type CapturedCall } from './app-io-entries';
 import { captureOrigin, type CallOrigin } from './capture-origin';
 
@@ -15,12 +16,20 @@ export interface OpenCall<TEntry extends CapturedCall> {
 
 /**
  * Starts recording a call into the request whose code makes it, or answers `null` outside any
- * request (start-up, a timer): such a call belongs to no profile. Runs synchronously in the
+ * request (start-up, a timer: such a call belongs to no profile) and where the request's
+ * application does not capture `capture`. Runs synchronously in the
  * caller's context, where the request's store and the application's stack still are.
  */
-export function openCall<TEntry extends CapturedCall>(kind: string, category: SpanCategory, spanName: string, build: (start: number, origin: CallOrigin | null) => TEntry): OpenCall<TEntry> | null {
+export function openCall<TEntry extends CapturedCall>(
+  capture: CaptureKind,
+  kind: string,
+  category: SpanCategory,
+  spanName: string,
+  build: (start: number, origin: CallOrigin | null) => TEntry,
+): OpenCall<TEntry> | null {
   const exchange = requestContext.getStore();
-  if (!(exchange instanceof Exchange)) return null;
+  // The channels are the process's; each application captures what its own configuration asks.
+  if (!(exchange instanceof Exchange) || !exchange.captures(capture)) return null;
   const { trace } = exchange;
   const entry = build(roundMs(trace.now()), captureOrigin());
   if (!exchange.record(kind, entry)) return null;
