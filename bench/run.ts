@@ -138,6 +138,8 @@ async function main(): Promise<void> {
     { name: 'uWS + bare machine', args: [path.join(ROOT, 'bench', 'servers', 'uws-bare-machine.js')], env: {} },
     { name: 'Fastify', args: [path.join(ROOT, 'bench', 'servers', 'fastify.js')], env: {} },
     { name: 'Loupe prod', args: demo(ROOT), env: { ...quiet, ...prod, REDIS_PREFIX: redisPrefix } },
+    // What carrying the request context (currentRequest(), AsyncLocalStorage: async hooks on Node 20) costs prod.
+    { name: 'Loupe prod REQUEST_CONTEXT=1', args: demo(ROOT), env: { ...quiet, ...prod, REQUEST_CONTEXT: '1', REDIS_PREFIX: redisPrefix } },
     { name: 'Loupe debug', args: demo(ROOT), env: { ...quiet, ...dev, REDIS_PREFIX: redisPrefix } },
     { name: 'Loupe debug WORKERS=2', args: demo(ROOT), env: { ...quiet, ...dev, WORKERS: '2', REDIS_PREFIX: `${redisPrefix}w2:` } },
   ];

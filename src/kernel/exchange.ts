@@ -12,6 +12,7 @@ import { Trace, type LogLevel } from './trace';
 let nextId = 1;
 
 const NOTHING: ReadonlySet<string> = new Set();
+const NO_RECORDS: RecordedEntries<never> = Object.freeze({ entries: Object.freeze([]), dropped: 0 });
 
 /** How a main request records. */
 export interface ExchangeOptions {
@@ -66,8 +67,10 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   aborted = false;
   /** Set once the response was handed to the client. */
   sent = false;
-  /** What the application and its libraries published into this request, by kind (see record). */
-  readonly #records: RequestRecords;
+  /** Entries kept of each kind of record. */
+  readonly #recordLimit: number;
+  /** What the application and its libraries published into this request, by kind (see record); made on the first. */
+  #records: RequestRecords | null = null;
 
   /** What of the application's I/O the profiler captures into this request (see ExchangeOptions). */
   readonly #capture: ReadonlySet<string>;
@@ -78,7 +81,7 @@ export class Exchange implements CollectedRequest, CurrentRequest {
     this.parent = parent;
     this.trace = new Trace(parent?.trace.detailed ?? options.detailedTrace ?? true);
     this.renderedError = renderedError;
-    this.#records = new RequestRecords(parent === null ? (options.recordLimit ?? DEFAULT_RECORD_LIMIT) : parent.#records.limit);
+    this.#recordLimit = parent === null ? (options.recordLimit ?? DEFAULT_RECORD_LIMIT) : parent.#recordLimit;
     this.#capture = parent === null ? (options.capture ?? NOTHING) : parent.#capture;
   }
 
@@ -97,11 +100,11 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   }
 
   record(kind: string, entry: object): boolean {
-    return this.#records.add(kind, entry);
+    return (this.#records ??= new RequestRecords(this.#recordLimit)).add(kind, entry);
   }
 
   records<TEntry extends object>(kind: string): RecordedEntries<TEntry> {
-    return this.#records.get<TEntry>(kind);
+    return this.#records === null ? NO_RECORDS : this.#records.get<TEntry>(kind);
   }
 
   get isMainRequest(): boolean {

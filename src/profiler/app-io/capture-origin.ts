@@ -1,7 +1,9 @@
-import { resolve, sep } from 'node:path';
-import { parseStack, type StackFrame } from '../../error-handler/parse-stack';
+import { findSourceMap } from 'node:module';
+import { basename, dirname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseStack } from '../../error-handler/parse-stack';
 
-/** Where a captured call was made: the application's file and line (source-mapped where Node maps stacks). */
+/** Where a captured call was made: the application's file and line (source-mapped where a map is known). */
 export interface CallOrigin {
   readonly file: string;
   readonly line: number;
@@ -9,20 +11,78 @@ export interface CallOrigin {
   readonly function: string;
 }
 
-/** Loupe's own code, compiled or not: its frames are never the origin of an application's call. */
-const OWN = resolve(__dirname, '..', '..');
-const OWN_DIRS = [OWN + sep, resolve(OWN, '..', 'machines') + sep];
+/** Loupe's own directory, compiled (`dist/`) or not: its frames are never the origin of an application's call. */
+const BUILT = resolve(__dirname, '..', '..', '..');
+const ROOT = basename(BUILT) === 'dist' ? dirname(BUILT) : BUILT;
+const OWN_DIRS = [ROOT, resolve(ROOT, 'dist')].flatMap((root) => [resolve(root, 'src') + sep, resolve(root, 'machines') + sep]);
 const NODE_MODULES = `${sep}node_modules${sep}`;
 
 /** Frames looked at: enough to get out of a driver, a pool and an ORM's layers. */
-const STACK_DEPTH = 40;
+const STACK_DEPTH = 24;
 
-function isApplicationFrame(frame: StackFrame): boolean {
-  const { file } = frame;
-  if (file === '' || file.startsWith('node:') || !(file.startsWith('/') || file.startsWith('file://') || /^[A-Za-z]:\\/.test(file))) return false;
+type PrepareStackTrace = (error: Error, sites: NodeJS.CallSite[]) => unknown;
+
+/** Node's own `Error.prepareStackTrace` (Node 20+): it maps through findSourceMap, which is cheaper to ask directly. */
+const NODE_FORMAT = 'ErrorPrepareStackTrace';
+/** What a loader's formatter is given to format one frame: made once, its own stack is never read. */
+const FORMAT_ERROR = new Error('origin');
+
+function isApplicationFile(file: string): boolean {
+  if (!(file.startsWith('/') || file.startsWith('file://') || /^[A-Za-z]:\\/.test(file))) return false;
   if (file.includes(NODE_MODULES)) return false;
   return !OWN_DIRS.some((dir) => file.startsWith(dir));
 }
+
+function pathOf(file: string): string {
+  return file.startsWith('file://') ? fileURLToPath(file) : file;
+}
+
+/**
+ * The position of one frame in the application's source. Only this frame is mapped: formatting
+ * the whole stack would source-map forty frames (over 100 µs) to keep one.
+ */
+function mapSite(site: NodeJS.CallSite, file: string, format: PrepareStackTrace | undefined): CallOrigin {
+  const fn = site.getFunctionName() ?? site.getMethodName() ?? '';
+  const line = site.getLineNumber() ?? 0;
+  const column = site.getColumnNumber() ?? 0;
+  if (format !== undefined && format.name !== NODE_FORMAT) {
+    // A formatter installed by a loader (ts-node's source-map-support) knows the maps Node does not.
+    const [frame] = parseStack(String(format(FORMAT_ERROR, [site])), 1);
+    if (frame !== undefined && frame.file !== '') return { file: pathOf(frame.file), line: frame.line, column: frame.column, function: frame.function || fn };
+  }
+  const entry = findSourceMap(file)?.findEntry(line - 1, column - 1);
+  if (entry !== undefined && 'originalSource' in entry && typeof entry.originalSource === 'string') {
+    return { file: pathOf(entry.originalSource), line: entry.originalLine + 1, column: entry.originalColumn + 1, function: fn };
+  }
+  return { file: pathOf(file), line, column, function: fn };
+}
+
+function originFromStack(): CallOrigin | null {
+  const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
+  const limit = Error.stackTraceLimit;
+  const holder: { stack?: unknown } = {};
+  Error.prepareStackTrace = (_error, sites) => sites;
+  Error.stackTraceLimit = STACK_DEPTH;
+  try {
+    Error.captureStackTrace(holder, originFromStack);
+    const sites = holder.stack as NodeJS.CallSite[];
+    for (const site of sites) {
+      const file = site.getFileName();
+      if (file === undefined || file === null || !isApplicationFile(file)) continue;
+      const origin = mapSite(site, file, format);
+      if (isApplicationFile(origin.file)) return origin;
+    }
+    return null;
+  } finally {
+    // Deleted rather than set to undefined when there was none: Node's own formatting (source maps) runs then.
+    if (format === undefined) delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
+    else Error.prepareStackTrace = format;
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** The origin of the call a pool runs for the application once it has a connection (see withOrigin). */
+let inherited: CallOrigin | null = null;
 
 /**
  * The first frame of the current stack that is the application's: outside `node_modules`, Node's
@@ -33,9 +93,6 @@ function isApplicationFrame(frame: StackFrame): boolean {
 export function captureOrigin(): CallOrigin | null {
   return inherited ?? originFromStack();
 }
-
-/** The origin of the call a pool runs for the application once it has a connection (see withOrigin). */
-let inherited: CallOrigin | null = null;
 
 /**
  * Runs `fn` (a pool's callback, which then sends the query) with `origin` as the origin of the
@@ -49,16 +106,4 @@ export function withOrigin<T>(origin: CallOrigin | null, fn: () => T): T {
   } finally {
     inherited = outer;
   }
-}
-
-function originFromStack(): CallOrigin | null {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = STACK_DEPTH;
-  const holder: { stack?: string } = {};
-  Error.captureStackTrace(holder, originFromStack);
-  Error.stackTraceLimit = limit;
-  const frame = parseStack(holder.stack ?? '', STACK_DEPTH).find(isApplicationFrame);
-  if (frame === undefined) return null;
-  const file = frame.file.startsWith('file://') ? decodeURIComponent(new URL(frame.file).pathname) : frame.file;
-  return { file, line: frame.line, column: frame.column, function: frame.function };
 }
