@@ -67,6 +67,9 @@ function respond(call: OpenCall<HttpCallEntry>, status: number, headers: Record<
   call.entry.responseSize = sizeOf(headers);
 }
 
+/** Frames looked at for a fetch's origin: Node's fetch runs some twenty frames of undici before it publishes. */
+const FETCH_STACK_DEPTH = 48;
+
 // Later events of a call run in the socket's context: the call is found by its request object.
 const undiciCalls = new WeakMap<object, OpenCall<HttpCallEntry>>();
 const httpCalls = new WeakMap<object, OpenCall<HttpCallEntry>>();
@@ -94,7 +97,9 @@ function recordHttpOrigins(): () => void {
 const undiciHandlers: Readonly<Record<string, (message: unknown) => void>> = {
   'undici:request:create': (message) => {
     const { request } = message as { request: UndiciRequest };
-    const call = openCall('http', AppIoKinds.HTTP, 'http', `${request.method} ${request.origin}${request.path}`, httpEntry('fetch', request.method, `${request.origin}${request.path}`, headerRecord(request.headers), typeof request.contentLength === 'number' ? request.contentLength : null));
+    const call = openCall('http', AppIoKinds.HTTP, 'http', `${request.method} ${request.origin}${request.path}`, httpEntry('fetch', request.method, `${request.origin}${request.path}`, headerRecord(request.headers), typeof request.contentLength === 'number' ? request.contentLength : null),
+      FETCH_STACK_DEPTH,
+    );
     if (call !== null) undiciCalls.set(request, call);
   },
   'undici:request:headers': (message) => {

@@ -17,8 +17,11 @@ const ROOT = basename(BUILT) === 'dist' ? dirname(BUILT) : BUILT;
 const OWN_DIRS = [ROOT, resolve(ROOT, 'dist')].flatMap((root) => [resolve(root, 'src') + sep, resolve(root, 'machines') + sep]);
 const NODE_MODULES = `${sep}node_modules${sep}`;
 
-/** Frames looked at: enough to get out of a driver, a pool and an ORM's layers. */
-const STACK_DEPTH = 24;
+/**
+ * Frames looked at: enough to get out of a driver, a pool and an ORM's layers. Each costs about
+ * a microsecond to capture; fetch's own frames (undici inside Node) need about twice as many.
+ */
+export const STACK_DEPTH = 24;
 
 type PrepareStackTrace = (error: Error, sites: NodeJS.CallSite[]) => unknown;
 
@@ -57,12 +60,12 @@ function mapSite(site: NodeJS.CallSite, file: string, format: PrepareStackTrace 
   return { file: pathOf(file), line, column, function: fn };
 }
 
-function originFromStack(): CallOrigin | null {
+function originFromStack(depth: number): CallOrigin | null {
   const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
   const limit = Error.stackTraceLimit;
   const holder: { stack?: unknown } = {};
   Error.prepareStackTrace = (_error, sites) => sites;
-  Error.stackTraceLimit = STACK_DEPTH;
+  Error.stackTraceLimit = depth;
   try {
     Error.captureStackTrace(holder, originFromStack);
     const sites = holder.stack as NodeJS.CallSite[];
@@ -90,8 +93,8 @@ let inherited: CallOrigin | null = null;
  * Taken synchronously where the call starts, since later events of it run in the socket's stack.
  * `null` when the whole stack is libraries (a query a library makes on its own).
  */
-export function captureOrigin(): CallOrigin | null {
-  return inherited ?? originFromStack();
+export function captureOrigin(depth = STACK_DEPTH): CallOrigin | null {
+  return inherited ?? originFromStack(depth);
 }
 
 /**

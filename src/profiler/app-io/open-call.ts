@@ -5,7 +5,7 @@ import { type Trace } from '../../kernel/trace';
 import { roundMs } from '../collectors/timings';
 import { type CaptureKind } from '../profiler-config';
 import { type CapturedCall } from './app-io-entries';
-import { captureOrigin, type CallOrigin } from './capture-origin';
+import { captureOrigin, STACK_DEPTH, type CallOrigin } from './capture-origin';
 
 /** A captured call still running: its entry in the request's records and its span in the timeline. */
 export interface OpenCall<TEntry extends CapturedCall> {
@@ -26,12 +26,13 @@ export function openCall<TEntry extends CapturedCall>(
   category: SpanCategory,
   spanName: string,
   build: (start: number, origin: CallOrigin | null) => TEntry,
+  stackDepth = STACK_DEPTH,
 ): OpenCall<TEntry> | null {
   const exchange = requestContext.getStore();
   // The channels are the process's; each application captures what its own configuration asks.
   if (!(exchange instanceof Exchange) || !exchange.captures(capture)) return null;
   const { trace } = exchange;
-  const entry = build(roundMs(trace.now()), captureOrigin());
+  const entry = build(roundMs(trace.now()), captureOrigin(stackDepth));
   if (!exchange.record(kind, entry)) return null;
   return { entry, trace, span: trace.openHere(spanName, category) };
 }
