@@ -56,6 +56,10 @@ test: install redis postgres test-tools ## Run the whole test suite against a re
 test-tools: ## Install what the tests drive (wrk, Chromium, redis-server) when missing
 	@bash scripts/ensure-test-tools.sh
 
+.PHONY: screenshots
+screenshots: install redis postgres test-tools ## Save the README's db, HTTP client and Redis panel images (docs/images/) with headless Chromium
+	npx ts-node --transpile-only scripts/screenshot-panels.ts
+
 .PHONY: typecheck
 typecheck: install ## Type-check everything (src, machines, test) without emitting
 	$(NPM) run typecheck
