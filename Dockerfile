@@ -15,6 +15,13 @@ COPY . .
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && node scripts/check-native.js
+# The demo's SQL routes (DATABASE_URL) need pg, a devDependency of the library that prune removed:
+# installed beside the pruned tree, at the locked version, and copied in without replacing a
+# package the application already has.
+RUN mkdir /tmp/demo-sql && cd /tmp/demo-sql && npm init -y >/dev/null \
+ && npm install --omit=dev --no-audit --no-fund "pg@$(node -p "require('/app/package-lock.json').packages['node_modules/pg'].version")" \
+ && cp -Rn node_modules/. /app/node_modules/ \
+ && rm -rf /tmp/demo-sql
 
 FROM node:24-trixie-slim
 WORKDIR /app

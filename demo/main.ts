@@ -1,8 +1,19 @@
-import { serve } from '../src';
+import cluster from 'node:cluster';
+import { createLogger, readConfig, serve } from '../src';
 import { createDemoApp } from './demo-app';
+import { readDemoConfig, SQL_ROUTES_HINT } from './demo-config';
 
 /** `make run` / `npm start`: serve the demo application (WORKERS=N: on N processes) until SIGINT or SIGTERM. */
-serve((config, logger) => createDemoApp(config, logger)).catch((error: unknown) => {
+async function main(): Promise<void> {
+  const config = readConfig();
+  const demo = readDemoConfig();
+  const logger = createLogger(config.log);
+  await serve((workerConfig, workerLogger) => createDemoApp(workerConfig, workerLogger, demo), { config, logger });
+  // Once, under the listening line (workers run this file too): whatever LOG_LEVEL hides, as that line.
+  if (demo.databaseUrl === null && cluster.isPrimary) logger.child({}, { level: 'info' }).info(SQL_ROUTES_HINT);
+}
+
+main().catch((error: unknown) => {
   process.stderr.write(`Loupe could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -1,5 +1,5 @@
 import { Cluster, type Redis } from 'ioredis';
-import { createDemoApp, type DemoExtras } from '../../demo/demo-app';
+import { createDemoApp, type DemoOptions } from '../../demo/demo-app';
 import { readConfig, type Config } from '../../src/config/config';
 import { createLogger } from '../../src/log/create-logger';
 import { type Loupe } from '../../src/loupe/create-loupe';
@@ -47,11 +47,12 @@ export async function deleteKeys(redisUrl: string, prefix: string): Promise<void
 /**
  * The demo application listening on a free port, against the real Redis at REDIS_URL, with a key
  * prefix of its own so that test files never see each other's keys. Fails with how to start
- * Redis when none answers. `extras`: collectors, panels or listeners added as an application adds its own.
+ * Redis when none answers. `options`: collectors, panels or listeners added as an application adds
+ * its own, and the demo's own settings (`databaseUrl`: see useTestPostgres).
  */
-export async function startTestServer(env: Readonly<Record<string, string>> = {}, extras: DemoExtras = {}): Promise<TestServer> {
+export async function startTestServer(env: Readonly<Record<string, string>> = {}, options: DemoOptions = {}): Promise<TestServer> {
   const config = testConfig(env);
-  const app = createDemoApp(config, createLogger({ level: 'silent', format: 'json' }), extras);
+  const app = createDemoApp(config, createLogger({ level: 'silent', format: 'json' }), options);
   const { url, port } = await app.listen();
   const redis = await connectRedis(config.redis.url, 'loupe-test', TEST_CLIENT_TIMEOUTS);
   return {

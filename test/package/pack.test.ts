@@ -41,8 +41,9 @@ test('npm pack gives a tarball that installs, type-checks and serves the README 
     await install(app, tarball);
     t.deepEqual(await readdir(path.join(app, 'node_modules', 'loupe', 'dist', 'src')).then((names) => names.includes('index.d.ts')), true);
     await cp(path.join(ROOT, 'examples', 'hello', 'app.ts'), path.join(app, 'app.ts'));
-    // Type-checked against the installed declarations, then compiled: the example is what the README shows.
-    await run(TSC, ['app.ts', '--strict', '--module', 'commonjs', '--target', 'es2022', '--moduleResolution', 'node', '--esModuleInterop', '--skipLibCheck', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types')], { cwd: app });
+    await cp(path.join(ROOT, 'examples', 'client-panel', 'app.ts'), path.join(app, 'client-panel.ts'));
+    // Type-checked against the installed declarations, then compiled: the examples are what the README shows.
+    await run(TSC, ['app.ts', 'client-panel.ts', '--strict', '--exactOptionalPropertyTypes', '--noUncheckedIndexedAccess', '--module', 'commonjs', '--target', 'es2022', '--moduleResolution', 'node', '--esModuleInterop', '--skipLibCheck', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types')], { cwd: app });
     const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'test', REDIS_PREFIX: prefix };
     const { child, port, exited, output } = await spawnListening(['app.js'], { cwd: app, env, listening: /Listening on http:\/\/127\.0\.0\.1:(\d+)/ });
     const hello = await httpRequest(port, { path: '/hello/ada' });
