@@ -15,10 +15,25 @@ function metric(name: string, duration: number, description?: string): string {
   return description === undefined ? dur : `${dur};desc=${quoted(description)}`;
 }
 
+/** The application's captured I/O, by span category: metric name and description. */
+const IO_METRICS = [
+  ['db', 'db', 'SQL queries'],
+  ['http', 'http', 'outgoing HTTP calls'],
+  ['cache', 'cache', 'Redis commands'],
+] as const;
+
+type IoCategory = (typeof IO_METRICS)[number][0];
+
+function isIoCategory(category: string): category is IoCategory {
+  return IO_METRICS.some(([name]) => name === category);
+}
+
 /**
  * The `Server-Timing` value of a request about to be written (https://www.w3.org/TR/server-timing/):
  * the kernel phases so far, each name once with its durations added, the controller, the error
- * sub-request, the session's storage work, and the total. Browsers show it in their network panel.
+ * sub-request, the session's storage work, the application's SQL (`db`), outgoing HTTP (`http`)
+ * and Redis (`cache`) time where it had any, and the total. Browsers show it in their network panel.
+ * The I/O metrics add up the calls' own durations: calls running in parallel count each.
  */
 export function serverTimingHeader(trace: Trace): string {
   const now = trace.now();
@@ -27,6 +42,7 @@ export function serverTimingHeader(trace: Trace): string {
   let controller = 0;
   let controllerName = '';
   let session = 0;
+  const io: Record<IoCategory, number> = { db: 0, http: 0, cache: 0 };
   for (const span of trace.spans) {
     if (span.depth === 0) {
       // The states the machine passes through on its own (received) cost next to nothing: total holds them.
@@ -36,6 +52,9 @@ export function serverTimingHeader(trace: Trace): string {
       controllerName ||= span.name;
     } else if (span.category === 'session' && trace.spans[span.parent]?.category !== 'session') {
       session += duration(span);
+    } else if (isIoCategory(span.category) && trace.spans[span.parent]?.category !== span.category) {
+      // A call inside another of its kind (an HTTP client retrying) is counted in the outer one.
+      io[span.category] += duration(span);
     }
   }
   const metrics: string[] = [];
@@ -45,6 +64,9 @@ export function serverTimingHeader(trace: Trace): string {
     if (name === 'kernel.controller_arguments' && controllerName !== '') metrics.push(metric('controller', controller, controllerName));
   }
   if (session > 0) metrics.push(metric('session', session, 'session load and save'));
+  for (const [category, name, description] of IO_METRICS) {
+    if (io[category] > 0) metrics.push(metric(name, io[category], description));
+  }
   metrics.push(metric('total', now));
   return metrics.join(', ');
 }

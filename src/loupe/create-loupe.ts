@@ -22,6 +22,7 @@ import { DEFAULT_PANELS } from '../profiler/panel/panel-registry';
 import { type PanelDefinition } from '../profiler/panel/panel-definition';
 import { createProfiler, type Profiler } from '../profiler/profiler';
 import { createProfilerAccessListener } from '../profiler/profiler-access-listener';
+import { createEditorLink } from '../profiler/panel/editor-link';
 import { createProfilerRoutes } from '../profiler/panel/profiler-routes';
 import { ProfilerPaths } from '../profiler/profiler-paths';
 import { createWebDebugToolbarListener } from '../profiler/web-debug-toolbar-listener';
@@ -185,6 +186,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
               droppedReason: (token) => profiler.writer.droppedReason(token),
               panels: profiler.panels,
               workers: () => WorkerLink.current(),
+              editorLink: createEditorLink(config.profiler.ide),
             });
       const router = new UrlMatcherRouter([...profilerRoutes, ...options.routes]);
       const defaults = defaultListeners(config, router, redis, profiler, options.security, logger);

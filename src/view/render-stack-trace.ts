@@ -1,8 +1,16 @@
 import { frameLocation, type StackFrame } from '../error-handler/parse-stack';
 import { html, type SafeHtml } from './html';
 
+/** What a page adds to each frame; the error page adds nothing, the profiler's exception panel both. */
+export interface StackTraceOptions {
+  /** The editor link of the frame's position, or `null` for plain text. */
+  readonly link?: (frame: StackFrame) => string | null;
+  /** Markup shown under the frame (the source lines around it), or `null`. */
+  readonly details?: (frame: StackFrame) => SafeHtml | null;
+}
+
 /** Node's own code and dependencies: shown dimmed, so the application's frames stand out. */
-function isVendor(frame: StackFrame): boolean {
+export function isVendorFrame(frame: StackFrame): boolean {
   return frame.file === '' || frame.file.startsWith('node:') || frame.file.includes('/node_modules/');
 }
 
@@ -11,11 +19,12 @@ function isVendor(frame: StackFrame): boolean {
  * profiler's exception panel alike (their rules are in the base stylesheet). Frames come first
  * where the error was created, as `parseStack` gives them.
  */
-export function renderStackTrace(trace: readonly StackFrame[]): SafeHtml {
+export function renderStackTrace(trace: readonly StackFrame[], options: StackTraceOptions = {}): SafeHtml {
   if (trace.length === 0) return html`<p class="error-message empty">No stack trace.</p>`;
   return html`<ol class="frames">
-${trace.map(
-  (frame) =>
-    html`<li class="${isVendor(frame) ? 'frame vendor' : 'frame'}"><span class="fn">${frame.function || '(anonymous)'}</span> <span class="loc">${frameLocation(frame)}</span></li>\n`,
-)}</ol>`;
+${trace.map((frame) => {
+  const href = options.link?.(frame) ?? null;
+  const location = href === null ? html`<span class="loc">${frameLocation(frame)}</span>` : html`<a class="loc editor-link" href="${href}">${frameLocation(frame)}</a>`;
+  return html`<li class="${isVendorFrame(frame) ? 'frame vendor' : 'frame'}"><span class="fn">${frame.function || '(anonymous)'}</span> ${location}${options.details?.(frame) ?? ''}</li>\n`;
+})}</ol>`;
 }

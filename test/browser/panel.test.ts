@@ -53,7 +53,7 @@ test('a person opening the panel of a 404 sees the error, the menu, and can move
   const messages = await page.locator('.error-message').allInnerTexts();
   t.true(messages.includes(`No route found for "GET ${origin}/config.yaml"`), messages.join(' | '));
   t.true(messages.includes('No routes found for "/config.yaml/".'));
-  t.deepEqual(await page.locator('.menu a > span:first-child').allInnerTexts(), ['Request / Response', 'Performance', 'Exception', 'Logs', 'Events', 'Routing', 'State machine']);
+  t.deepEqual(await page.locator('.menu a > span:first-child').allInnerTexts(), ['Request / Response', 'Performance', 'Exception', 'Logs', 'Database', 'HTTP Client', 'Redis', 'Events', 'Routing', 'State machine']);
   t.is(await page.locator('.menu a[aria-current="page"]').getAttribute('data-panel'), 'exception');
 
   await page.getByRole('link', { name: 'Events' }).click();

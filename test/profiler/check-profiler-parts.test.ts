@@ -19,7 +19,7 @@ function problem(t: ExecutionContext, collectorList: readonly ProfileCollector[]
 
 test('Loupe\'s collectors and panels go together, and come back frozen', (t) => {
   const parts = checkProfilerParts({ collectors, panels: DEFAULT_PANELS });
-  t.deepEqual(parts.collectors.map((item) => item.name), ['request', 'exception', 'logs', 'router', 'timeline', 'memory']);
+  t.deepEqual(parts.collectors.map((item) => item.name), ['request', 'exception', 'logs', 'router', 'timeline', 'memory', 'db', 'http_client', 'redis']);
   t.deepEqual(parts.panels, DEFAULT_PANELS);
   t.true(Object.isFrozen(parts) && Object.isFrozen(parts.collectors) && Object.isFrozen(parts.panels));
   for (const item of DEFAULT_PANELS) t.true(parts.collectors.some((candidate) => candidate.name === item.collector), item.name);

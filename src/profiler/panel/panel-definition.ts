@@ -1,6 +1,8 @@
 import { type Profile } from '../profile';
 import { type SafeHtml } from '../../view/html';
+import { type EditorLink } from './editor-link';
 import { type ChildProfile } from './load-profile';
+import { type SourcePosition, type SourceReader } from './read-source-excerpts';
 
 /** What a panel is rendered from: the profile, its collector's entry, and its sub-request profiles. */
 export interface PanelContext<TData extends object = object> {
@@ -8,6 +10,12 @@ export interface PanelContext<TData extends object = object> {
   /** The entry the panel's collector stored in this profile. */
   readonly data: TData;
   readonly children: readonly ChildProfile[];
+  /** The page's query (`?panel=db&filter=slow`): a panel filters on the server, with no script. */
+  readonly query: URLSearchParams;
+  /** The editor link of a source position (PROFILER_IDE), or `null`. */
+  readonly editorLink: EditorLink;
+  /** The lines around the positions `sources` named, read when the page was requested. */
+  readonly source: SourceReader;
 }
 
 /** A count shown beside a panel's label in the menu, and whether it signals a problem. */
@@ -34,5 +42,7 @@ export interface PanelDefinition<TData extends object = object> {
   /** The name of the collector whose entry the panel reads. */
   readonly collector: string;
   badge?(data: TData, profile: Profile): PanelBadge | null;
+  /** Source positions whose surrounding lines `render` shows (`context.source`); read from disk before it runs. */
+  sources?(data: TData): readonly SourcePosition[];
   render(context: PanelContext<TData>): SafeHtml;
 }

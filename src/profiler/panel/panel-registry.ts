@@ -1,19 +1,34 @@
 import { collectorData, type Profile } from '../profile';
 import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../collectors/exception-collector';
+import { databasePanel } from './database-panel';
 import { eventsPanel } from './events-panel';
 import { exceptionPanel } from './exception-panel';
+import { httpClientPanel } from './http-client-panel';
 import { logsPanel } from './logs-panel';
 import { machinePanel } from './machine-panel';
 import { type PanelDefinition } from './panel-definition';
 import { performancePanel } from './performance-panel';
+import { redisPanel } from './redis-panel';
 import { requestPanel } from './request-panel';
 import { routerPanel } from './router-panel';
 
 /**
  * Loupe's panels in menu order (Symfony's collector priorities: request, performance, exception,
- * logs, events, router), each reading one of defaultCollectors; an application adds its own after them.
+ * logs, then what the application did — database, HTTP client, cache — then events, router), each
+ * reading one of defaultCollectors; an application adds its own after them.
  */
-export const DEFAULT_PANELS: readonly PanelDefinition[] = [requestPanel, performancePanel, exceptionPanel, logsPanel, eventsPanel, routerPanel, machinePanel];
+export const DEFAULT_PANELS: readonly PanelDefinition[] = [
+  requestPanel,
+  performancePanel,
+  exceptionPanel,
+  logsPanel,
+  databasePanel,
+  httpClientPanel,
+  redisPanel,
+  eventsPanel,
+  routerPanel,
+  machinePanel,
+];
 
 /** Symfony's collector names for Loupe's panels, so that its links (`?panel=logger`) open them. */
 const SYMFONY_NAMES: Readonly<Record<string, string>> = { logger: 'logs', time: 'performance' };

@@ -47,6 +47,7 @@ tr.sub td:first-child { padding-left: 28px; }
 .waterfall .time.self { width: 70px; color: #999; }
 .cat-phase { --span: #9a8cb8; } .cat-listener { --span: #4f7fb8; } .cat-controller { --span: #4f805d; } .cat-sub_request { --span: #b0413e; }
 .cat-session { --span: #c28b2c; } .cat-redis { --span: #c2452c; } .cat-app { --span: #2c9fb0; }
+.cat-db { --span: #d9730d; } .cat-http { --span: #7b3fa0; } .cat-cache { --span: #e0508a; }
 .waterfall .bar, .legend .swatch { background: var(--span); }
 .legend .swatch { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 10px; }
 .timeline .time { width: 90px; flex: none; text-align: right; font-size: 12px; color: #555; }
@@ -57,6 +58,20 @@ tr.sub td:first-child { padding-left: 28px; }
 #router-logs .newline { display: block; }
 .closest-route, .path-to-match { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; border-radius: 4px; }
 .help { color: #777; font-size: 12px; }
+.call-filters { margin: 0 0 12px; display: flex; flex-wrap: wrap; gap: 6px; }
+.call-filters a { padding: 3px 10px; border: 1px solid #d0d0d0; border-radius: 12px; text-decoration: none; color: #222; background: #fff; }
+.call-filters a[aria-current="true"] { background: #222; color: #fff; border-color: #222; }
+.flag { display: inline-block; font-size: 11px; padding: 0 6px; margin-left: 4px; border-radius: 3px; background: #e5e7eb; color: #333; }
+.flag-n-1, .flag-slow, .flag-error { background: #b0413e; color: #fff; }
+.flag-duplicate { background: #c28b2c; color: #fff; }
+table.queries pre.sql, table.query-groups pre.sql { font-size: 12px; }
+.running { color: #a46a1f; font-style: italic; }
+.call-error { margin: 4px 0 0; }
+textarea.curl-command { width: 100%; font-size: 12px; resize: vertical; }
+.source { background: #fafafa; border: 1px solid #e2e2e2; margin: 4px 0 8px 16px; padding: 4px 0; font-size: 12px; }
+.source .line { display: block; padding: 0 8px; white-space: pre; }
+.source .line.current { background: #ffe9a8; }
+.source .no { display: inline-block; width: 44px; color: #999; user-select: none; }
 form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin-bottom: 16px; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-end; }
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
 form.search input { font: inherit; padding: 4px 6px; width: 160px; }

@@ -1,8 +1,10 @@
 import { collectorData, type Profile } from '../profile';
 import { type ProfilerStats } from '../profiler';
 import { html, type SafeHtml } from '../../view/html';
+import { type EditorLink, NO_EDITOR_LINK } from './editor-link';
 import { type ChildProfile } from './load-profile';
 import { type PanelDefinition } from './panel-definition';
+import { NO_SOURCE, type SourceReader } from './read-source-excerpts';
 import { renderPanelLayout } from './panel-layout';
 import { renderProfileSummary } from './profile-summary';
 import { renderWriterCounters } from './writer-counters';
@@ -16,6 +18,11 @@ export interface ProfilePageContent {
   readonly panel: PanelDefinition;
   /** The previous profile of the same route, to compare with, if any. */
   readonly previous?: string | null;
+  /** The page's query, which the panel may filter by. */
+  readonly query?: URLSearchParams;
+  readonly editorLink?: EditorLink;
+  /** The source lines the panel asked for (`sources`), read before rendering. */
+  readonly source?: SourceReader;
 }
 
 function renderMenu(content: ProfilePageContent): SafeHtml {
@@ -40,7 +47,7 @@ function renderPanel(content: ProfilePageContent): SafeHtml {
     return html`<h2>${panel.label}</h2>
 <p class="empty">No data: this profile holds nothing from the "${panel.collector}" collector (it was not registered, or it failed, when the request was profiled).</p>`;
   }
-  return panel.render({ profile, data, children });
+  return panel.render({ profile, data, children, query: content.query ?? new URLSearchParams(), editorLink: content.editorLink ?? NO_EDITOR_LINK, source: content.source ?? NO_SOURCE });
 }
 
 /** "Compare with…": the previous profile of the same route, or the search to pick one. */

@@ -10,10 +10,13 @@ import { LIVE_PAGE_CSP } from './live-list';
 import { compareResponse } from './compare-response';
 import { loadProfile } from './load-profile';
 import { negotiatedResponse, panelErrorResponse, storageUnavailableResponse, tokenNotFoundPage } from './panel-response';
+import { type EditorLink } from './editor-link';
 import { type PanelDefinition } from './panel-definition';
 import { defaultPanel, findPanel } from './panel-registry';
 import { previousProfileOf } from './previous-profile';
 import { renderProfilePage } from './profile-page';
+import { NO_SOURCE, readSourceExcerpts } from './read-source-excerpts';
+import { collectorData } from '../profile';
 import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
 import { renderStatusPage, type StorageState, type WorkersView } from './status-page';
@@ -36,6 +39,8 @@ export interface ProfilerRoutesDeps {
   readonly panels: readonly PanelDefinition[];
   /** With WORKERS > 1: which worker this process is and every worker's counters, else `null`. */
   readonly workers?: () => WorkersView | null;
+  /** Links source positions to an editor (PROFILER_IDE); without it they are plain text. */
+  readonly editorLink?: EditorLink;
 }
 
 /** A page that reads the storage: the storage failing or not answering makes it a 503 that says so. */
@@ -174,11 +179,15 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
         if (panel === undefined) {
           return panelErrorResponse(request, 404, 'Panel not available', `Panel "${requested ?? ''}" is not available for token "${profile.token}".`);
         }
-        const previous = preferredFormat(request) === 'json' ? null : await previousProfileOf(deps.storage, profile);
+        const isJson = preferredFormat(request) === 'json';
+        const previous = isJson ? null : await previousProfileOf(deps.storage, profile);
+        const data = collectorData(profile, panel.collector);
+        const source = isJson || data === undefined || panel.sources === undefined ? NO_SOURCE : await readSourceExcerpts(panel.sources(data));
+        const page = { profile, children, panels: deps.panels, panel, previous, query: request.queryParams, source, ...(deps.editorLink === undefined ? {} : { editorLink: deps.editorLink }) };
         return negotiatedResponse(request, 200, {
           // The stored JSON (an error sub-request's with its parent's errors put back), with summaries of the sub-request profiles it links to.
           json: () => ({ ...profile, childProfiles: children }),
-          html: () => renderProfilePage({ profile, children, panels: deps.panels, panel, previous }, deps.stats()),
+          html: () => renderProfilePage(page, deps.stats()),
         });
       }),
   };

@@ -10,6 +10,7 @@ import { formatMs } from '../panel/panel-format';
 import { timelineTotal } from '../panel/timeline';
 import { collectorData, type Profile } from '../profile';
 import { profilePath } from '../profiler-paths';
+import { renderIoItems } from './toolbar-io-items';
 import { BRAND_ITEM } from './toolbar-snippet';
 
 /** Log levels the toolbar counts as errors, as Symfony's logger collector (error and above). */
@@ -81,11 +82,12 @@ function errorsItem(profile: Profile): SafeHtml {
 /**
  * The toolbar's content for one profile (what `/_wdt/{token}` answers, as WebProfilerBundle's
  * toolbar.html.twig): status, method and route, duration with the request's states as a small
- * timeline, memory, the error count (exceptions and error logs), and the link to the profile.
+ * timeline, memory, the application's queries, calls and commands, the error count (exceptions
+ * and error logs), and the link to the profile.
  * A fragment: the injected script puts it into the page's placeholder.
  */
 export function renderToolbarContent(profile: Profile): SafeHtml {
-  return html`${BRAND_ITEM}${statusItem(profile)}${routeItem(profile)}${timeItem(profile)}${memoryItem(profile)}${errorsItem(profile)}\
+  return html`${BRAND_ITEM}${statusItem(profile)}${routeItem(profile)}${timeItem(profile)}${memoryItem(profile)}${renderIoItems(profile)}${errorsItem(profile)}\
 <a class="lwdt-item lwdt-profile" href="${profilePath(profile.token)}" title="Open the profile of this request">Profile <b>${profile.token}</b></a>`;
 }
 

@@ -44,6 +44,9 @@ export const TOOLBAR_STYLE = `
 .lwdt-info th{color:#9aa4ae}
 .lwdt-info td{color:#fff;text-align:right;padding-right:0}
 .lwdt-info .lwdt-swatch{display:inline-block;width:8px;height:8px;margin-right:6px;border-radius:2px}
+.lwdt-io-warn{background:#9a6b0c}
+.lwdt-io-warn .lwdt-label,.lwdt-io-warn .lwdt-unit{color:#ffe8b3}
+.lwdt-io-badge{margin-left:4px;padding:0 6px;border-radius:8px;background:#fff3cd;color:#5c3d00;font-size:11px;line-height:18px}
 .lwdt-profile{margin-left:auto;border-left:1px solid #30363d;border-right:0;color:#8ab4f8}
 .lwdt-profile b{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-weight:600}
 .lwdt-loading{color:#9aa4ae;font-style:italic}
@@ -54,5 +57,5 @@ export const TOOLBAR_STYLE = `
 .lwdt-collapsed .lwdt-toggle .lwdt-show{display:block;color:#8ab4f8}
 .lwdt-collapsed .lwdt-bar{left:auto;width:36px;border-radius:6px 0 0 0}
 .lwdt-collapsed .lwdt-toggle{border-left:0}
-@media (max-width:760px){.lwdt-route,.lwdt-memory{display:none}}
+@media (max-width:760px){.lwdt-route,.lwdt-memory,.lwdt-io-redis,.lwdt-io-http_client{display:none}}
 `;

@@ -1,0 +1,59 @@
+import { readFile, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+/** A place in a source file a panel wants to show the lines around. */
+export interface SourcePosition {
+  readonly file: string;
+  readonly line: number;
+}
+
+/** Lines of a file around a position: `first` is the number of `lines[0]`. */
+export interface SourceExcerpt {
+  readonly first: number;
+  readonly line: number;
+  readonly lines: readonly string[];
+}
+
+/** The excerpt around a position the page asked for, or `null` (not asked for, unreadable, too large). */
+export type SourceReader = (file: string, line: number) => SourceExcerpt | null;
+
+export const NO_SOURCE: SourceReader = () => null;
+
+/** Lines shown before and after the position. */
+const RADIUS = 3;
+/** Larger files are bundles or generated code, not worth reading for seven lines. */
+const MAX_FILE_BYTES = 1024 * 1024;
+/** Files read for one page: a deep stack of the application's own frames still renders quickly. */
+const MAX_FILES = 20;
+/** A minified line would fill the page. */
+const MAX_LINE_CHARS = 300;
+
+async function readSmallFile(file: string): Promise<string[] | null> {
+  try {
+    // An ES module's frames name a file:// URL.
+    const path = file.startsWith('file://') ? fileURLToPath(file) : file;
+    const info = await stat(path);
+    if (!info.isFile() || info.size > MAX_FILE_BYTES) return null;
+    return (await readFile(path, 'utf8')).split(/\r?\n/);
+  } catch {
+    // Deleted, moved or unreadable since the profile was taken: the position is shown without its source.
+    return null;
+  }
+}
+
+/**
+ * Reads the lines around each position from disk when the page is rendered, not when the
+ * profile was collected: profiles stay small, and the source shown is the one an editor link
+ * opens. Read asynchronously before rendering, since panels render synchronously.
+ */
+export async function readSourceExcerpts(positions: readonly SourcePosition[]): Promise<SourceReader> {
+  const files = [...new Set(positions.filter((position) => position.line > 0).map((position) => position.file))].slice(0, MAX_FILES);
+  const contents = new Map(await Promise.all(files.map(async (file) => [file, await readSmallFile(file)] as const)));
+  return (file, line) => {
+    const lines = contents.get(file);
+    if (lines === undefined || lines === null || line < 1 || line > lines.length) return null;
+    const first = Math.max(1, line - RADIUS);
+    const last = Math.min(lines.length, line + RADIUS);
+    return { first, line, lines: lines.slice(first - 1, last).map((text) => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text)) };
+  };
+}
