@@ -56,10 +56,6 @@ export { type RedactionPolicy } from './profiler/redaction-policy';
 export { type PanelDefinition, type PanelContext } from './profiler/panel/panel-definition';
 export { type Profile } from './profiler/profile';
 
-// The request being handled, anywhere in its code; what a collector sees of it.
-export { currentRequest, type CurrentRequest } from './kernel/request-context';
-export { type CollectedRequest, type RequestTimings, type ReadonlyAttributes } from './kernel/collected-request';
-export { type RecordedEntries } from './kernel/request-records';
 export { ProfilerPaths, profilePath } from './profiler/profiler-paths';
 
 // Pages.
