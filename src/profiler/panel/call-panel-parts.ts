@@ -52,9 +52,10 @@ export function chosenFilter(query: URLSearchParams, filters: readonly CallFilte
  * The totals line every I/O panel starts with: how many, how long, errors, slow (with the
  * threshold), and those past PROFILER_MAX_ENTRIES that were counted but not kept.
  */
-export function renderCallTotals(totals: CallTotals, noun: string, extra: SafeHtml = html``): SafeHtml {
-  return html`<p class="totals call-totals"><strong class="count">${totals.count} ${noun}</strong> in <strong class="time">${formatMs(totals.time)}</strong> ·
-<span class="${totals.errors > 0 ? 'errors status-error-text' : 'errors'}">${totals.errors} errors</span> ·
+/** `nouns`: the singular and the plural (`['query', 'queries']`). */
+export function renderCallTotals(totals: CallTotals, nouns: readonly [string, string], extra: SafeHtml = html``): SafeHtml {
+  return html`<p class="totals call-totals"><strong class="count">${totals.count} ${totals.count === 1 ? nouns[0] : nouns[1]}</strong> in <strong class="time">${formatMs(totals.time)}</strong> ·
+<span class="${totals.errors > 0 ? 'errors status-error-text' : 'errors'}">${totals.errors} ${totals.errors === 1 ? 'error' : 'errors'}</span> ·
 <span class="${totals.slow > 0 ? 'slow status-error-text' : 'slow'}">${totals.slow} slow</span> (${totals.slowMs} ms or more)${extra}${
     totals.dropped > 0 ? html` · <strong class="dropped">${totals.dropped} not kept</strong> (past PROFILER_MAX_ENTRIES, counted only)` : ''
   }</p>`;

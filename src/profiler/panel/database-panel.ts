@@ -73,7 +73,7 @@ export const databasePanel: PanelDefinition<DatabaseCollectorData> = {
     const indexes = filteredIndexes(data.queries.length, rules, filter);
     const summary = html` · <span class="${data.nPlusOne > 0 ? 'n-plus-one status-error-text' : 'n-plus-one'}">${data.nPlusOne} N+1</span> · <span class="duplicates">${data.duplicates} duplicates</span>`;
     return html`<h2>Database</h2>
-${renderCallTotals(data, 'queries', summary)}
+${renderCallTotals(data, ['query', 'queries'], summary)}
 ${renderFilterLinks(profile.token, 'db', filter, filters)}
 ${filter === GROUPED ? renderGroups(context, analysis) : html`<table class="queries">
 <thead><tr><th>#</th><th>Start</th><th>Duration</th><th>Query</th><th>Rows</th><th>Origin</th></tr></thead>

@@ -63,7 +63,7 @@ export const httpClientPanel: PanelDefinition<HttpClientCollectorData> = {
     const filters = callFilters(data.calls.length, rules);
     const filter = chosenFilter(query, filters);
     return html`<h2>HTTP Client</h2>
-${renderCallTotals(data, 'calls')}
+${renderCallTotals(data, ['call', 'calls'])}
 ${renderFilterLinks(profile.token, 'http_client', filter, filters)}
 <table class="http-calls">
 <thead><tr><th>#</th><th>Start</th><th>Duration</th><th>Request</th><th>Origin</th></tr></thead>

@@ -34,6 +34,7 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .panel h2 { font-size: 20px; margin: 8px 0 12px; }
 .panel h3 { font-size: 16px; margin: 20px 0 8px; }
 th.key { width: 30%; }
+thead th { white-space: nowrap; }
 tr.sub td:first-child { padding-left: 28px; }
 .error-message { font-size: 16px; }
 .timeline { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; margin-bottom: 12px; }

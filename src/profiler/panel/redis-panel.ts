@@ -52,7 +52,7 @@ export const redisPanel: PanelDefinition<RedisCollectorData> = {
     const filters = callFilters(data.commands.length, rules);
     const filter = chosenFilter(query, filters);
     return html`<h2>Redis</h2>
-${renderCallTotals(data, 'commands')}
+${renderCallTotals(data, ['command', 'commands'])}
 ${renderFilterLinks(profile.token, 'redis', filter, filters)}
 <table class="redis-commands">
 <thead><tr><th>#</th><th>Start</th><th>Duration</th><th>Command</th><th>Origin</th></tr></thead>
