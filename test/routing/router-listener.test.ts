@@ -137,6 +137,18 @@ test('a request whose controller is set (the error sub-request) is not routed', 
   t.deepEqual(sub.trace.logs, []);
 });
 
+test('a main request whose controller a listener chose is not matched, but gets its context and its body limit', (t) => {
+  const chosen = exchangeFor({ method: 'POST', path: '/anywhere', headers: { host: 'example.com' }, body: Buffer.from('12345') });
+  chosen.controller = helloController;
+  t.notThrows(() => route(chosen, untouchable));
+  t.is(chosen.controller, helloController);
+  t.is(chosen.request.attributes.get('_route'), undefined);
+  t.is(requestContextOf(chosen).host, 'example.com');
+  const limited = exchangeFor({ method: 'POST', path: '/anywhere', body: Buffer.from('12345') });
+  limited.controller = { ...helloController, maxBodySize: 4 };
+  t.throws(() => route(limited, untouchable), { instanceOf: PayloadTooLargeHttpError });
+});
+
 test('a path matching with its slash toggled is answered by the redirect controller', (t) => {
   const exchange = route(exchangeFor({ path: '/foo/', query: 'q=1' }));
   t.is(exchange.controller, redirectController);
