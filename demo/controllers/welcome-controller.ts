@@ -9,7 +9,7 @@ function profilerLinks(home: string): SafeHtml {
 /** `GET /`: the welcome page, listing every route of the application, and with debug linking to the profiler. */
 export function createWelcomeController(routes: () => readonly RouteDefinition[], profilerHome: string | null = null): Controller {
   return {
-    name: 'App\\Controller\\WelcomeController::index',
+    name: 'welcome.index',
     handle: () => {
       const rows = routes().map(
         (route) =>
