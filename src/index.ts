@@ -17,12 +17,18 @@ export { type LogConfig, type LoggerLevel, type LogFormat } from './log/log-conf
 export { Request } from './http/request';
 export { Response } from './http/response';
 export { type AuthenticatedUser, type Session } from './http/session';
+export { type SessionStorage, type SessionData } from './session/session-storage';
 export { HttpError, BadRequestHttpError, UnauthorizedHttpError, ForbiddenHttpError, NotFoundHttpError, MethodNotAllowedHttpError, PayloadTooLargeHttpError, ServiceUnavailableHttpError } from './errors/http-error';
 export { LoupeError } from './errors/loupe-error';
 export { type ErrorCode } from './errors/error-codes';
 
 // Routes, controllers and listeners.
 export { type RouteDefinition } from './routing/route';
+export { type Router, type RouteMatch, type RouteDescription } from './routing/router';
+export { RouteTraceLevel, type RouteTrace, type RouteTraceEntry } from './routing/route-trace';
+export { type RequestContext } from './routing/request-context';
+export { MethodNotAllowedError } from './routing/method-not-allowed-error';
+export { ResourceNotFoundError } from './routing/resource-not-found-error';
 export { type Controller, type ControllerArguments, type ControllerHandler } from './kernel/controller';
 export { defineListener, type Listener, type PhaseHandler, type Subscription, type Subscriptions } from './kernel/listener';
 export { KernelEvents, type KernelPhase } from './kernel/kernel-events';

@@ -2,7 +2,7 @@ import { type Controller } from '../../src';
 
 /** `GET /boom`: a controller that throws, to see the exception branch at work. */
 export const boomController: Controller = {
-  name: 'App\\Controller\\BoomController::boom',
+  name: 'boom.boom',
   handle: () => {
     throw new Error('Boom! This controller failed on purpose.', { cause: new RangeError('The inner cause of the boom.') });
   },
@@ -10,7 +10,7 @@ export const boomController: Controller = {
 
 /** `GET /boom/async`: the same, as a rejected promise. */
 export const asyncBoomController: Controller = {
-  name: 'App\\Controller\\BoomController::asyncBoom',
+  name: 'boom.asyncBoom',
   handle: async () => {
     await new Promise((resolve) => setImmediate(resolve));
     throw new Error('Boom! This async controller rejected on purpose.');

@@ -2,6 +2,6 @@ import { type Controller } from '../../src';
 
 /** `POST /api/echo`: returns the JSON body it was sent; kernel.view turns it into JSON. */
 export const echoController: Controller = {
-  name: 'App\\Controller\\EchoController::echo',
+  name: 'echo.echo',
   handle: ({ request }) => ({ echo: request.json() }),
 };

@@ -4,7 +4,7 @@ const GREETINGS: Readonly<Record<string, string>> = { en: 'Hello', fr: 'Bonjour'
 
 /** `GET /hello/{name}` and `GET /{_locale}/hello/{name}`: a greeting in the request's locale. */
 export const helloController: Controller = {
-  name: 'App\\Controller\\HelloController::hello',
+  name: 'hello.hello',
   handle: ({ params, locale }) => {
     const greeting = `${GREETINGS[locale] ?? GREETINGS['en'] ?? 'Hello'} ${params['name'] ?? ''}!`;
     return new Response(

@@ -52,7 +52,7 @@ function readAttempt(request: Request): LoginAttempt {
  */
 export function createLoginController(options: LoginControllerOptions): Controller {
   return {
-    name: 'App\\Controller\\LoginController::login',
+    name: 'login.login',
     maxBodySize: 16 * 1024,
     handle: async ({ request, attributes, log }) => {
       const attempt = readAttempt(request);

@@ -7,7 +7,7 @@ const MAX_DELAY_MS = 5_000;
  * wait is a stopwatch span of its own in the profiler's Performance panel.
  */
 export const slowController: Controller = {
-  name: 'App\\Controller\\SlowController::slow',
+  name: 'slow.slow',
   handle: async ({ request, stopwatch }) => {
     const requested = Number(request.queryParams.get('ms') ?? '100');
     const delay = Number.isFinite(requested) ? Math.min(Math.max(requested, 0), MAX_DELAY_MS) : 100;

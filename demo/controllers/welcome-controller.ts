@@ -12,7 +12,7 @@ function profilerLinks(home: string): SafeHtml {
  */
 export function createWelcomeController(routes: () => readonly RouteDefinition[], profilerHome: string | null = null, notice: string | null = null): Controller {
   return {
-    name: 'App\\Controller\\WelcomeController::index',
+    name: 'welcome.index',
     handle: () => {
       const rows = routes().map(
         (route) =>

@@ -29,7 +29,7 @@ function exchangeOf(context: { exchange: MachineExchange | null }): Exchange {
 }
 
 /** The exchange's error sub-request, which error_sub_request is entered with. */
-function subRequestOf(exchange: Exchange): Exchange {
+function requireSubRequest(exchange: Exchange): Exchange {
   if (exchange.subRequest === null) throw new Error('No sub-request: the request machine entered error_sub_request without one.');
   return exchange.subRequest;
 }
@@ -147,7 +147,7 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
       },
       useErrorSubResponse: ({ context }) => {
         const exchange = exchangeOf(context);
-        const sub = subRequestOf(exchange);
+        const sub = requireSubRequest(exchange);
         const response = sub.response ?? minimalErrorResponse();
         const error = exchange.handlingError;
         // As HttpKernel::handleThrowable: an error response keeps its status, anything else
@@ -199,7 +199,7 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
       isControllerSettled: ({ context }) => !exchangeOf(context).controllerPending,
       isResponseResult: ({ event }) => event.type === 'controller.done' && event.result instanceof Response,
       hasSubRequestFailed: ({ context }) => {
-        const sub = subRequestOf(exchangeOf(context));
+        const sub = requireSubRequest(exchangeOf(context));
         return sub.errors.length > 0 || sub.response === null;
       },
       isSubRequest: ({ context }) => CHECKS.isSubRequest(exchangeOf(context)),

@@ -28,7 +28,9 @@ import { ProfilerPaths } from '../profiler/profiler-paths';
 import { createWebDebugToolbarListener } from '../profiler/web-debug-toolbar-listener';
 import { closeRedis, connectRedis } from '../redis/connect-redis';
 import { type RedisClient } from '../redis/redis-client';
+import { ChainRouter } from '../routing/chain-router';
 import { type RouteDefinition } from '../routing/route';
+import { type Router } from '../routing/router';
 import { createRouterListener } from '../routing/router-listener';
 import { UrlMatcherRouter } from '../routing/url-matcher-router';
 import { CredentialsVerifier } from '../security/credentials-verifier';
@@ -43,6 +45,7 @@ import { UwsServer } from '../server/uws-server';
 import { WorkerLink } from '../server/workers/worker-link';
 import { RedisSessionStorage } from '../session/redis-session-storage';
 import { createSessionListener } from '../session/session-listener';
+import { type SessionStorage } from '../session/session-storage';
 import { inject, type InjectRequest, type InjectResponse } from './inject';
 
 /** Who the users are and which paths need them (Symfony's security.yaml). */
@@ -55,8 +58,23 @@ export interface SecurityOptions {
 
 /** What an application gives Loupe. */
 export interface LoupeOptions {
-  /** The application's routes, matched in order after the profiler's own. */
-  readonly routes: readonly RouteDefinition[];
+  /** The application's routes, matched in order after the profiler's own (and before `router`). */
+  readonly routes?: readonly RouteDefinition[];
+  /**
+   * The application's own router, for routes `routes` cannot describe. Loupe's own matcher (the
+   * profiler's routes with debug, then `routes`) is asked first; the router only for what that
+   * matcher does not answer: `/_profiler/…` and `/_wdt/…` stay the profiler's, and a path matched
+   * with its trailing slash toggled is redirected before the router sees it. It throws
+   * ResourceNotFoundError or MethodNotAllowedError for what it does not answer; a 405 lists the
+   * methods of both. Its `generate` serves the URLs of its routes, `trace` the profiler's Routing panel.
+   * Defaults to Loupe's matcher alone.
+   */
+  readonly router?: Router;
+  /**
+   * Where sessions live between requests; defaults to Redis (`<prefix>session:<id>`, expiring after
+   * SESSION_LIFETIME idle seconds). The session cookie and its id stay Loupe's.
+   */
+  readonly sessionStorage?: SessionStorage;
   /**
    * Listeners: an array is added to the defaults (session, locale, router, firewall, remember-me,
    * response, robots, profiler, web debug toolbar, error…); a function gets the defaults and returns the set to run,
@@ -116,7 +134,7 @@ interface Started {
 }
 
 /** The listeners every application gets, in the order of Symfony's defaults. */
-function defaultListeners(config: Config, router: UrlMatcherRouter, redis: RedisClient, profiler: Profiler | null, security: SecurityOptions | undefined, logger: Logger): Listener[] {
+function defaultListeners(config: Config, router: Router, sessionStorage: SessionStorage, redis: RedisClient, profiler: Profiler | null, security: SecurityOptions | undefined, logger: Logger): Listener[] {
   const listeners: Listener[] = [
     validateRequestListener,
     createRequestLogListener(logger),
@@ -126,7 +144,7 @@ function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis
     responseListener,
     createErrorListener({ debug: config.debug }),
     createSessionListener({
-      storage: new RedisSessionStorage(redis, { prefix: config.redis.prefix, lifetime: config.session.lifetime }),
+      storage: sessionStorage,
       cookieName: config.session.cookieName,
       // A browser-session cookie: Redis expires idle sessions (see SessionListenerOptions.lifetime).
       lifetime: 0,
@@ -154,8 +172,9 @@ function defaultListeners(config: Config, router: UrlMatcherRouter, redis: Redis
 }
 
 /**
- * A Loupe application: the kernel with the default listeners, the application's routes and
- * listeners, the profiler (with debug), sessions in Redis and the uWS server.
+ * A Loupe application: the kernel with the default listeners, the application's routes (or
+ * router) and listeners, the profiler (with debug), sessions in Redis (or the storage given) and
+ * the uWS server.
  */
 export function createLoupe(options: LoupeOptions): Loupe {
   const config = options.config ?? readConfig();
@@ -188,8 +207,10 @@ export function createLoupe(options: LoupeOptions): Loupe {
               workers: () => WorkerLink.current(),
               editorLink: createEditorLink(config.profiler.ide),
             });
-      const router = new UrlMatcherRouter([...profilerRoutes, ...options.routes]);
-      const defaults = defaultListeners(config, router, redis, profiler, options.security, logger);
+      const ownRouter = new UrlMatcherRouter([...profilerRoutes, ...(options.routes ?? [])]);
+      const router = options.router === undefined ? ownRouter : new ChainRouter([ownRouter, options.router]);
+      const sessionStorage = options.sessionStorage ?? new RedisSessionStorage(redis, { prefix: config.redis.prefix, lifetime: config.session.lifetime });
+      const defaults = defaultListeners(config, router, sessionStorage, redis, profiler, options.security, logger);
       const listeners = typeof options.listeners === 'function' ? options.listeners(defaults) : [...defaults, ...(options.listeners ?? [])];
       const registry = new ListenerRegistry(listeners);
       const kernel = new Kernel({

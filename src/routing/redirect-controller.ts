@@ -9,7 +9,7 @@ import { type Controller } from '../kernel/controller';
  * request's query string.
  */
 export const redirectController: Controller = {
-  name: 'Loupe\\Routing\\RedirectController::urlRedirectAction',
+  name: 'routing.urlRedirect',
   handle: ({ params, request }) => {
     const query = request.data.query;
     const location = request.schemeAndHttpHost + (params['path'] ?? '/') + (query === '' ? '' : `?${query}`);

@@ -1,5 +1,6 @@
 import { MethodNotAllowedHttpError, NotFoundHttpError, PayloadTooLargeHttpError } from '../errors/http-error';
 import { withoutStackTraces } from '../errors/without-stack-traces';
+import { type Controller } from '../kernel/controller';
 import { type RequestEvent } from '../kernel/event/request-event';
 import { defineListener, type Listener } from '../kernel/listener';
 import { MethodNotAllowedError } from './method-not-allowed-error';
@@ -35,6 +36,25 @@ function matchRequest(router: Router, event: RequestEvent): RouteMatch {
   }
 }
 
+/** Matches the request and records the route in the request's attributes and log. */
+function routeRequest(router: Router, event: RequestEvent, stackTraces: boolean): Controller {
+  const { exchange, request } = event;
+  const match = stackTraces ? matchRequest(router, event) : withoutStackTraces(() => matchRequest(router, event));
+  const { attributes } = request;
+  attributes.set('_route', match.name);
+  attributes.set('_controller', match.controller.name);
+  for (const [name, value] of Object.entries(match.params)) attributes.set(name, value);
+  attributes.set('_route_params', { ...match.params });
+  exchange.controller = match.controller;
+  event.log('info', `Matched route "${match.name}".`, {
+    route: match.name,
+    route_parameters: { _route: match.name, _controller: match.controller.name, ...match.params },
+    request_uri: request.uri,
+    method: request.method,
+  });
+  return match.controller;
+}
+
 export interface RouterListenerOptions {
   /**
    * Whether the 404, 405 and 413 it raises capture a stack trace (default true): debug shows
@@ -46,7 +66,8 @@ export interface RouterListenerOptions {
 /**
  * Matches the request to a route (Symfony's RouterListener, kernel.request 32) and records the
  * request context URL generation uses; an unrouted request becomes a 404, a wrong method a 405,
- * a body larger than the route's controller accepts a 413. An error sub-request arrives with its
+ * a body larger than the route's controller accepts a 413. A controller that a listener chose
+ * before (RequestEvent.setController) is kept, unmatched. An error sub-request arrives with its
  * controller set and keeps its parent's context.
  */
 export function createRouterListener(router: Router, options: RouterListenerOptions = {}): Listener {
@@ -56,24 +77,15 @@ export function createRouterListener(router: Router, options: RouterListenerOpti
       32,
       (event) => {
         const { exchange, request } = event;
-        if (exchange.controller !== null) return;
+        // The error sub-request renders for its parent, in its parent's context.
+        if (exchange.parent !== null && exchange.controller !== null) return;
         // Reads the Host header: an invalid one throws its 400 here, as RequestContext::fromRequest does.
         setRequestContext(exchange, requestContextFromRequest(request));
         exchange.attributes.set(RoutingAttributes.ROUTER, router);
-        const match = stackTraces ? matchRequest(router, event) : withoutStackTraces(() => matchRequest(router, event));
-        const { attributes } = request;
-        attributes.set('_route', match.name);
-        attributes.set('_controller', match.controller.name);
-        for (const [name, value] of Object.entries(match.params)) attributes.set(name, value);
-        attributes.set('_route_params', { ...match.params });
-        exchange.controller = match.controller;
-        event.log('info', `Matched route "${match.name}".`, {
-          route: match.name,
-          route_parameters: { _route: match.name, _controller: match.controller.name, ...match.params },
-          request_uri: request.uri,
-          method: request.method,
-        });
-        const limit = match.controller.maxBodySize;
+        // A listener before this one chose the controller (RequestEvent.setController): nothing to match,
+        // but its controller still generates URLs from this request and keeps its body limit.
+        const controller = exchange.controller ?? routeRequest(router, event, stackTraces);
+        const limit = controller.maxBodySize;
         const size = request.data.body?.length ?? 0;
         if (limit !== undefined && size > limit) throw stackTraces ? new PayloadTooLargeHttpError(limit) : withoutStackTraces(() => new PayloadTooLargeHttpError(limit));
       },

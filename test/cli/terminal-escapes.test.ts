@@ -79,7 +79,7 @@ test('profiler:show shows the percent-decoded route parameters escaped', async (
     const run = await runLoupe(['profiler:show', token ?? ''], env);
     t.is(run.code, 0, run.stderr);
     t.notRegex(run.stdout, RAW_CONTROL);
-    t.true(run.stdout.includes(`Params      _route=hello, _controller=App\\Controller\\HelloController::hello, name=${name}\n`), run.stdout);
+    t.true(run.stdout.includes(`Params      _route=hello, _controller=hello.hello, name=${name}\n`), run.stdout);
   }
 });
 

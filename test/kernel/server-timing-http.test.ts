@@ -1,7 +1,8 @@
 import test from 'ava';
+import { createLogger, createLoupe, Response } from '../../src';
 import { httpRequest } from '../helpers/http-client';
 import { parseServerTiming } from '../helpers/server-timing';
-import { startTestServer } from '../helpers/test-server';
+import { deleteKeys, startTestServer, testConfig } from '../helpers/test-server';
 
 const PROD = { APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'server-timing-test' };
 
@@ -43,5 +44,22 @@ test('debug with SERVER_TIMING=0: no header, the profiler records its timeline a
     t.regex(String(res.headers['x-debug-token']), /^[0-9a-f]{6}$/);
   } finally {
     await server.close();
+  }
+});
+
+test('a controller name with quotes, backslashes and non-ASCII is a well-formed quoted desc', async (t) => {
+  const name = 'legacy "quoted" \\ päge';
+  const app = createLoupe({
+    routes: [{ name: 'odd', path: '/odd', methods: ['GET'], controller: { name, handle: () => new Response('odd') } }],
+    config: testConfig({ SERVER_TIMING: '1' }),
+    logger: createLogger({ level: 'silent', format: 'json' }),
+  });
+  try {
+    const { port } = await app.listen();
+    const metrics = parseServerTiming(String((await httpRequest(port, { path: '/odd' })).headers['server-timing']));
+    t.is(metrics.find((metric) => metric.name === 'controller')?.desc, 'legacy "quoted" \\ p?ge', 'quotes and backslashes survive; what is not visible ASCII is replaced');
+  } finally {
+    await app.close();
+    await deleteKeys(app.config.redis.url, app.config.redis.prefix);
   }
 });

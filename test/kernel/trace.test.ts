@@ -111,12 +111,12 @@ test('log keeps the level, message, context (empty by default) and the time', (t
 test('the controller span and a span() inside it nest under the current state; a sync span ends when its function returns', (t) => {
   const trace = new Trace();
   trace.enter('controller');
-  const controller = trace.beginController('HelloController');
+  const controller = trace.beginController('hello.hello');
   const answer = trace.span('render', (inner) => inner.span('template', () => 42));
   trace.end(controller);
   t.is(answer, 42);
   const [state, ctrl, render, template] = trace.spans;
-  t.like(ctrl, { name: 'HelloController', category: 'controller', parent: 0, depth: 1 });
+  t.like(ctrl, { name: 'hello.hello', category: 'controller', parent: 0, depth: 1 });
   t.like(render, { name: 'render', category: 'app', parent: 1, depth: 2 });
   t.like(template, { name: 'template', category: 'app', parent: 2, depth: 3 });
   t.is(state?.duration, OPEN_SPAN, 'the state runs on');

@@ -156,7 +156,7 @@ const decimals = (value: number): number => String(value).split('.')[1]?.length 
 
 const hello: Route = {
   name: 'hello',
-  controller: { name: 'App\\Controller\\HelloController::hello', handle: () => new Response('Hello anna', 201, { 'X-Answer': 'yes' }) },
+  controller: { name: 'hello.hello', handle: () => new Response('Hello anna', 201, { 'X-Answer': 'yes' }) },
   params: { name: 'anna' },
 };
 
@@ -256,7 +256,7 @@ test("the phases, listeners and states read from the timeline are what the event
   const failing: Route = {
     name: 'fail',
     controller: {
-      name: 'App\\Controller\\FailController',
+      name: 'fail.fail',
       handle: () => {
         throw new Error('boom');
       },
@@ -288,8 +288,8 @@ test('routing comes from _route, _controller and the string attributes', async (
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
   t.deepEqual(entries(main).router, {
     route: 'hello',
-    controller: 'App\\Controller\\HelloController::hello',
-    params: { _route: 'hello', _controller: 'App\\Controller\\HelloController::hello', name: 'anna' },
+    controller: 'hello.hello',
+    params: { _route: 'hello', _controller: 'hello.hello', name: 'anna' },
     failure: null,
     // A table router leaves no router to ask for the pattern, the defaults or the routes tried.
     path: null,
@@ -310,7 +310,7 @@ test('an error sub-request: type sub, parent as given, a GET, the rendered error
   const failing: Route = {
     name: 'fail',
     controller: {
-      name: 'App\\Controller\\FailController',
+      name: 'fail.fail',
       handle: () => {
         throw new Error('the order could not be saved', { cause: new TypeError('price is not a number', { cause: new RangeError('NaN') }) });
       },
@@ -358,7 +358,7 @@ test("with its parent profiled, the error sub-request's profile refers to the er
   const failing: Route = {
     name: 'fail',
     controller: {
-      name: 'App\\Controller\\FailController',
+      name: 'fail.fail',
       handle: () => {
         throw new Error('the order could not be saved', { cause: new TypeError('price is not a number') });
       },
@@ -377,7 +377,7 @@ test("with its parent profiled, the error sub-request's profile refers to the er
 const echo: Route = {
   name: 'login',
   controller: {
-    name: 'App\\Controller\\LoginController::login',
+    name: 'login.login',
     handle: () => new Response('{}', 200, { 'Set-Cookie': 'LOUPESESSID=fresh; Path=/', 'Content-Type': 'application/json' }),
   },
 };
@@ -442,7 +442,7 @@ test('a body over 64 KiB is not recorded, only its size', async (t) => {
 });
 
 test('an aborted request has status 0 and aborted set; it went through aborted, never sending', async (t) => {
-  const pending: Route = { name: 'slow', controller: { name: 'App\\Controller\\SlowController', handle: () => new Promise(() => undefined) } };
+  const pending: Route = { name: 'slow', controller: { name: 'slow.slow', handle: () => new Promise(() => undefined) } };
   const { main, written } = await run({ '/slow': pending }, requestData({ path: '/slow' }), { whileRunning: (running) => running.abort() });
   t.is(written.length, 0);
   t.is(main.statusCode, 0);
@@ -515,7 +515,7 @@ test('session attributes are recorded, redacted, only when the session was start
   const usesSession: Route = {
     name: 'cart',
     controller: {
-      name: 'App\\Controller\\CartController',
+      name: 'cart.show',
       handle: async ({ session }) => {
         await session?.start();
         return new Response('cart');

@@ -66,7 +66,7 @@ function profile(token: string, index = 0): Profile {
           { name: 'kernel.request', start: 0, duration: 0.3 },
         ],
       },
-      router: { route: 'hello', controller: 'HelloController', params: { _route: 'hello' }, failure: null },
+      router: { route: 'hello', controller: 'hello.hello', params: { _route: 'hello' }, failure: null },
     },
     profilerCost: { collect: 0.01 },
   });

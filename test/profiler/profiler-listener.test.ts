@@ -25,14 +25,14 @@ const NOT_PROFILED = 'Redis is unavailable: the profile could not be stored.';
 
 const redis = useTestRedis(test, 'loupe-test-profiler-listener');
 
-const hello: Controller = { name: 'App\\Controller\\HelloController::hello', handle: () => new Response('Hello') };
+const hello: Controller = { name: 'hello.hello', handle: () => new Response('Hello') };
 const failing: Controller = {
-  name: 'App\\Controller\\FailController',
+  name: 'fail.fail',
   handle: () => {
     throw new Error('boom', { cause: new TypeError('inner') });
   },
 };
-const pending: Controller = { name: 'App\\Controller\\SlowController', handle: () => new Promise(() => undefined) };
+const pending: Controller = { name: 'slow.slow', handle: () => new Promise(() => undefined) };
 
 /** Path → [route name, controller]. */
 const ROUTES: Readonly<Record<string, readonly [string, Controller]>> = {

@@ -58,7 +58,7 @@ test.serial('GET /slow?ms=200: the controller span holds the wait, and almost no
   const { res, timeline, spans } = await timelineOf('/slow?ms=200');
   t.is(res.status, 200);
   const controller = only(spans, (span) => span.category === 'controller', 'controller span');
-  t.is(controller.name, 'App\\Controller\\SlowController::slow');
+  t.is(controller.name, 'slow.slow');
   t.true(controller.duration >= 199, `controller ${controller.duration} ms`);
   t.is(spans[controller.parent]?.name, 'controller', 'in the machine state that runs it');
   const wait = only(spans, (span) => span.name === 'wait', 'wait span');
@@ -102,7 +102,7 @@ test('GET /boom: the error sub-request is a span under error_sub_request, linked
   const response = phases.find((span) => span.name === 'kernel.response');
   t.true(response !== undefined && childrenOf(spans, response).some((span) => span.category === 'listener'));
   const failing = only(spans, (span) => span.category === 'controller' && span.depth === 1, 'main controller span');
-  t.is(failing.name, 'App\\Controller\\BoomController::boom', 'the controller that threw is timed too');
+  t.is(failing.name, 'boom.boom', 'the controller that threw is timed too');
 });
 
 test('GET /session: loading and saving the session are session spans around their Redis commands', async (t) => {
@@ -144,7 +144,7 @@ test('Server-Timing names the phases, the controller and the total, per the spec
     ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'controller', 'kernel.response', 'kernel.finish_request', 'total'],
   );
   t.true((byName.get('controller')?.dur ?? 0) >= 19);
-  t.is(byName.get('controller')?.desc, 'App\\Controller\\SlowController::slow', 'backslashes survive the quoting');
+  t.is(byName.get('controller')?.desc, 'slow.slow');
   t.true((byName.get('total')?.dur ?? 0) >= (byName.get('controller')?.dur ?? Infinity));
   t.true(metrics.every((metric) => metric.dur !== undefined));
 
@@ -163,7 +163,7 @@ test('the Performance panel draws the waterfall: nested rows coloured by categor
   t.regex(page.body, /<section class="panel" id="panel-performance">/);
   for (const category of ['phase', 'listener', 'controller', 'sub_request']) t.true(page.body.includes(`data-category="${category}"`), category);
   t.regex(page.body, /data-depth="3"/, 'the sub-request\'s listeners sit three levels in');
-  t.regex(page.body, /class="bar cat-controller" style="left:[\d.]+%;width:[\d.]+%" title="App\\Controller\\BoomController::boom \(controller\): \d+\.\d{3} ms from \d+\.\d{3} ms, self \d+\.\d{3} ms"/);
+  t.regex(page.body, /class="bar cat-controller" style="left:[\d.]+%;width:[\d.]+%" title="boom\.boom \(controller\): \d+\.\d{3} ms from \d+\.\d{3} ms, self \d+\.\d{3} ms"/);
   t.true(page.body.includes(`<a href="/_profiler/${sub}">${sub}</a>`));
   t.regex(page.body, /unaccounted: \d+\.\d+ ms \(\d+\.\d % of the total\)/);
   t.notRegex(page.body, /<(script|iframe|object)\b/i, 'nothing to run');

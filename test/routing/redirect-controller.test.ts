@@ -45,5 +45,5 @@ test('the host is lower-cased, a default port left out, an IPv6 host keeps its b
 });
 
 test('is named as Symfony names its redirect action', (t) => {
-  t.is(redirectController.name, 'Loupe\\Routing\\RedirectController::urlRedirectAction');
+  t.is(redirectController.name, 'routing.urlRedirect');
 });

@@ -16,7 +16,7 @@ import { UrlMatcherRouter } from '../../src/routing/url-matcher-router';
 import { exchangeFor, requestData } from '../helpers/request-data';
 import { runPhaseSync } from '../helpers/run-phase';
 
-const helloController: Controller = { name: 'App\\Controller\\HelloController::hello', handle: () => new Response('hello') };
+const helloController: Controller = { name: 'hello.hello', handle: () => new Response('hello') };
 const errorController: Controller = { name: 'error_controller', handle: () => new Response('error page') };
 
 const router = new UrlMatcherRouter([
@@ -60,7 +60,7 @@ test('a matched route sets the attributes, the controller and logs the match', (
   const exchange = route(exchangeFor({ path: '/hello/J%C3%BCrgen', query: 'x=1' }));
   const { attributes } = exchange.request;
   t.is(attributes.get('_route'), 'hello');
-  t.is(attributes.get('_controller'), 'App\\Controller\\HelloController::hello');
+  t.is(attributes.get('_controller'), 'hello.hello');
   t.is(attributes.get('name'), 'Jürgen');
   t.deepEqual(attributes.get('_route_params'), { name: 'Jürgen' });
   t.is(exchange.controller, helloController);
@@ -70,7 +70,7 @@ test('a matched route sets the attributes, the controller and logs the match', (
       message: 'Matched route "hello".',
       context: {
         route: 'hello',
-        route_parameters: { _route: 'hello', _controller: 'App\\Controller\\HelloController::hello', name: 'Jürgen' },
+        route_parameters: { _route: 'hello', _controller: 'hello.hello', name: 'Jürgen' },
         request_uri: 'http://127.0.0.1:8000/hello/J%C3%BCrgen?x=1',
         method: 'GET',
       },
@@ -137,6 +137,18 @@ test('a request whose controller is set (the error sub-request) is not routed', 
   t.deepEqual(sub.trace.logs, []);
 });
 
+test('a main request whose controller a listener chose is not matched, but gets its context and its body limit', (t) => {
+  const chosen = exchangeFor({ method: 'POST', path: '/anywhere', headers: { host: 'example.com' }, body: Buffer.from('12345') });
+  chosen.controller = helloController;
+  t.notThrows(() => route(chosen, untouchable));
+  t.is(chosen.controller, helloController);
+  t.is(chosen.request.attributes.get('_route'), undefined);
+  t.is(requestContextOf(chosen).host, 'example.com');
+  const limited = exchangeFor({ method: 'POST', path: '/anywhere', body: Buffer.from('12345') });
+  limited.controller = { ...helloController, maxBodySize: 4 };
+  t.throws(() => route(limited, untouchable), { instanceOf: PayloadTooLargeHttpError });
+});
+
 test('a path matching with its slash toggled is answered by the redirect controller', (t) => {
   const exchange = route(exchangeFor({ path: '/foo/', query: 'q=1' }));
   t.is(exchange.controller, redirectController);
@@ -164,7 +176,7 @@ test('routing records the request context; a finished sub-request gives its pare
 });
 
 test('a body larger than the matched controller accepts is a 413 once the route matched', (t) => {
-  const small: Controller = { name: 'App\\Controller\\UploadController::small', handle: () => new Response('ok'), maxBodySize: 4 };
+  const small: Controller = { name: 'upload.small', handle: () => new Response('ok'), maxBodySize: 4 };
   const limited = new UrlMatcherRouter([
     { name: 'upload', path: '/upload', methods: ['POST'], controller: small },
     { name: 'open', path: '/open', methods: ['POST'], controller: helloController },

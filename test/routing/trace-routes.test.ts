@@ -11,7 +11,7 @@ import { InMemoryUserProvider } from '../../src/security/user-provider';
 
 const demo = demoRoutes(['en', 'fr', 'de'], new CredentialsVerifier(new InMemoryUserProvider(DEMO_USERS)));
 const router = new UrlMatcherRouter(demo);
-const controller: Controller = { name: 'App\\Controller\\TestController', handle: () => new Response('test') };
+const controller: Controller = { name: 'test.show', handle: () => new Response('test') };
 
 /** Each route's `name: log`, in order. */
 const logs = (trace: RouteTrace): string[] => trace.routes.map((route) => `${route.name}: ${route.log}`);

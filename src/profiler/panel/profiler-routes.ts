@@ -110,7 +110,7 @@ function createSearchController(deps: ProfilerRoutesDeps, name: string, defaultQ
 
 /** `/_profiler/{token}/search/results` (searchResultsAction): the results page. */
 function createResultsController(deps: ProfilerRoutesDeps): Controller {
-  return { name: 'Loupe\\Panel\\ProfilerController::searchResultsAction', handle: ({ request }) => searchResults(deps, request) };
+  return { name: 'profiler.searchResults', handle: ({ request }) => searchResults(deps, request) };
 }
 
 /** How many profiles the storage indexes, or why it cannot say. */
@@ -129,7 +129,7 @@ async function storageState(storage: PageStorage): Promise<StorageState> {
  */
 function createStatusController(deps: ProfilerRoutesDeps): Controller {
   return {
-    name: 'Loupe\\Panel\\ProfilerController::statusAction',
+    name: 'profiler.status',
     handle: async ({ request }) => {
       const stats = deps.stats();
       const storage = await storageState(deps.storage);
@@ -150,14 +150,14 @@ function createStatusController(deps: ProfilerRoutesDeps): Controller {
 /** `/_profiler/{token}/compare/{other}`: the profile `other` (B) measured against `token` (A). */
 function createCompareController(deps: ProfilerRoutesDeps): Controller {
   return {
-    name: 'Loupe\\Panel\\ProfilerController::compareAction',
+    name: 'profiler.compare',
     handle: ({ request, params }) => unlessUnavailable(request, () => compareResponse(deps, request, params['token'] ?? '', params['other'] ?? '')),
   };
 }
 
 function createPanelController(deps: ProfilerRoutesDeps): Controller {
   return {
-    name: 'Loupe\\Panel\\ProfilerController::panelAction',
+    name: 'profiler.panel',
     handle: ({ request, params }) =>
       unlessUnavailable(request, async () => {
         const lookup = await loadProfile(deps, params['token'] ?? '');
@@ -202,8 +202,8 @@ export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefini
   const isConnected = unguarded.isStorageConnected ?? (() => true);
   const deps: ProfilerRoutesDeps = { ...unguarded, storage: guardStorage(unguarded.storage, isConnected) };
   return [
-    { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::homeAction', 'limit=10') },
-    { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'Loupe\\Panel\\ProfilerController::searchAction', '') },
+    { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'profiler.home', 'limit=10') },
+    { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'profiler.search', '') },
     { name: '_profiler_status', path: ProfilerPaths.STATUS, methods: ['GET'], controller: createStatusController(deps) },
     {
       name: '_profiler_search_results',

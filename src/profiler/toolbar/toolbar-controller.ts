@@ -39,7 +39,7 @@ function fragment(content: SafeHtml, status: number): Response {
  */
 export function createToolbarController(source: ProfileSource, timeoutMs = TOOLBAR_WAIT_MS): Controller {
   return {
-    name: 'Loupe\\Panel\\ProfilerController::toolbarAction',
+    name: 'profiler.toolbar',
     handle: async ({ params }) => {
       const lookup = await waitForProfile(source, params['token'] ?? '', timeoutMs);
       switch (lookup.kind) {

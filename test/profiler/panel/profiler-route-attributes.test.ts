@@ -23,7 +23,7 @@ test('GET /_profiler/{token} matches the route _profiler with _route, _controlle
   runPhaseSync(routerListener, 'kernel.request', exchange);
   const { attributes } = exchange.request;
   t.is(attributes.get('_route'), '_profiler');
-  t.is(attributes.get('_controller'), 'Loupe\\Panel\\ProfilerController::panelAction');
+  t.is(attributes.get('_controller'), 'profiler.panel');
   t.is(attributes.get('token'), 'a1b2c3');
   t.deepEqual(attributes.get('_route_params'), { token: 'a1b2c3' });
   const latest = exchangeFor({ path: '/_profiler/latest' });

@@ -1,0 +1,188 @@
+import test from 'ava';
+import {
+  createLoupe,
+  createLogger,
+  defineListener,
+  LoupeError,
+  MethodNotAllowedError,
+  ProfilerPaths,
+  ResourceNotFoundError,
+  Response,
+  type Controller,
+  type Loupe,
+  type LoupeOptions,
+  type Router,
+  type SessionData,
+  type SessionStorage,
+} from '../../src';
+import { httpRequest } from '../helpers/http-client';
+import { connectTestRedis } from '../helpers/test-redis';
+import { deleteKeys, testConfig } from '../helpers/test-server';
+
+const apps: Loupe[] = [];
+
+/** An application listening on a free port, with debug on and a Redis key prefix of its own. */
+async function listening(options: Omit<LoupeOptions, 'config' | 'logger'>): Promise<{ app: Loupe; port: number }> {
+  const app = createLoupe({ ...options, config: testConfig(), logger: createLogger({ level: 'silent', format: 'json' }) });
+  apps.push(app);
+  const { port } = await app.listen();
+  return { app, port };
+}
+
+test.after.always(async () => {
+  for (const app of apps) {
+    await app.close();
+    await deleteKeys(app.config.redis.url, app.config.redis.prefix);
+  }
+});
+
+const text = (name: string, body: string): Controller => ({ name, handle: () => new Response(body) });
+
+/** Pages looked up in a map by slug, as a CMS's router would: no route table at all. */
+class PageRouter implements Router {
+  readonly #pages: ReadonlyMap<string, string>;
+  /** The paths it was asked to match. */
+  readonly asked: string[] = [];
+
+  constructor(pages: ReadonlyMap<string, string>) {
+    this.#pages = pages;
+  }
+
+  match(method: string, path: string): ReturnType<Router['match']> {
+    this.asked.push(path);
+    const slug = /^\/pages\/([a-z-]+)$/.exec(path)?.[1];
+    const body = slug === undefined ? undefined : this.#pages.get(slug);
+    if (slug === undefined || body === undefined) throw new ResourceNotFoundError(path);
+    if (method !== 'GET' && method !== 'HEAD') throw new MethodNotAllowedError(['GET']);
+    return { name: 'page', params: { slug }, controller: { name: 'pages.show', handle: ({ params }) => new Response(`${params['slug']}: ${body}`) } };
+  }
+
+  generate(name: string, params: Readonly<Record<string, string>> = {}): string {
+    if (name !== 'page') throw new LoupeError('LOUPE_ERR_ROUTING_INVALID_ROUTE', `No route "${name}".`);
+    return `/pages/${params['slug'] ?? ''}`;
+  }
+
+  generateUrl(name: string, params: Readonly<Record<string, string>>, context: Parameters<Router['generateUrl']>[2]): string {
+    return `${context.scheme}://${context.host}${this.generate(name, params)}`;
+  }
+
+  describe(name: string): ReturnType<Router['describe']> {
+    return name === 'page' ? { name, path: '/pages/{slug}', methods: ['GET'], defaults: {}, requirements: {} } : undefined;
+  }
+
+  trace(): ReturnType<Router['trace']> {
+    return { routes: [], omitted: 0 };
+  }
+}
+
+test('an application router answers its routes over HTTP, after the profiler\'s and the application\'s own', async (t) => {
+  const router = new PageRouter(new Map([['welcome', 'hello'], ['about', 'never served']]));
+  const { port } = await listening({
+    routes: [{ name: 'about', path: '/pages/about', methods: ['GET'], controller: text('about.show', 'from routes') }],
+    router,
+  });
+  const page = await httpRequest(port, { path: '/pages/welcome' });
+  t.is(page.status, 200);
+  t.is(page.body, 'welcome: hello');
+  t.regex(String(page.headers['x-debug-token']), /^[0-9a-f]{6}$/, 'the profiler records the request');
+  t.is((await httpRequest(port, { path: '/pages/about' })).body, 'from routes', '`routes` is matched before the router');
+  const profiler = await httpRequest(port, { path: ProfilerPaths.HOME });
+  t.is(profiler.status, 302);
+  t.regex(String(profiler.headers['location']), /^\/_profiler\/empty\/search\/results/);
+  t.deepEqual(router.asked, ['/pages/welcome'], 'the profiler\'s routes and `routes` answered without asking the router');
+  const post = await httpRequest(port, { method: 'POST', path: '/pages/welcome', headers: { Accept: 'application/json' } });
+  t.is(post.status, 405);
+  t.is(post.headers['allow'], 'GET');
+  const missing = await httpRequest(port, { path: '/pages/nope', headers: { Accept: 'application/json' } });
+  t.is(missing.status, 404);
+});
+
+/** Sessions in a map, as a test double or a store of another kind would keep them. */
+class MapSessionStorage implements SessionStorage {
+  readonly sessions = new Map<string, SessionData>();
+  readonly calls: string[] = [];
+
+  async read(id: string): Promise<SessionData | null> {
+    this.calls.push('read');
+    return this.sessions.get(id) ?? null;
+  }
+
+  async write(id: string, data: Readonly<SessionData>): Promise<void> {
+    this.calls.push('write');
+    this.sessions.set(id, { ...data });
+  }
+
+  async touch(): Promise<void> {
+    this.calls.push('touch');
+  }
+
+  async destroy(id: string): Promise<void> {
+    this.calls.push('destroy');
+    this.sessions.delete(id);
+  }
+}
+
+test('a session storage given to createLoupe holds the sessions; Redis holds none', async (t) => {
+  const storage = new MapSessionStorage();
+  const counter: Controller = {
+    name: 'visits.count',
+    handle: async ({ session }) => {
+      if (session === null) throw new Error('no session');
+      await session.start();
+      const count = Number(session.get('count') ?? 0) + 1;
+      session.set('count', count);
+      return new Response(String(count));
+    },
+  };
+  const routes = [{ name: 'visits', path: '/visits', methods: ['GET'], controller: counter }];
+  const { app, port } = await listening({ routes, sessionStorage: storage });
+  const first = await httpRequest(port, { path: '/visits' });
+  t.is(first.body, '1');
+  const id = /LOUPESESSID=([0-9a-f]{64})/.exec(String(first.headers['set-cookie']))?.[1];
+  if (id === undefined) return t.fail('no session cookie');
+  t.deepEqual(storage.sessions.get(id), { count: 1 });
+  const second = await httpRequest(port, { path: '/visits', headers: { cookie: `LOUPESESSID=${id}` } });
+  t.is(second.body, '2');
+  t.deepEqual(storage.sessions.get(id), { count: 2 });
+  t.true(storage.calls.includes('read'));
+  // The same application without the option keeps its sessions in Redis: the look below would see them.
+  const { app: inRedis, port: redisPort } = await listening({ routes });
+  t.is((await httpRequest(redisPort, { path: '/visits' })).body, '1');
+  const client = await connectTestRedis('extension-points');
+  try {
+    t.deepEqual(await client.keys(`${app.config.redis.prefix}session:*`), []);
+    t.is((await client.keys(`${inRedis.config.redis.prefix}session:*`)).length, 1);
+  } finally {
+    await client.quit();
+  }
+});
+
+test('a listener before the router chooses the controller; the request then runs every later phase', async (t) => {
+  const seen: string[] = [];
+  const legacy: Controller = { name: 'legacy.show', handle: ({ request }) => ({ controller: request.attributes.get('_controller'), path: request.path }) };
+  const { port } = await listening({
+    routes: [{ name: 'home', path: '/', methods: ['GET'], controller: text('home.index', 'home') }],
+    listeners: [
+      defineListener('LegacyListener', {
+        'kernel.request': [
+          64,
+          (event) => {
+            if (event.request.path.startsWith('/legacy/')) event.setController(legacy);
+          },
+        ],
+      }),
+      defineListener('WitnessListener', {
+        'kernel.request': [8, (event) => void seen.push(`request ${event.controller?.name ?? 'none'}`)],
+        'kernel.controller': [0, (event) => void seen.push(`controller ${event.controller.name}`)],
+        'kernel.response': [0, (event) => event.response.headers.set('X-Witness', seen.join(', '))],
+      }),
+    ],
+  });
+  const res = await httpRequest(port, { path: '/legacy/page', headers: { Accept: 'application/json' } });
+  t.is(res.status, 200, 'no route answers /legacy/page: only the chosen controller does');
+  t.deepEqual(JSON.parse(res.body), { controller: 'legacy.show', path: '/legacy/page' }, 'kernel.view turned its data into JSON');
+  t.is(res.headers['x-witness'], 'request legacy.show, controller legacy.show', 'the later kernel.request listeners still ran');
+  t.regex(String(res.headers['x-debug-token']), /^[0-9a-f]{6}$/);
+  t.is((await httpRequest(port, { path: '/' })).body, 'home', 'other requests are routed');
+  t.is((await httpRequest(port, { path: '/other', headers: { Accept: 'application/json' } })).status, 404);
+});
