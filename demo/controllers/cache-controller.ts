@@ -16,7 +16,7 @@ const COMPUTE_MS = 30;
  */
 export function createCacheController(cache: DemoCache): Controller {
   return {
-    name: 'App\\Controller\\CacheController::lookup',
+    name: 'cache.lookup',
     handle: async ({ params, session, stopwatch }) => {
       const key = params['key'] ?? '';
       const { value, hit } = await cache.remember(key, TTL_SECONDS, () =>

@@ -9,7 +9,7 @@ const QUOTES: readonly { readonly text: string; readonly author: string }[] = [
 
 /** `GET /api/quote?n=N`: a small JSON API, the upstream that `GET /io/upstream` calls over HTTP. */
 export const quoteController: Controller = {
-  name: 'App\\Controller\\QuoteController::quote',
+  name: 'quote.quote',
   handle: ({ request }) => {
     const n = Number(request.queryParams.get('n') ?? new Date().getUTCDate());
     const quote = Number.isInteger(n) && n >= 0 ? QUOTES[n % QUOTES.length] : undefined;

@@ -12,7 +12,7 @@ const UPSTREAM_TIMEOUT_MS = 5_000;
  */
 export function createUpstreamController(upstream: UpstreamAddress): Controller {
   return {
-    name: 'App\\Controller\\UpstreamController::quote',
+    name: 'upstream.quote',
     handle: async ({ request }) => {
       if (upstream.url === null) throw new ServiceUnavailableHttpError('The demo calls its upstream on its own address, known once it listens.');
       const n = request.queryParams.get('n');

@@ -15,7 +15,7 @@ function sqlRoutesOff(request: Request): Response {
 /** `GET /io/users`: every user with their number of orders, in one query. */
 export function createUsersController(users: UserRepository | null): Controller {
   return {
-    name: 'App\\Controller\\UsersController::list',
+    name: 'users.list',
     handle: async ({ request }) => (users === null ? sqlRoutesOff(request) : { users: await users.withOrderCounts() }),
   };
 }
@@ -26,7 +26,7 @@ export function createUsersController(users: UserRepository | null): Controller 
  */
 export function createUsersNPlusOneController(users: UserRepository | null): Controller {
   return {
-    name: 'App\\Controller\\UsersController::listNPlusOne',
+    name: 'users.listNPlusOne',
     handle: async ({ request }) => {
       if (users === null) return sqlRoutesOff(request);
       const list = [];

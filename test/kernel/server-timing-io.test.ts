@@ -7,7 +7,7 @@ import { parseServerTiming } from '../helpers/server-timing';
 function traceWith(spans: readonly (readonly [category: 'db' | 'http' | 'cache' | 'app', duration: number, nested?: boolean])[]): Trace {
   const trace = new Trace();
   trace.enter('kernel.controller_arguments');
-  const controller = trace.beginController('App\\Controller');
+  const controller = trace.beginController('app.controller');
   let last = controller;
   for (const [category, duration, nested] of spans) {
     last = trace.open(`${category} span`, category, nested === true ? last : controller);
