@@ -3,24 +3,34 @@
  * internal and may change without notice.
  */
 import './enable-source-maps';
-export { createLoupe, type Loupe, type LoupeOptions, type SecurityOptions } from './loupe/create-loupe';
+export { createLoupe, type Loupe, type LoupeOptions, type SecurityOptions, type ListenerTableRow } from './loupe/create-loupe';
 export { type InjectRequest, type InjectResponse } from './loupe/inject';
 export { readConfig, type Config, type AppEnv } from './config/config';
+export { type Env } from './config/env-values';
+export { type ServerConfig } from './server/server-config';
+export { type RedisConfig, type RedisTimeouts } from './redis/redis-config';
+export { type RedisClusterConfig, type ClusterNode } from './redis/cluster-nodes';
+export { type LocaleOptions } from './kernel/listeners/locale-listener';
+export { type SessionConfig } from './session/session-config';
+export { type SecurityConfig } from './security/security-config';
+export { CAPTURE_KINDS, type CaptureKind, type ProfilerConfig } from './profiler/profiler-config';
 export { serve, type CreateApp, type ServeOptions, type Serving } from './loupe/serve';
 
 // The terminal log.
-export { createLogger } from './log/create-logger';
+export { createLogger, type LoggerDestination } from './log/create-logger';
 export { type Logger, type LogMethod } from './log/logger';
-export { type LogConfig, type LoggerLevel, type LogFormat } from './log/log-config';
+export { LOGGER_LEVELS, LOG_FORMATS, type LogConfig, type LoggerLevel, type LogFormat } from './log/log-config';
 
 // Requests, responses and errors.
 export { Request } from './http/request';
+export { type RequestData } from './http/request-data';
+export { type HeaderBag } from './http/header-bag';
 export { Response } from './http/response';
 export { type AuthenticatedUser, type Session } from './http/session';
 export { type SessionStorage, type SessionData } from './session/session-storage';
 export { HttpError, BadRequestHttpError, UnauthorizedHttpError, ForbiddenHttpError, NotFoundHttpError, MethodNotAllowedHttpError, PayloadTooLargeHttpError, ServiceUnavailableHttpError } from './errors/http-error';
 export { LoupeError } from './errors/loupe-error';
-export { type ErrorCode } from './errors/error-codes';
+export { ERROR_CODES, type ErrorCode } from './errors/error-codes';
 
 // Routes, controllers and listeners.
 export { type RouteDefinition } from './routing/route';
@@ -34,7 +44,8 @@ export { defineListener, type Listener, type PhaseHandler, type Subscription, ty
 export { KernelEvents, type KernelPhase } from './kernel/kernel-events';
 export { attributeKey, Attributes, type AttributeKey } from './kernel/attributes';
 export { KernelAttributes } from './kernel/kernel-attributes';
-export { type LogLevel } from './kernel/trace';
+export { type LogLevel, type ListenerRecord, type LogRecord, type PhaseRecord, type SpanRecord } from './kernel/trace';
+export { type PhaseEventMap } from './kernel/event/phase-event-map';
 export { currentRequest, type CurrentRequest } from './kernel/request-context';
 export { type CollectedRequest, type RequestTimings, type ReadonlyAttributes } from './kernel/collected-request';
 export { type RecordedEntries } from './kernel/request-records';
@@ -51,18 +62,21 @@ export { TerminateEvent } from './kernel/event/terminate-event';
 
 // Security.
 export { type FirewallConfig, type AccessRule } from './security/firewall-map';
-export { InMemoryUserProvider, type UserProvider, type SecurityUser } from './security/user-provider';
-export { CredentialsVerifier } from './security/credentials-verifier';
-export { hashPassword } from './security/password-hasher';
+export { InMemoryUserProvider, type UserProvider, type SecurityUser, type LoadedUser } from './security/user-provider';
+export { CredentialsVerifier, type CredentialsVerifierOptions } from './security/credentials-verifier';
+export { hashPassword, type ScryptCost } from './security/password-hasher';
 export { SecurityAttributes } from './security/security-attributes';
 
 // The profiler: an application's own collectors and panels.
 export { type ProfileCollector } from './profiler/collector';
-export { type RedactionPolicy } from './profiler/redaction-policy';
-export { type PanelDefinition, type PanelContext } from './profiler/panel/panel-definition';
-export { type Profile } from './profiler/profile';
+export { type RedactionPolicy, type RedactionOptions } from './profiler/redaction-policy';
+export { type PanelDefinition, type PanelContext, type PanelBadge } from './profiler/panel/panel-definition';
+export { type ChildProfile } from './profiler/panel/load-profile';
+export { type EditorLink } from './profiler/panel/editor-link';
+export { type SourcePosition, type SourceReader, type SourceExcerpt } from './profiler/panel/read-source-excerpts';
+export { PROFILE_VERSION, type Profile, type CollectorEntry, type ProfileCut, type ProfileSummary } from './profiler/profile';
 
 export { ProfilerPaths, profilePath } from './profiler/profiler-paths';
 
 // Pages.
-export { html, trustedHtml, type SafeHtml } from './view/html';
+export { html, trustedHtml, type SafeHtml, type HtmlValue } from './view/html';

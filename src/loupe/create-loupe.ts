@@ -4,6 +4,7 @@ import { createErrorListener } from '../error-handler/error-listener';
 import { type Controller } from '../kernel/controller';
 import { Kernel } from '../kernel/kernel';
 import { createIpRangeMatcher } from '../http/ip-range-matcher';
+import { type KernelPhase } from '../kernel/kernel-events';
 import { type Listener } from '../kernel/listener';
 import { ListenerRegistry } from '../kernel/listener-registry';
 import { disallowRobotsIndexingListener } from '../kernel/listeners/disallow-robots-indexing-listener';
@@ -98,6 +99,12 @@ export interface LoupeOptions {
   readonly logger?: Logger;
 }
 
+/** One phase's listeners, in the order they run, as `debug:listeners` prints them. */
+export interface ListenerTableRow {
+  readonly phase: KernelPhase;
+  readonly listeners: readonly { readonly name: string; readonly priority: number }[];
+}
+
 /** A Loupe application. Redis is connected by the first listen() or inject(). */
 export interface Loupe {
   readonly config: Config;
@@ -113,8 +120,11 @@ export interface Loupe {
   /** Stops accepting, finishes in-flight requests, stores queued profiles, closes Redis. */
   close(): Promise<void>;
   /** The listeners of each phase in the order they run (`npx loupe debug:listeners`); connects Redis as listen() would. */
-  listenerTable(): Promise<ReturnType<ListenerRegistry['table']>>;
-  /** The profiler once started with debug on, else `null`. */
+  listenerTable(): Promise<readonly ListenerTableRow[]>;
+  /**
+   * The profiler once started with debug on, else `null`.
+   * @internal
+   */
   readonly profiler: Profiler | null;
   /** The requests in flight right now. */
   readonly activeRequests: number;

@@ -41,6 +41,7 @@ export class CredentialsVerifier {
   /**
    * Limits failed verifications per client address and identifier (createLoupe sets one once
    * Redis is connected): past the limit verify() refuses with a 429 before any check.
+   * @internal
    */
   useThrottle(throttle: LoginThrottle): void {
     this.#throttle = throttle;

@@ -12,10 +12,14 @@ import { type LogLevel } from '../trace';
  * stops propagation keeps the phase's later listeners from running.
  */
 export abstract class KernelEvent {
-  /** The request's whole state, for collectors that record it; listeners use the accessors. */
+  /**
+   * The request's whole state, for Loupe's own listeners; applications use the accessors.
+   * @internal
+   */
   readonly exchange: Exchange;
   #propagationStopped = false;
 
+  /** @internal */
   constructor(exchange: Exchange) {
     this.exchange = exchange;
   }
