@@ -18,8 +18,8 @@ export function oneLine(text: string, max = LINE_CHARS): string {
   return `${flat.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)}…`;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
+function plural(count: number, word: string, words = `${word}s`): string {
+  return `${count} ${count === 1 ? word : words}`;
 }
 
 function duration(call: StoredCall): string {
@@ -33,14 +33,14 @@ function origin(call: StoredCall): string {
 }
 
 /** The totals line every section starts with: count, time, and the flags that are not zero. */
-function totalsLine(totals: CallTotals, word: string, extra: readonly string[] = []): string {
+function totalsLine(totals: CallTotals, [word, words]: readonly [string, string], extra: readonly string[] = []): string {
   const flags = [
     ...extra,
-    ...(totals.slow > 0 ? [`${totals.slow} slow (at least ${formatDuration(totals.slowMs)})`] : []),
+    ...(totals.slow > 0 ? [`${totals.slow} slow (at least ${totals.slowMs} ms)`] : []),
     ...(totals.errors > 0 ? [plural(totals.errors, 'error')] : []),
     ...(totals.dropped > 0 ? [`${totals.dropped} past PROFILER_MAX_ENTRIES, counted but not kept`] : []),
   ];
-  return `${plural(totals.count, word)} in ${formatDuration(totals.time)}${flags.length === 0 ? '' : `; ${flags.join(', ')}`}`;
+  return `${plural(totals.count, word, words)} in ${formatDuration(totals.time)}${flags.length === 0 ? '' : `; ${flags.join(', ')}`}`;
 }
 
 function more(listed: number, kept: number): string[] {
@@ -56,7 +56,7 @@ export function databaseLines(data: DatabaseCollectorData): string[] {
   const analysis = analyzeQueries(data.queries, data.slowMs);
   const loops = analysis.groups.filter((group) => group.nPlusOne);
   const inLoop = new Set(loops.flatMap((group) => group.queries));
-  const lines = [totalsLine(data, 'query', [...(loops.length > 0 ? [`${loops.length} N+1`] : []), ...(analysis.duplicates.size > 0 ? [plural(analysis.duplicates.size, 'duplicate')] : [])])];
+  const lines = [totalsLine(data, ['query', 'queries'], [...(loops.length > 0 ? [`${loops.length} N+1`] : []), ...(analysis.duplicates.size > 0 ? [plural(analysis.duplicates.size, 'duplicate')] : [])])];
   if (loops.length > 0) lines.push('', 'N+1 (one query shape run in a loop: one query could fetch them all)');
   for (const group of loops.slice(0, SHOWN_GROUPS)) {
     lines.push(`  ${group.count}x  ${formatDuration(group.time)}  ${oneLine(group.sql)}`);
@@ -81,7 +81,7 @@ export function databaseLines(data: DatabaseCollectorData): string[] {
 /** The HTTP calls section: totals, then method, URL, status, time and origin of each call. */
 export function httpClientLines(data: HttpClientCollectorData): string[] {
   if (data.count === 0) return [];
-  const lines = [totalsLine(data, 'call')];
+  const lines = [totalsLine(data, ['call', 'calls'])];
   for (const call of data.calls.slice(0, SHOWN_CALLS)) {
     const status = call.error === null ? String(call.status) : `error: ${oneLine(call.error, 120)}`;
     lines.push(`${call.method} ${oneLine(call.url)}  ${status}  ${duration(call)}  (${call.client})${origin(call)}`);
@@ -92,7 +92,7 @@ export function httpClientLines(data: HttpClientCollectorData): string[] {
 /** The Redis section: totals, then each command with its arguments (as redacted and cut when stored). */
 export function redisLines(data: RedisCollectorData): string[] {
   if (data.count === 0) return [];
-  const lines = [totalsLine(data, 'command')];
+  const lines = [totalsLine(data, ['command', 'commands'])];
   for (const command of data.commands.slice(0, SHOWN_CALLS)) {
     const where = `${command.database === null ? '' : `  db ${command.database}`}${command.batch === undefined ? '' : `  batch ${command.batch}`}`;
     const error = command.error === null ? '' : `  error: ${oneLine(command.error, 120)}`;
