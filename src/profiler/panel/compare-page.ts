@@ -41,7 +41,9 @@ function renderRows(rows: readonly (TimingDiff | IoDiff)[]): SafeHtml[] {
   return rows.map((row) => {
     const counted = 'unit' in row && row.unit === 'count';
     const [a, b, diff] = counted ? [count(row.a), count(row.b), formatCountDiff(row)] : [ms(row.a), ms(row.b), formatTimingDiff(row)];
-    return html`<tr data-name="${row.name}" data-a="${row.a ?? ''}" data-b="${row.b ?? ''}"><td class="mono">${row.name}</td><td>${a}</td><td>${b}</td><td class="${diffClass(row)}">${diff}</td></tr>\n`;
+    // An I/O row carries its raw values, as the total carries its difference.
+    const values = 'unit' in row ? html` data-a="${row.a ?? ''}" data-b="${row.b ?? ''}"` : '';
+    return html`<tr data-name="${row.name}"${values}><td class="mono">${row.name}</td><td>${a}</td><td>${b}</td><td class="${diffClass(row)}">${diff}</td></tr>\n`;
   });
 }
 
