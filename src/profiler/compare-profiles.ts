@@ -1,3 +1,4 @@
+import { ioCounters, type IoCounters } from './app-io/io-counters';
 import { eventsOf } from './collectors/events-view';
 import { machineOf } from './collectors/machine-view';
 import { roundMs } from './collectors/timings';
@@ -13,6 +14,11 @@ export interface TimingDiff {
   readonly diff: number | null;
   /** The difference relative to `a`, in percent, when both have it and `a` is not 0. */
   readonly percent: number | null;
+}
+
+/** A count or a time of the application's I/O in both profiles; more is worse for each. */
+export interface IoDiff extends TimingDiff {
+  readonly unit: 'count' | 'ms';
 }
 
 /** What the comparison shows of each profile. */
@@ -35,6 +41,8 @@ export interface ProfileComparison {
   readonly states: readonly TimingDiff[];
   /** The listeners whose time changed most, by phase, largest change first. */
   readonly listeners: readonly TimingDiff[];
+  /** The application's queries, HTTP calls and Redis commands, counts and times; rows neither profile recorded are left out. */
+  readonly io: readonly IoDiff[];
 }
 
 /** Listeners listed at most. */
@@ -83,6 +91,22 @@ function listenerTimes(profile: Profile): Map<string, number> {
   return out;
 }
 
+/** The I/O rows, in the order shown, with the counter each reads. */
+const IO_ROWS: readonly (readonly [string, keyof IoCounters, IoDiff['unit']])[] = [
+  ['SQL queries', 'queries', 'count'],
+  ['Query time', 'queryTime', 'ms'],
+  ['N+1 query shapes', 'nPlusOne', 'count'],
+  ['HTTP calls', 'httpCalls', 'count'],
+  ['HTTP time', 'httpTime', 'ms'],
+  ['Redis commands', 'redisCommands', 'count'],
+  ['Redis time', 'redisTime', 'ms'],
+];
+
+function ioDiffs(a: Profile, b: Profile): IoDiff[] {
+  const [left, right] = [ioCounters(a), ioCounters(b)];
+  return IO_ROWS.flatMap(([name, key, unit]) => (left[key] === null && right[key] === null ? [] : [{ ...timingDiff(name, left[key], right[key]), unit }]));
+}
+
 /** How far apart a timing is: a listener that ran in one profile only counts with its whole time. */
 function change(row: TimingDiff): number {
   return Math.abs(row.diff ?? row.a ?? row.b ?? 0);
@@ -90,7 +114,7 @@ function change(row: TimingDiff): number {
 
 /**
  * `b` against `a` (what `/_profiler/{a}/compare/{b}` and `profiler:diff a b` show): the total,
- * every machine state, and the listeners whose time changed most.
+ * every machine state, the listeners whose time changed most, and the application's I/O.
  */
 export function compareProfiles(a: Profile, b: Profile): ProfileComparison {
   const states = (profile: Profile): Map<string, number> => timings(machineOf(profile)?.states ?? []);
@@ -102,5 +126,6 @@ export function compareProfiles(a: Profile, b: Profile): ProfileComparison {
     listeners: pair(listenerTimes(a), listenerTimes(b))
       .sort((x, y) => change(y) - change(x))
       .slice(0, COMPARED_LISTENERS),
+    io: ioDiffs(a, b),
   };
 }

@@ -17,6 +17,11 @@ const FIELDS: readonly (readonly [keyof ProfileSummary, string, (value: unknown)
   ['duration', 'a number', (value) => value === undefined || isNumber(value)],
   ['aborted', 'true or false', (value) => value === undefined || typeof value === 'boolean'],
   ['route', 'a string or null', (value) => value === undefined || value === null || isString(value)],
+  ['queries', 'a number', (value) => value === undefined || isNumber(value)],
+  ['queryTime', 'a number', (value) => value === undefined || isNumber(value)],
+  ['nPlusOne', 'a number', (value) => value === undefined || isNumber(value)],
+  ['httpCalls', 'a number', (value) => value === undefined || isNumber(value)],
+  ['redisCommands', 'a number', (value) => value === undefined || isNumber(value)],
 ];
 
 /**

@@ -19,6 +19,10 @@ export interface ProfileCriteria {
   readonly route?: string;
   /** Only requests whose client went away (status 0, or aborted after the response). */
   readonly aborted?: boolean;
+  /** Only requests with a query shape flagged N+1 (a query run in a loop). */
+  readonly nPlusOne?: boolean;
+  /** Only requests that ran at least this many SQL queries; rows without the count have none. */
+  readonly minQueries?: number;
   /** Leave out error sub-requests. */
   readonly mainRequestsOnly?: boolean;
   /** Leave out requests for `/favicon.ico`, which browsers send on their own. */

@@ -1,4 +1,5 @@
 import { ROUTER_COLLECTOR, type RouterCollectorData } from './collectors/router-collector';
+import { ioCounters } from './app-io/io-counters';
 import { cutText } from './cut-text';
 
 /** The schema version of a stored profile; readers refuse any other with a message. */
@@ -65,6 +66,28 @@ export interface ProfileSummary {
   readonly aborted?: boolean;
   /** The matched route's name, `null` when none matched; absent in older rows. */
   readonly route?: string | null;
+  /**
+   * The application's SQL queries, their milliseconds, and the query shapes flagged N+1 (what the
+   * N+1 and least-queries filters read); with the HTTP calls and Redis commands, present only
+   * when the profile has the entry of that collector, so that rows stay small and older ones parse.
+   */
+  readonly queries?: number;
+  readonly queryTime?: number;
+  readonly nPlusOne?: number;
+  readonly httpCalls?: number;
+  readonly redisCommands?: number;
+}
+
+/** The I/O counters of the search row: those the profile has (see ProfileSummary). */
+function ioFields(profile: Profile): Pick<ProfileSummary, 'queries' | 'queryTime' | 'nPlusOne' | 'httpCalls' | 'redisCommands'> {
+  const io = ioCounters(profile);
+  return {
+    ...(io.queries === null ? {} : { queries: io.queries }),
+    ...(io.queryTime === null ? {} : { queryTime: io.queryTime }),
+    ...(io.nPlusOne === null ? {} : { nPlusOne: io.nPlusOne }),
+    ...(io.httpCalls === null ? {} : { httpCalls: io.httpCalls }),
+    ...(io.redisCommands === null ? {} : { redisCommands: io.redisCommands }),
+  };
 }
 
 /** The search row of `profile`: what the writer indexes and the page shows of a child profile. */
@@ -82,6 +105,7 @@ export function summarize(profile: Profile): ProfileSummary {
     duration,
     aborted,
     route: typeof route === 'string' ? cutText(route, SUMMARY_URL_BYTES) : null,
+    ...ioFields(profile),
   };
 }
 

@@ -155,7 +155,7 @@ export class RedisProfileStorage implements ProfileStorage {
   }
 
   search(criteria: ProfileCriteria): Promise<SearchResult> {
-    const flags = `${criteria.mainRequestsOnly === true ? 'm' : ''}${criteria.hideFavicon === true ? 'f' : ''}${criteria.aborted === true ? 'a' : ''}`;
+    const flags = `${criteria.mainRequestsOnly === true ? 'm' : ''}${criteria.hideFavicon === true ? 'f' : ''}${criteria.aborted === true ? 'a' : ''}${criteria.nPlusOne === true ? 'n' : ''}`;
     let status = '';
     if (criteria.statusClass !== undefined) status = `${criteria.statusClass}xx`;
     else if (criteria.statusCode !== undefined) status = String(criteria.statusCode);
@@ -169,6 +169,7 @@ export class RedisProfileStorage implements ProfileStorage {
         criteria.start === undefined ? '-inf' : String(criteria.start),
         criteria.end === undefined ? '+inf' : String(criteria.end),
         flags,
+        criteria.minQueries === undefined ? '' : String(Math.max(0, Math.floor(criteria.minQueries))),
       ],
       criteria.sort ?? 'time',
       criteria.order ?? 'desc',
@@ -180,7 +181,7 @@ export class RedisProfileStorage implements ProfileStorage {
 
   async latest(): Promise<string | null> {
     // A few rows, so that a corrupted newest one does not hide the others; a few hundred read.
-    const { rows } = await this.#search(['', '', '', '', '', '-inf', '+inf', 'mr'], 'time', 'desc', 0, 10, 500);
+    const { rows } = await this.#search(['', '', '', '', '', '-inf', '+inf', 'mr', ''], 'time', 'desc', 0, 10, 500);
     for (const row of rows) if (row.ok) return row.summary.token;
     return null;
   }

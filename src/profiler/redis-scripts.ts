@@ -74,10 +74,11 @@ return { stored, replaced }
 
 /**
  * KEYS: index, meta. ARGV: ip, method, url substring, status (a code such as `404`, or a class
- * such as `5xx`), route, start (ms or -inf), end (ms or +inf), flags, sort (`time` or
- * `duration`), order (`desc` or `asc`), offset, limit, scan bound. Flags is a string of letters:
- * `m` main requests only, `f` no `/favicon.ico`, `a` aborted requests only, `r` readable rows
- * only. Empty filters match everything.
+ * such as `5xx`), route, start (ms or -inf), end (ms or +inf), flags, least queries, sort
+ * (`time` or `duration`), order (`desc` or `asc`), offset, limit, scan bound. Flags is a string
+ * of letters: `m` main requests only, `f` no `/favicon.ico`, `a` aborted requests only, `n` only
+ * requests with an N+1 query shape, `r` readable rows only. Empty filters match everything; a
+ * row without the I/O counters (stored before Loupe indexed them) counts as no queries.
  *
  * Reads at most `scan bound` rows of the index, newest first within [start, end], so that a
  * search costs Redis a bounded time whatever it holds; every match among them is counted and
@@ -90,9 +91,10 @@ return { stored, replaced }
 export const FIND_SCRIPT = `
 local index, meta = KEYS[1], KEYS[2]
 local ip, method, url, status, route = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local min, max, flags, sort, order = ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10]
-local offset, limit, bound = tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13])
+local min, max, flags, minQueries, sort, order = ARGV[6], ARGV[7], ARGV[8], tonumber(ARGV[9]), ARGV[10], ARGV[11]
+local offset, limit, bound = tonumber(ARGV[12]), tonumber(ARGV[13]), tonumber(ARGV[14])
 local mainOnly, noFavicon, abortedOnly, readableOnly = string.find(flags, 'm', 1, true), string.find(flags, 'f', 1, true), string.find(flags, 'a', 1, true), string.find(flags, 'r', 1, true)
+local nPlusOneOnly = string.find(flags, 'n', 1, true)
 local statusClass = nil
 if string.match(status, '^%dxx$') then statusClass = tonumber(string.sub(status, 1, 1)) end
 local function matches(r)
@@ -105,6 +107,8 @@ local function matches(r)
   if url ~= '' and not (type(r.url) == 'string' and string.find(r.url, url, 1, true)) then return false end
   if mainOnly and r.parent ~= cjson.null then return false end
   if abortedOnly and not (r.aborted == true or r.statusCode == 0) then return false end
+  if nPlusOneOnly and not (type(r.nPlusOne) == 'number' and r.nPlusOne > 0) then return false end
+  if minQueries and (type(r.queries) == 'number' and r.queries or 0) < minQueries then return false end
   if noFavicon and type(r.url) == 'string' and string.match(r.url, '^%a[%w+.-]*://[^/?#]*([^?#]*)') == '/favicon.ico' then return false end
   return true
 end

@@ -18,16 +18,18 @@ test('formatTable aligns columns under a rule and leaves no trailing blanks', (t
   t.is(formatTable(['A', 'Long', 'Z'], [['xyz', 'b', 'last'], ['x', 'bb', '']]), ['A    Long  Z', '---  ----  ----', 'xyz  b     last', 'x    bb', ''].join('\n'));
 });
 
-test('formatSummaryTable prints the time as ISO 8601 and a dash for no parent', (t) => {
+test('formatSummaryTable prints the time as ISO 8601, the queries with their N+1 mark, and a dash for no parent', (t) => {
   const text = formatSummaryTable([
-    { ok: true, summary: { token: 'abc123', parent: null, ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 6), statusCode: 404, duration: 12.34 } },
+    { ok: true, summary: { token: 'abc123', parent: null, ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 6), statusCode: 404, duration: 12.34, queries: 12, nPlusOne: 1 } },
     { ok: true, summary: { token: 'def456', parent: 'abc123', ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 9), statusCode: 404 } },
+    { ok: true, summary: { token: 'fed789', parent: null, ip: '::1', method: 'GET', url: 'http://h/a', time: Date.UTC(2025, 0, 2, 3, 4, 5, 9), statusCode: 200, duration: 1, queries: 2, nPlusOne: 0 } },
   ]);
-  const [header, , first, second] = text.split('\n');
-  t.is(header, 'Token   Status  Method  URL         IP   Time                      Duration  Parent');
-  t.is(first, 'abc123  404     GET     http://h/a  ::1  2025-01-02T03:04:05.006Z  12.3 ms   -');
-  // A row stored before durations were indexed has none.
-  t.is(second, 'def456  404     GET     http://h/a  ::1  2025-01-02T03:04:05.009Z  -         abc123');
+  const [header, , first, second, third] = text.split('\n');
+  t.is(header, 'Token   Status  Method  URL         IP   Time                      Duration  Queries  Parent');
+  t.is(first, 'abc123  404     GET     http://h/a  ::1  2025-01-02T03:04:05.006Z  12.3 ms   12 N+1   -');
+  // A row stored before durations and queries were indexed has neither.
+  t.is(second, 'def456  404     GET     http://h/a  ::1  2025-01-02T03:04:05.009Z  -         -        abc123');
+  t.is(third, 'fed789  200     GET     http://h/a  ::1  2025-01-02T03:04:05.009Z  1.00 ms   2        -');
 });
 
 test('formatTimeline places each phase on one time axis, every phase visible', (t) => {
@@ -83,11 +85,11 @@ test('formatSummaryTable keeps an unreadable row in its place, escapes every val
   t.is(
     text,
     [
-      'Token   Status  Method   URL                   IP   Time                      Duration  Parent',
-      '------  ------  -------  --------------------  ---  ------------------------  --------  ------',
-      'abc123  200     GET      http://h/\\x1b[2J\\x0a  ::1  100000000000000000000     -         -',
+      'Token   Status  Method   URL                   IP   Time                      Duration  Queries  Parent',
+      '------  ------  -------  --------------------  ---  ------------------------  --------  -------  ------',
+      'abc123  200     GET      http://h/\\x1b[2J\\x0a  ::1  100000000000000000000     -         -        -',
       '(unreadable row bad\\x1b]0;x\\x07: it is not JSON)',
-      'def456  200     GET\\x9b  http://h/b            ::1  1970-01-01T00:00:00.000Z  -         -',
+      'def456  200     GET\\x9b  http://h/b            ::1  1970-01-01T00:00:00.000Z  -         -        -',
       '',
     ].join('\n'),
   );

@@ -17,10 +17,12 @@ test.after.always(async () => {
   await server?.close();
 });
 
-test('profiler:list --sub-requests (through the process) shows every request newest first, with status, method, URL, IP, time, duration and parent', async (t) => {
+test('profiler:list --sub-requests (through the process) shows every request newest first, with status, method, URL, IP, time, duration, queries and parent', async (t) => {
   const run = await runLoupe(['profiler:list', '--sub-requests'], env);
   t.is(run.code, 0, run.stderr);
-  t.regex(run.stdout, /^Token\s+Status\s+Method\s+URL\s+IP\s+Time\s+Duration\s+Parent\n/);
+  t.regex(run.stdout, /^Token\s+Status\s+Method\s+URL\s+IP\s+Time\s+Duration\s+Queries\s+Parent\n/);
+  // The test server's routes run no SQL: every row counts none.
+  t.true(tableRows(run.stdout).every((row) => row.queries === '0'), run.stdout);
   t.true(tableRows(run.stdout).every((row) => /^\d+\.\d+ m?s$/.test(row.duration)), run.stdout);
   t.is(run.stderr, 'Rows 1-5 of 5, page 1 of 1.\n');
   const rows = tableRows(run.stdout);

@@ -68,14 +68,14 @@ function spawnLoupe(args: readonly string[], env: Readonly<Record<string, string
 }
 
 /** The rows of a `profiler:list` table: the cells of each line under the header and the rule. */
-export function tableRows(stdout: string): { token: string; status: string; method: string; url: string; ip: string; time: string; duration: string; parent: string }[] {
+export function tableRows(stdout: string): { token: string; status: string; method: string; url: string; ip: string; time: string; duration: string; queries: string; parent: string }[] {
   return stdout
     .trimEnd()
     .split('\n')
     .slice(2)
     .map((line) => {
-      const [token = '', status = '', method = '', url = '', ip = '', time = '', duration = '', parent = ''] = line.split(/\s{2,}/);
-      return { token, status, method, url, ip, time, duration, parent };
+      const [token = '', status = '', method = '', url = '', ip = '', time = '', duration = '', queries = '', parent = ''] = line.split(/\s{2,}/);
+      return { token, status, method, url, ip, time, duration, queries, parent };
     });
 }
 

@@ -95,6 +95,26 @@ export function profileStorageContract(test: DeclareTest, name: string, create: 
     t.deepEqual(tokens(await storage.search({ route: 'hello' })), ['a20007', 'a20001']);
   });
 
+  test(`${name}: search finds requests with an N+1 query shape or at least N queries; a row without the counts has no queries`, async (t) => {
+    const storage = await fresh(t);
+    await storage.write([
+      profile('c30001', { time: BASE + 1, duration: 1 }),
+      profile('c30002', { time: BASE + 2, duration: 2, queries: 0, queryTime: 0, nPlusOne: 0 }),
+      profile('c30003', { time: BASE + 3, duration: 3, queries: 6, queryTime: 1.5, nPlusOne: 1 }),
+      profile('c30004', { time: BASE + 4, duration: 4, queries: 4, queryTime: 0.5, nPlusOne: 0 }),
+      profile('c30005', { time: BASE + 5, duration: 5, queries: 30, queryTime: 9, nPlusOne: 2, parent: 'c30004' }),
+    ]);
+    const tokens = (result: SearchResult): string[] => result.rows.map((row) => (row.ok ? row.summary.token : `!${row.token}`));
+    t.deepEqual(tokens(await storage.search({ nPlusOne: true })), ['c30005', 'c30003']);
+    t.deepEqual(tokens(await storage.search({ nPlusOne: true, mainRequestsOnly: true })), ['c30003']);
+    t.deepEqual(tokens(await storage.search({ minQueries: 4 })), ['c30005', 'c30004', 'c30003']);
+    t.deepEqual(tokens(await storage.search({ minQueries: 5, sort: 'duration', order: 'asc' })), ['c30003', 'c30005']);
+    t.deepEqual(tokens(await storage.search({ minQueries: 5, nPlusOne: true, limit: 1, offset: 1 })), ['c30003']);
+    t.is((await storage.search({ minQueries: 31 })).total, 0);
+    const [row] = (await storage.search({ minQueries: 6, nPlusOne: true, mainRequestsOnly: true })).rows;
+    t.like(row, { ok: true, summary: { token: 'c30003', queries: 6, queryTime: 1.5, nPlusOne: 1 } });
+  });
+
   test(`${name}: retention keeps at most maxProfiles, removing the oldest`, async (t) => {
     const storage = await fresh(t, 3);
     await storage.write(['c1', 'c2', 'c3', 'c4', 'c5'].map((token, i) => profile(`${token}0000`, { time: BASE + i })));

@@ -98,6 +98,7 @@ test('a search over four groups answers what one group answers: the same rows, o
       statusCode: [200, 404, 500][random(3)] ?? 200,
       method: random(4) === 0 ? 'POST' : 'GET',
       parent: random(5) === 0 ? 'abcdef' : null,
+      ...(random(4) === 0 ? {} : { queries: random(12), nPlusOne: random(3) === 0 ? 1 : 0 }),
     }),
   );
   await one.storage.write(profiles);
@@ -111,6 +112,8 @@ test('a search over four groups answers what one group answers: the same rows, o
     { sort: 'duration', order: 'asc', limit: 13, offset: 40 },
     { statusClass: 5, mainRequestsOnly: true, limit: 9 },
     { method: 'POST', start: now - 20_000, end: now - 5_000 },
+    { nPlusOne: true, limit: 9, offset: 2 },
+    { minQueries: 6, sort: 'duration', limit: 15 },
   ];
   for (const c of criteria) t.is(page(await four.storage.search(c)), page(await one.storage.search(c)), JSON.stringify(c));
   t.is(await four.storage.latest(), await one.storage.latest());

@@ -2,6 +2,7 @@ import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
 import { escapeControl, escapeJsonControl } from '../format/escape-control';
 import { formatSummaryTable } from '../format/format-summary-table';
+import { N_PLUS_ONE } from '../../profiler/app-io/analyze-calls';
 import { SEARCH_ORDERS, SEARCH_SCAN_LIMIT, SEARCH_SORTS, type ProfileCriteria, type SearchResult } from '../../profiler/profile-storage';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from './connection-help';
@@ -10,9 +11,12 @@ const DEFAULT_LIMIT = 20;
 /** The storage answers at most this many rows per search. */
 const MAX_LIMIT = 1000;
 const MAX_PAGE = 10_000;
+/** More queries than any profile keeps. */
+const MAX_QUERIES = 1_000_000_000;
 
 const HELP = `Usage: loupe profiler:list [--limit N] [--page N] [--sort time|duration] [--order desc|asc]
                           [--method M] [--status CODE|Nxx] [--url SUBSTRING] [--ip IP]
+                          [--min-queries N] [--n-plus-one]
                           [--aborted] [--sub-requests] [--favicon] [--json]
 
 Lists stored profiles, newest first, as the profiler's search page: main requests only unless
@@ -30,6 +34,9 @@ escaped (\\x1b). A search reads at most the newest ${SEARCH_SCAN_LIMIT} rows of 
   --status CODE      only this status code (0: the client went away), or a class: 4xx, 5xx
   --url SUBSTRING    only URLs containing SUBSTRING
   --ip IP            only requests from this client address
+  --min-queries N    only requests that ran at least N SQL queries
+  --n-plus-one       only requests that ran a query in a loop (N+1: one query shape run
+                     ${N_PLUS_ONE} times or more from the same line)
   --aborted          only requests whose client went away
   --sub-requests     list the error sub-requests too
   --favicon          list the /favicon.ico requests too
@@ -46,6 +53,8 @@ const OPTIONS = {
   status: { type: 'string' },
   url: { type: 'string' },
   ip: { type: 'string' },
+  'min-queries': { type: 'string' },
+  'n-plus-one': { type: 'boolean' },
   aborted: { type: 'boolean' },
   'sub-requests': { type: 'boolean' },
   favicon: { type: 'boolean' },
@@ -101,6 +110,7 @@ export const profilerListCommand: CliCommand = {
     const method = args.string('method');
     const url = args.string('url');
     const ip = args.string('ip');
+    const minQueries = integerOption('min-queries', args.string('min-queries'), 0, MAX_QUERIES);
     const criteria: ProfileCriteria = {
       limit,
       ...(page > 1 ? { offset: (page - 1) * limit } : {}),
@@ -110,6 +120,8 @@ export const profilerListCommand: CliCommand = {
       ...(method === undefined ? {} : { method }),
       ...(url === undefined ? {} : { url }),
       ...(ip === undefined ? {} : { ip }),
+      ...(minQueries === undefined || minQueries === 0 ? {} : { minQueries }),
+      ...(args.flag('n-plus-one') ? { nPlusOne: true } : {}),
       ...(args.flag('aborted') ? { aborted: true } : {}),
       ...(args.flag('sub-requests') ? {} : { mainRequestsOnly: true }),
       ...(args.flag('favicon') ? {} : { hideFavicon: true }),

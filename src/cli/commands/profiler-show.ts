@@ -1,6 +1,7 @@
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
 import { escapeJsonControl } from '../format/escape-control';
+import { SHOWN_CALLS } from '../format/format-app-io';
 import { formatProfile } from '../format/format-profile';
 import { parseProfile, unreadableProfileMessage } from '../../profiler/profile-schema';
 import { type ProfileStorage } from '../../profiler/profile-storage';
@@ -13,8 +14,10 @@ const HELP = `Usage: loupe profiler:show TOKEN [--json]
 Shows one profile: summary, phases on a timeline, every span (listeners, controller, session,
 sub-request, the application's stopwatch spans) as a waterfall fitted to the terminal's width
 (40 columns of bar when the output is no terminal) with the time no span accounts for,
-listeners per phase, routing, errors with their chain, logs, and the request and response headers. TOKEN is the X-Debug-Token of a
-response, or "latest" for the newest main request.
+listeners per phase, routing, errors with their chain, logs, the application's SQL queries (the
+shapes run in a loop, N+1, first; each query with its time, marks and origin), HTTP calls and
+Redis commands (at most ${SHOWN_CALLS} of each), and the request and response headers. TOKEN is
+the X-Debug-Token of a response, or "latest" for the newest main request.
 
   --json             print the stored profile JSON as is (pretty-printed)
 ${CONNECTION_HELP}

@@ -1,4 +1,4 @@
-import { type ComparedSide, type ProfileComparison, type TimingDiff } from '../../profiler/compare-profiles';
+import { type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../../profiler/compare-profiles';
 import { escapeControl } from './escape-control';
 import { formatDuration } from './format-duration';
 import { formatTable } from './format-table';
@@ -13,6 +13,19 @@ export function formatDiff(row: TimingDiff): string {
   const sign = row.diff > 0 ? '+' : row.diff < 0 ? '-' : '±';
   const percent = row.percent === null ? '' : ` (${row.percent > 0 ? '+' : ''}${row.percent} %)`;
   return `${sign}${formatDuration(Math.abs(row.diff))}${percent}`;
+}
+
+/** `+3 (+50 %)`: how many more (or fewer) B ran than A. */
+export function formatCountDiff(row: TimingDiff): string {
+  if (row.diff === null) return row.a === null ? 'only in B' : 'only in A';
+  const sign = row.diff > 0 ? '+' : row.diff < 0 ? '-' : '±';
+  const percent = row.percent === null ? '' : ` (${row.percent > 0 ? '+' : ''}${row.percent} %)`;
+  return `${sign}${Math.abs(row.diff)}${percent}`;
+}
+
+function ioTable(rows: readonly IoDiff[]): string {
+  const value = (row: IoDiff, side: number | null): string => (row.unit === 'ms' ? ms(side) : side === null ? '-' : String(side));
+  return formatTable(['Name', 'A', 'B', 'B - A'], rows.map((row) => [row.name, value(row, row.a), value(row, row.b), row.unit === 'ms' ? formatDiff(row) : formatCountDiff(row)]));
 }
 
 function status(side: ComparedSide): string {
@@ -47,5 +60,7 @@ export function formatComparison(comparison: ProfileComparison): string {
     comparison.states.length === 0 ? 'Neither profile recorded its states.\n' : timingTable(comparison.states),
     'Listeners whose time changed most',
     comparison.listeners.length === 0 ? 'Neither profile recorded its listeners.\n' : timingTable(comparison.listeners),
+    "The application's I/O",
+    comparison.io.length === 0 ? 'Neither profile recorded its queries, HTTP calls or Redis commands.\n' : ioTable(comparison.io),
   ].join('\n');
 }

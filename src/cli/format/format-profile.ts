@@ -1,5 +1,6 @@
 import { STATUS_TEXT } from '../../http/status-text';
 import { type ListenerRecord, type LogRecord } from '../../kernel/trace';
+import { DATABASE_COLLECTOR, HTTP_CLIENT_COLLECTOR, REDIS_COLLECTOR, type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../profiler/collectors/app-io-collectors';
 import { EVENTS_COLLECTOR, eventsOf, type EventsView } from '../../profiler/collectors/events-view';
 import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../profiler/collectors/exception-collector';
 import { LOGS_COLLECTOR, type LogsCollectorData } from '../../profiler/collectors/logs-collector';
@@ -10,6 +11,7 @@ import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../profiler/colle
 import { TIMELINE_COLLECTOR, type TimelineCollectorData } from '../../profiler/collectors/timeline-collector';
 import { collectorData, type Profile } from '../../profiler/profile';
 import { escapeControl } from './escape-control';
+import { databaseLines, httpClientLines, redisLines } from './format-app-io';
 import { formatDuration } from './format-duration';
 import { formatErrors } from './format-errors';
 import { formatRouteMatching } from './format-route-matching';
@@ -19,7 +21,19 @@ import { formatWaterfall } from './format-waterfall';
 type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
 
 /** The collectors this view has sections for (events and machine: the entries of profiles stored before the timeline held them); the machine's states are in the phases already, memory in the summary. */
-const SHOWN: ReadonlySet<string> = new Set([EVENTS_COLLECTOR, EXCEPTION_COLLECTOR, LOGS_COLLECTOR, REQUEST_COLLECTOR, ROUTER_COLLECTOR, MACHINE_COLLECTOR, TIMELINE_COLLECTOR, MEMORY_COLLECTOR]);
+const SHOWN: ReadonlySet<string> = new Set([
+  EVENTS_COLLECTOR,
+  EXCEPTION_COLLECTOR,
+  LOGS_COLLECTOR,
+  REQUEST_COLLECTOR,
+  ROUTER_COLLECTOR,
+  MACHINE_COLLECTOR,
+  TIMELINE_COLLECTOR,
+  MEMORY_COLLECTOR,
+  DATABASE_COLLECTOR,
+  HTTP_CLIENT_COLLECTOR,
+  REDIS_COLLECTOR,
+]);
 
 /**
  * A titled block of lines. Every line is escaped here, whatever section it comes from: a stored
@@ -136,7 +150,8 @@ function routingLines(routing: RouterCollectorData): string[] {
 /**
  * A stored profile for a terminal: summary, phases on a timeline, every span as a waterfall (bars
  * fitted to `columns`, the terminal's width, when given), listeners per phase, routing,
- * errors with their chain and first frames, logs, then the request and the headers both ways.
+ * errors with their chain and first frames, logs, the application's SQL queries (N+1 shapes
+ * first), HTTP calls and Redis commands, then the request and the headers both ways.
  * Each section reads one collector's entry and says so when the profile has none; entries of
  * other collectors (an application's) are only named.
  */
@@ -151,6 +166,9 @@ export function formatProfile(profile: Profile, columns?: number): string {
     section('Routing', fromCollector(profile, ROUTER_COLLECTOR, routingLines)),
     section('Errors', fromCollector<ExceptionCollectorData>(profile, EXCEPTION_COLLECTOR, (exception) => formatErrors(exception.errors))),
     section('Logs', fromCollector<LogsCollectorData>(profile, LOGS_COLLECTOR, (logs) => logLines(logs.records))),
+    section('Database', fromCollector<DatabaseCollectorData>(profile, DATABASE_COLLECTOR, databaseLines)),
+    section('HTTP calls', fromCollector<HttpClientCollectorData>(profile, HTTP_CLIENT_COLLECTOR, httpClientLines)),
+    section('Redis', fromCollector<RedisCollectorData>(profile, REDIS_COLLECTOR, redisLines)),
     section('Request', fromCollector(profile, REQUEST_COLLECTOR, requestLines)),
     section('Request headers', fromCollector<RequestCollectorData>(profile, REQUEST_COLLECTOR, (request) => headerLines(request.headers))),
     section('Response headers', fromCollector<RequestCollectorData>(profile, REQUEST_COLLECTOR, (request) => headerLines(request.response.headers))),

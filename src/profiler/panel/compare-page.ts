@@ -1,5 +1,5 @@
 import { STATUS_TEXT } from '../../http/status-text';
-import { type ComparedSide, type ProfileComparison, type TimingDiff } from '../compare-profiles';
+import { type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../compare-profiles';
 import { type ProfilerStats } from '../profiler';
 import { html, type SafeHtml } from '../../view/html';
 import { renderPanelLayout } from './panel-layout';
@@ -24,10 +24,27 @@ function diffClass(row: TimingDiff): string {
   return row.diff > 0 ? 'diff slower' : 'diff faster';
 }
 
-function renderRows(rows: readonly TimingDiff[]): SafeHtml[] {
-  return rows.map(
-    (row) => html`<tr data-name="${row.name}"><td class="mono">${row.name}</td><td>${ms(row.a)}</td><td>${ms(row.b)}</td><td class="${diffClass(row)}">${formatTimingDiff(row)}</td></tr>\n`,
-  );
+/** `+3 (+50 %)`: how many more (or fewer) `b` ran than `a`. */
+export function formatCountDiff(row: TimingDiff): string {
+  if (row.diff === null) return row.a === null ? 'only in B' : 'only in A';
+  const sign = row.diff > 0 ? '+' : row.diff < 0 ? '−' : '±';
+  const percent = row.percent === null ? '' : ` (${row.percent > 0 ? '+' : ''}${row.percent} %)`;
+  return `${sign}${Math.abs(row.diff)}${percent}`;
+}
+
+function count(value: number | null): string {
+  return value === null ? '–' : String(value);
+}
+
+/** Timing rows in ms; I/O rows say a count as a plain number. More of either is marked as slower. */
+function renderRows(rows: readonly (TimingDiff | IoDiff)[]): SafeHtml[] {
+  return rows.map((row) => {
+    const counted = 'unit' in row && row.unit === 'count';
+    const [a, b, diff] = counted ? [count(row.a), count(row.b), formatCountDiff(row)] : [ms(row.a), ms(row.b), formatTimingDiff(row)];
+    // An I/O row carries its raw values, as the total carries its difference.
+    const values = 'unit' in row ? html` data-a="${row.a ?? ''}" data-b="${row.b ?? ''}"` : '';
+    return html`<tr data-name="${row.name}"${values}><td class="mono">${row.name}</td><td>${a}</td><td>${b}</td><td class="${diffClass(row)}">${diff}</td></tr>\n`;
+  });
 }
 
 function status(side: ComparedSide): string {
@@ -46,7 +63,7 @@ ${row('Token', link(a), link(b))}${row('Status', status(a), status(b))}${row('Re
 <p class="total-diff" data-diff="${comparison.total.diff ?? ''}">B took <strong>${formatTimingDiff(comparison.total)}</strong> against A. <a href="${comparePath(b.token, a.token)}">Swap A and B</a></p>`;
 }
 
-function renderTable(caption: string, rows: readonly TimingDiff[], empty: string): SafeHtml {
+function renderTable(caption: string, rows: readonly (TimingDiff | IoDiff)[], empty: string): SafeHtml {
   if (rows.length === 0) return html`<h3>${caption}</h3>\n<p class="empty">${empty}</p>`;
   return html`<h3>${caption}</h3>
 <table class="compare">
@@ -56,13 +73,14 @@ ${renderRows(rows)}</tbody>
 </table>`;
 }
 
-/** Two profiles side by side: status, route, total, each state's time and the listeners that changed most. */
+/** Two profiles side by side: status, route, total, each state's time, the listeners that changed most and the application's I/O. */
 export function renderComparePage(comparison: ProfileComparison, stats: ProfilerStats): string {
   return renderPanelLayout({
     sidebar: html`<h2>Profiler</h2>\n${renderWriterCounters(stats)}`,
     content: html`<h2>Compare ${comparison.a.token} (A) with ${comparison.b.token} (B)</h2>
 ${renderSides(comparison)}
 ${renderTable('States and phases', comparison.states, 'Neither profile recorded its states.')}
-${renderTable('Listeners whose time changed most', comparison.listeners, 'Neither profile recorded its listeners.')}`,
+${renderTable('Listeners whose time changed most', comparison.listeners, 'Neither profile recorded its listeners.')}
+${renderTable("The application's I/O", comparison.io, 'Neither profile recorded its queries, HTTP calls or Redis commands.')}`,
   });
 }

@@ -74,6 +74,7 @@ textarea.curl-command { width: 100%; font-size: 12px; resize: vertical; }
 .source .line.current { background: #ffe9a8; }
 .source .no { display: inline-block; width: 44px; color: #999; user-select: none; }
 form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin-bottom: 16px; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-end; }
+.results .n-plus-one { background: #fff3cd; color: #8a5a00; border-radius: 3px; padding: 0 4px; font-size: 11px; font-weight: 600; }
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
 form.search input { font: inherit; padding: 4px 6px; width: 160px; }
 form.search button { font: inherit; padding: 5px 14px; }

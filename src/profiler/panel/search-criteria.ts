@@ -6,6 +6,8 @@ export interface SearchForm {
   readonly method: string;
   readonly status_code: string;
   readonly url: string;
+  /** At least this many SQL queries. */
+  readonly min_queries: string;
   readonly start: string;
   readonly end: string;
   readonly limit: string;
@@ -16,13 +18,17 @@ export interface SearchForm {
   readonly aborted: string;
   readonly sub_requests: string;
   readonly favicon: string;
+  /** Only requests with a query run in a loop (N+1). */
+  readonly n_plus_one: string;
 }
 
-export const SEARCH_FIELDS = ['ip', 'method', 'status_code', 'url', 'start', 'end', 'limit', 'sort', 'order', 'page', 'aborted', 'sub_requests', 'favicon'] as const;
+export const SEARCH_FIELDS = ['ip', 'method', 'status_code', 'url', 'min_queries', 'start', 'end', 'limit', 'sort', 'order', 'page', 'aborted', 'sub_requests', 'favicon', 'n_plus_one'] as const;
 
 export const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 1000;
 const MAX_PAGE = 10_000;
+/** More queries than any profile keeps (PROFILER_MAX_ENTRIES bounds them, dropped ones counted). */
+const MAX_QUERIES = 1_000_000_000;
 
 export type SearchQuery =
   | { readonly ok: true; readonly criteria: ProfileCriteria; readonly form: SearchForm; readonly page: number; readonly limit: number }
@@ -53,6 +59,7 @@ function readForm(query: URLSearchParams): SearchForm {
     method: raw('method').toUpperCase(),
     status_code: raw('status_code').toLowerCase(),
     url: raw('url'),
+    min_queries: raw('min_queries'),
     start: raw('start'),
     end: raw('end'),
     limit: raw('limit'),
@@ -62,6 +69,7 @@ function readForm(query: URLSearchParams): SearchForm {
     aborted: toggle(raw('aborted')),
     sub_requests: toggle(raw('sub_requests')),
     favicon: toggle(raw('favicon')),
+    n_plus_one: toggle(raw('n_plus_one')),
   };
 }
 
@@ -72,7 +80,8 @@ function positive(value: string, max: number): number | null {
 
 /**
  * The search filters of a query string as storage criteria, or the message naming the invalid
- * one. Empty fields are no filter; `status_code` is a code (`404`) or a class (`5xx`); error
+ * one. Empty fields are no filter; `status_code` is a code (`404`) or a class (`5xx`);
+ * `min_queries` a count of SQL queries (0 is no filter) and `n_plus_one` a toggle; error
  * sub-requests and `/favicon.ico` are left out unless `sub_requests` or `favicon` is ticked;
  * `page` (from 1) and `limit` (its size) choose the page.
  */
@@ -91,6 +100,11 @@ export function parseSearchQuery(query: URLSearchParams): SearchQuery {
     const status = Number(form.status_code);
     if (!/^\d{3}$/.test(form.status_code) || status < 100) return fail(invalid('status_code', form.status_code, 'an HTTP status code from 100 to 599, or a class from 1xx to 5xx'));
     criteria.statusCode = status;
+  }
+  if (form.min_queries !== '') {
+    const least = Number(form.min_queries);
+    if (!/^\d{1,10}$/.test(form.min_queries) || least > MAX_QUERIES) return fail(invalid('min_queries', form.min_queries, `an integer from 0 to ${MAX_QUERIES}`));
+    if (least > 0) criteria.minQueries = least;
   }
   for (const name of ['start', 'end'] as const) {
     if (form[name] === '') continue;
@@ -111,6 +125,7 @@ export function parseSearchQuery(query: URLSearchParams): SearchQuery {
   if (sort !== 'time') criteria.sort = sort satisfies SearchSort;
   if (order !== 'desc') criteria.order = order satisfies SearchOrder;
   if (form.aborted !== '') criteria.aborted = true;
+  if (form.n_plus_one !== '') criteria.nPlusOne = true;
   if (form.sub_requests === '') criteria.mainRequestsOnly = true;
   if (form.favicon === '') criteria.hideFavicon = true;
   return { ok: true, criteria, form, page, limit };

@@ -15,6 +15,7 @@ const FIELDS: readonly (readonly [keyof SearchForm, string, string])[] = [
   ['method', 'Method', 'GET'],
   ['status_code', 'Status', '404 or 5xx'],
   ['url', 'URL contains', '/config'],
+  ['min_queries', 'At least queries', '10'],
   ['start', 'From', 'ISO date or epoch ms'],
   ['end', 'Until', 'ISO date or epoch ms'],
   ['limit', 'Per page', '50'],
@@ -24,6 +25,7 @@ const TOGGLES: readonly (readonly [keyof SearchForm, string])[] = [
   ['aborted', 'Aborted only'],
   ['sub_requests', 'Show error sub-requests'],
   ['favicon', 'Show favicon.ico'],
+  ['n_plus_one', 'With N+1 queries'],
 ];
 
 function option(value: string, label: string, current: string): SafeHtml {
@@ -39,13 +41,22 @@ ${TOGGLES.map(([name, label]) => html`<label class="toggle"><input type="checkbo
 </form>`;
 }
 
+/** The row's SQL query count, marked when a query ran in a loop; `–` in rows stored before Loupe counted them. */
+function renderQueries(row: ProfileSummary): SafeHtml {
+  if (row.queries === undefined) return html`<td class="queries">–</td>`;
+  const loops = row.nPlusOne ?? 0;
+  const mark = loops === 0 ? '' : html` <span class="n-plus-one" title="${loops} query shape${loops === 1 ? '' : 's'} run in a loop">N+1</span>`;
+  const time = row.queryTime === undefined || row.queries === 0 ? '' : html` <span class="empty">${formatMs(row.queryTime)}</span>`;
+  return html`<td class="queries" data-queries="${row.queries}">${row.queries}${time}${mark}</td>`;
+}
+
 function renderRow(row: ProfileSummary, isChild: boolean, parentShown: boolean): SafeHtml {
   const time = formatTime(row.time);
   const status = row.statusCode === 0 ? 'aborted' : `${row.statusCode} ${STATUS_TEXT[row.statusCode] ?? ''}`;
   const parent = row.parent === null || parentShown ? '' : html` <span class="empty">sub-request of <a class="mono" href="${profilePath(row.parent)}">${row.parent}</a></span>`;
   return html`<tr class="${isChild ? 'sub' : 'main'}" data-token="${row.token}">
 <td class="${row.statusCode >= 400 || row.statusCode === 0 ? 'level-error' : ''}">${status}</td><td>${row.ip}</td><td>${row.method}</td><td class="mono">${row.url}</td>
-<td><time datetime="${time.iso}">${time.iso}</time></td><td class="duration">${row.duration === undefined ? '–' : formatMs(row.duration)}</td>
+<td><time datetime="${time.iso}">${time.iso}</time></td><td class="duration">${row.duration === undefined ? '–' : formatMs(row.duration)}</td>${renderQueries(row)}
 <td>${isChild ? '↳ ' : ''}<a class="mono" href="${profilePath(row.token)}">${row.token}</a>${parent}</td>
 </tr>\n`;
 }
@@ -95,7 +106,7 @@ ${renderLiveList()}
 <h2 class="result-count" data-total="${result.total}">${result.total === 0 ? 'No' : result.total} results found</h2>
 ${result.complete ? '' : html`<p class="empty scan-limit">Only the newest ${SEARCH_SCAN_LIMIT} profiles of this time range were searched; narrow From and Until to search older ones.</p>`}
 ${rows.length === 0 ? '' : html`<table class="results">
-<thead><tr><th>Status</th><th>IP</th><th>Method</th><th>URL</th><th>Time</th><th>Duration</th><th>Token</th></tr></thead>
+<thead><tr><th>Status</th><th>IP</th><th>Method</th><th>URL</th><th>Time</th><th>Duration</th><th>Queries</th><th>Token</th></tr></thead>
 <tbody>
 ${renderRows(rows)}</tbody>
 </table>`}
