@@ -3,7 +3,6 @@ import { createErrorController } from '../error-handler/error-controller';
 import { createErrorListener } from '../error-handler/error-listener';
 import { type Controller } from '../kernel/controller';
 import { Kernel } from '../kernel/kernel';
-import { createIpRangeMatcher } from '../http/ip-range-matcher';
 import { type KernelPhase } from '../kernel/kernel-events';
 import { type Listener } from '../kernel/listener';
 import { ListenerRegistry } from '../kernel/listener-registry';
@@ -15,18 +14,7 @@ import { validateRequestListener } from '../kernel/listeners/validate-request-li
 import { createLogger } from '../log/create-logger';
 import { type Logger } from '../log/logger';
 import { createRequestLogListener } from '../log/request-log-listener';
-import { startAppIoCapture } from '../profiler/app-io/start-app-io-capture';
-import { checkProfilerParts } from '../profiler/check-profiler-parts';
-import { type ProfileCollector } from '../profiler/collector';
-import { defaultCollectors } from '../profiler/collectors/default-collectors';
-import { DEFAULT_PANELS } from '../profiler/panel/panel-registry';
-import { type PanelDefinition } from '../profiler/panel/panel-definition';
-import { createProfiler, type Profiler } from '../profiler/profiler';
-import { createProfilerAccessListener } from '../profiler/profiler-access-listener';
-import { createEditorLink } from '../profiler/panel/editor-link';
-import { createProfilerRoutes } from '../profiler/panel/profiler-routes';
-import { ProfilerPaths } from '../profiler/profiler-paths';
-import { createWebDebugToolbarListener } from '../profiler/web-debug-toolbar-listener';
+import { checkProfilerParts, profilerPlugin, ProfilerPaths, type PanelDefinition, type ProfileCollector, type Profiler, type ToolbarItem } from '../profiler';
 import { closeRedis, connectRedis } from '../redis/connect-redis';
 import { type RedisClient } from '../redis/redis-client';
 import { ChainRouter } from '../routing/chain-router';
@@ -48,6 +36,8 @@ import { RedisSessionStorage } from '../session/redis-session-storage';
 import { createSessionListener } from '../session/session-listener';
 import { type SessionStorage } from '../session/session-storage';
 import { inject, type InjectRequest, type InjectResponse } from './inject';
+import { type LoupePlugin, type PluginRuntime } from './plugin';
+import { type WebSocketRoute } from '../server/web-socket-route';
 
 /** Who the users are and which paths need them (Symfony's security.yaml). */
 export interface SecurityOptions {
@@ -82,10 +72,20 @@ export interface LoupeOptions {
    * to remove or replace some.
    */
   readonly listeners?: readonly Listener[] | ((defaults: readonly Listener[]) => readonly Listener[]);
-  /** The application's own profiler collectors, recorded after Loupe's (request, exception, logs, events, router, machine). */
+  /** The application's own profiler collectors, recorded after those of Loupe and of the plugins. */
   readonly collectors?: readonly ProfileCollector[];
-  /** The application's own profiler panels, each reading one collector's entry, shown after Loupe's. */
+  /** The application's own profiler panels, each reading one collector's entry, shown after Loupe's and the plugins'. */
   readonly panels?: readonly PanelDefinition[];
+  /** The application's own items of the web debug toolbar, after Loupe's and the plugins'. */
+  readonly toolbarItems?: readonly ToolbarItem[];
+  /** The application's own WebSocket routes (uWS's `ws()`), beside the plugins'. */
+  readonly webSockets?: readonly WebSocketRoute[];
+  /**
+   * Plugins, each adding collectors, panels, toolbar items, CLI commands and, once started,
+   * listeners, routes and WebSocket routes (see LoupePlugin). With debug on, the profiler is the
+   * first of them; an application's come after it, in order.
+   */
+  readonly plugins?: readonly LoupePlugin[];
   /** Renders errors in the error sub-request; defaults to Loupe's HTML/JSON error pages. */
   readonly errorController?: Controller;
   /** Firewalls and users; without it no request is authenticated. */
@@ -138,13 +138,28 @@ interface Started {
   readonly registry: ListenerRegistry;
   readonly redis: RedisClient;
   readonly kernel: Kernel;
-  readonly profiler: Profiler | null;
-  /** Stops capturing the application's I/O (nothing to stop without the profiler). */
-  readonly stopCapture: () => void;
+  /** The started plugins, in order; closed in reverse order. */
+  readonly runtimes: readonly PluginRuntime[];
+}
+
+/** Starts each plugin in order; one that fails closes those already started. */
+async function startPlugins(plugins: readonly LoupePlugin[], context: Parameters<NonNullable<LoupePlugin['start']>>[0]): Promise<PluginRuntime[]> {
+  const runtimes: PluginRuntime[] = [];
+  try {
+    for (const plugin of plugins) runtimes.push((await plugin.start?.(context)) ?? {});
+    return runtimes;
+  } catch (error) {
+    await closePlugins(runtimes);
+    throw error;
+  }
+}
+
+async function closePlugins(runtimes: readonly PluginRuntime[]): Promise<void> {
+  for (const runtime of [...runtimes].reverse()) await runtime.close?.();
 }
 
 /** The listeners every application gets, in the order of Symfony's defaults. */
-function defaultListeners(config: Config, router: Router, sessionStorage: SessionStorage, redis: RedisClient, profiler: Profiler | null, security: SecurityOptions | undefined, logger: Logger): Listener[] {
+function defaultListeners(config: Config, router: Router, sessionStorage: SessionStorage, redis: RedisClient, pluginListeners: readonly Listener[], security: SecurityOptions | undefined, logger: Logger): Listener[] {
   const listeners: Listener[] = [
     validateRequestListener,
     createRequestLogListener(logger),
@@ -160,8 +175,8 @@ function defaultListeners(config: Config, router: Router, sessionStorage: Sessio
       lifetime: 0,
     }),
   ];
-  if (config.debug) listeners.push(disallowRobotsIndexingListener, createProfilerAccessListener(config.profiler.allowedIps));
-  if (profiler !== null) listeners.push(...profiler.listeners, createWebDebugToolbarListener(config.profiler.allowedIps));
+  if (config.debug) listeners.push(disallowRobotsIndexingListener);
+  listeners.push(...pluginListeners);
   if (security !== undefined) {
     const firewalls = new FirewallMap(security.firewalls);
     const verifier = security.verifier ?? new CredentialsVerifier(security.users);
@@ -189,38 +204,29 @@ function defaultListeners(config: Config, router: Router, sessionStorage: Sessio
 export function createLoupe(options: LoupeOptions): Loupe {
   const config = options.config ?? readConfig();
   const logger = options.logger ?? createLogger(config.log);
-  // Checked now: an invalid PROFILER_ALLOWED_IPS, or two collectors of one name, fail before anything is opened.
-  if (config.debug) createProfilerAccessListener(config.profiler.allowedIps);
-  const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
-  const profilerParts = checkProfilerParts({
-    collectors: [...defaultCollectors({ secretCookies, slowMs: config.profiler.slowCallMs }), ...(options.collectors ?? [])],
-    panels: [...DEFAULT_PANELS, ...(options.panels ?? [])],
-  });
+  let profiler: Profiler | null = null;
+  // With debug off nothing of the profiler is loaded: /_profiler/... is a plain 404.
+  const plugins = [...(config.debug ? [profilerPlugin({ config, onStart: (started) => (profiler = started) })] : []), ...(options.plugins ?? [])];
+  const parts = {
+    collectors: [...plugins.flatMap((plugin) => plugin.collectors ?? []), ...(options.collectors ?? [])],
+    panels: [...plugins.flatMap((plugin) => plugin.panels ?? []), ...(options.panels ?? [])],
+    toolbarItems: [...plugins.flatMap((plugin) => plugin.toolbarItems ?? []), ...(options.toolbarItems ?? [])],
+  };
+  // Checked now: two collectors of one name, or a panel reading none, fail before anything is opened.
+  if (config.debug) checkProfilerParts(parts);
   let starting: Promise<Started> | null = null;
   let started: Started | null = null;
   let server: UwsServer | null = null;
 
   const start = async (): Promise<Started> => {
     const redis = await connectRedis(config.redis.url, 'loupe', config.redis);
+    let runtimes: PluginRuntime[] = [];
     try {
-      const profiler = config.debug ? await createProfiler(config, redis, profilerParts, (line) => logger.warn(line)) : null;
-      // The profiler's pages exist only with debug: without it /_profiler/... is a plain 404.
-      const profilerRoutes =
-        profiler === null
-          ? []
-          : createProfilerRoutes({
-              storage: profiler.storage,
-              isStorageConnected: () => redis.status === 'ready',
-              stats: () => profiler.stats(),
-              droppedReason: (token) => profiler.writer.droppedReason(token),
-              panels: profiler.panels,
-              workers: () => WorkerLink.current(),
-              editorLink: createEditorLink(config.profiler.ide),
-            });
-      const ownRouter = new UrlMatcherRouter([...profilerRoutes, ...(options.routes ?? [])]);
+      runtimes = await startPlugins(plugins, { config, logger, redis, ...parts });
+      const ownRouter = new UrlMatcherRouter([...runtimes.flatMap((runtime) => runtime.routes ?? []), ...(options.routes ?? [])]);
       const router = options.router === undefined ? ownRouter : new ChainRouter([ownRouter, options.router]);
       const sessionStorage = options.sessionStorage ?? new RedisSessionStorage(redis, { prefix: config.redis.prefix, lifetime: config.session.lifetime });
-      const defaults = defaultListeners(config, router, sessionStorage, redis, profiler, options.security, logger);
+      const defaults = defaultListeners(config, router, sessionStorage, redis, runtimes.flatMap((runtime) => runtime.listeners ?? []), options.security, logger);
       const listeners = typeof options.listeners === 'function' ? options.listeners(defaults) : [...defaults, ...(options.listeners ?? [])];
       const registry = new ListenerRegistry(listeners);
       const kernel = new Kernel({
@@ -232,13 +238,13 @@ export function createLoupe(options: LoupeOptions): Loupe {
         serverTiming: config.serverTiming,
         requestContext: config.requestContext,
         recordLimit: config.profiler.maxEntries,
-        capture: new Set(profiler === null ? [] : config.profiler.capture),
+        // What the profiler captures of the application's I/O (it runs with debug only).
+        capture: new Set(config.debug ? config.profiler.capture : []),
         onCrash: (error) => logger.error({ err: error }, 'Request actor crashed.'),
       });
-      // The application's SQL, HTTP calls and Redis commands are told apart by the request context.
-      const stopCapture = profiler !== null && config.requestContext ? startAppIoCapture(config.profiler.capture) : () => {};
-      return (started = { registry, redis, kernel, profiler, stopCapture });
+      return (started = { registry, redis, kernel, runtimes });
     } catch (error) {
+      await closePlugins(runtimes);
       redis.disconnect();
       throw error;
     }
@@ -246,11 +252,10 @@ export function createLoupe(options: LoupeOptions): Loupe {
   const ready = (): Promise<Started> => (starting ??= start());
   const closeStarted = async (): Promise<void> => {
     if (starting === null) return;
-    const { redis, kernel, profiler, stopCapture } = await starting;
+    const { redis, kernel, runtimes } = await starting;
     if (server !== null) await server.close();
     else await kernel.whenIdle();
-    stopCapture();
-    await profiler?.close();
+    await closePlugins(runtimes);
     await closeRedis(redis);
   };
 
@@ -258,7 +263,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
     config,
     logger,
     get profiler() {
-      return started?.profiler ?? null;
+      return profiler;
     },
     get activeRequests() {
       return started?.kernel.activeRequests ?? 0;
@@ -272,20 +277,8 @@ export function createLoupe(options: LoupeOptions): Loupe {
     listenerTable: async () => (await ready()).registry.table(),
     listen: async () => {
       const uws = loadNativeUws();
-      const { kernel, profiler } = await ready();
+      const { kernel, runtimes } = await ready();
       const { host, port: wanted, maxBodySize } = config.server;
-      const live =
-        profiler === null
-          ? {}
-          : {
-              live: {
-                path: ProfilerPaths.LIVE,
-                isAllowed: createIpRangeMatcher(config.profiler.allowedIps),
-                ready: () => profiler.live.start(),
-                subscribe: (send: (message: string) => void) => profiler.live.onMessage(send),
-                onError: (error: unknown) => logger.warn({ err: error }, 'Live profile feed unavailable.'),
-              },
-            };
       server = new UwsServer(
         kernel,
         {
@@ -294,7 +287,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
           maxBodySize,
           sharedPort: WorkerLink.current() !== null,
           onError: (error) => logger.error({ err: error }, 'Request failed outside the kernel.'),
-          ...live,
+          webSockets: [...runtimes.flatMap((runtime) => runtime.webSockets ?? []), ...(options.webSockets ?? [])],
         },
         uws,
       );

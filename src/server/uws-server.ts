@@ -6,7 +6,7 @@ import { type RequestData } from '../http/request-data';
 import { statusLine } from '../http/status-text';
 import { type Kernel, type RunningRequest } from '../kernel/kernel';
 import { copyRequest } from './copy-request';
-import { registerLiveSocket, type LiveSocketOptions } from './live-socket-route';
+import { registerWebSocketRoute, type WebSocketRoute } from './web-socket-route';
 import { loadNativeUws, type Uws } from './load-uws';
 import { announcesBody, readBody } from './read-body';
 
@@ -16,8 +16,8 @@ export interface UwsServerOptions {
   readonly maxBodySize: number;
   /** Told about an error that escaped the kernel (a bug), after a 500 was sent. */
   readonly onError?: (error: unknown) => void;
-  /** The profiler's live WebSocket, with debug on. */
-  readonly live?: LiveSocketOptions;
+  /** WebSocket routes: the application's, and its plugins' (the profiler's live feed, with debug). */
+  readonly webSockets?: readonly WebSocketRoute[];
   /**
    * Share the port with the other workers of a supervisor (SO_REUSEPORT: the kernel spreads the
    * connections over them) instead of holding it alone. The supervisor checked it was free.
@@ -54,7 +54,7 @@ export class UwsServer {
     this.#options = options;
     // One catch-all for every method: uWS derives neither HEAD from GET nor a useful 404.
     this.#app = uws.App().any('/*', (res, req) => this.#onRequest(res, copyRequest(res, req, this.#port)));
-    if (options.live !== undefined) registerLiveSocket(this.#app, options.live);
+    for (const route of options.webSockets ?? []) registerWebSocketRoute(this.#app, route, (error) => options.onError?.(error));
   }
 
   /** The port actually listened on (useful with port 0). */

@@ -5,7 +5,6 @@ import {
   type CallTotals,
   type DatabaseCollectorData,
 } from '../collectors/app-io-collectors';
-import { type Profile } from '../profile';
 
 /**
  * The totals of the application's own I/O in one profile, each `null` when the profile has no
@@ -25,13 +24,18 @@ export interface IoCounters {
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** The entry of collector `name`, as collectorData reads it; read here, as profile.ts imports this file for summarize. */
-function entryOf<TData extends object>(profile: Profile, name: string): TData | undefined {
+/** What the counters read of a profile: its collectors' entries (profile.ts imports this file for summarize). */
+interface ProfileEntries {
+  readonly collectors: Readonly<Record<string, object>>;
+}
+
+/** The entry of collector `name`, as collectorData reads it. */
+function entryOf<TData extends object>(profile: ProfileEntries, name: string): TData | undefined {
   return Object.hasOwn(profile.collectors, name) ? (profile.collectors[name] as TData | undefined) : undefined;
 }
 
 /** `count` and `time` of a collector's entry; a damaged entry counts as absent rather than as zero. */
-function totalsOf(profile: Profile, name: string): { count: number | null; time: number | null } {
+function totalsOf(profile: ProfileEntries, name: string): { count: number | null; time: number | null } {
   const data = entryOf<Partial<CallTotals>>(profile, name);
   return { count: isNumber(data?.count) ? data.count : null, time: isNumber(data?.time) ? data.time : null };
 }
@@ -40,7 +44,7 @@ function totalsOf(profile: Profile, name: string): { count: number | null; time:
  * What the search row, the compare page and `profiler:diff` read of the I/O collectors: their
  * totals only, which the collectors computed when the request ended.
  */
-export function ioCounters(profile: Profile): IoCounters {
+export function ioCounters(profile: ProfileEntries): IoCounters {
   const db = totalsOf(profile, DATABASE_COLLECTOR);
   const nPlusOne = entryOf<Partial<DatabaseCollectorData>>(profile, DATABASE_COLLECTOR)?.nPlusOne;
   const http = totalsOf(profile, HTTP_CLIENT_COLLECTOR);

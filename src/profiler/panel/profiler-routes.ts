@@ -23,6 +23,7 @@ import { renderStatusPage, type StorageState, type WorkersView } from './status-
 import { counterValues } from './writer-counters';
 import { ProfilerPaths, resultsPath } from '../profiler-paths';
 import { createToolbarController } from '../toolbar/toolbar-controller';
+import { type ToolbarItem } from '../toolbar/toolbar-item';
 
 /** What the profiler's pages read: the storage, the counters, and the writer's recent drops. */
 export interface ProfilerRoutesDeps {
@@ -41,6 +42,8 @@ export interface ProfilerRoutesDeps {
   readonly workers?: () => WorkersView | null;
   /** Links source positions to an editor (PROFILER_IDE); without it they are plain text. */
   readonly editorLink?: EditorLink;
+  /** The toolbar items of plugins and of the application, after Loupe's own. */
+  readonly toolbarItems?: readonly ToolbarItem[];
 }
 
 /** A page that reads the storage: the storage failing or not answering makes it a 503 that says so. */
@@ -226,6 +229,6 @@ export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefini
       requirements: { token: '[0-9a-f]{6}|latest' },
       controller: createPanelController(deps),
     },
-    { name: '_wdt', path: ProfilerPaths.TOOLBAR_ROUTE, methods: ['GET'], requirements: { token: '[0-9a-f]{6}' }, controller: createToolbarController(deps) },
+    { name: '_wdt', path: ProfilerPaths.TOOLBAR_ROUTE, methods: ['GET'], requirements: { token: '[0-9a-f]{6}' }, controller: createToolbarController(deps, deps.toolbarItems) },
   ];
 }

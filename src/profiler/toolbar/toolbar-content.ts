@@ -11,6 +11,7 @@ import { timelineTotal } from '../panel/timeline';
 import { collectorData, type Profile } from '../profile';
 import { profilePath } from '../profiler-paths';
 import { renderIoItems } from './toolbar-io-items';
+import { type ToolbarItem } from './toolbar-item';
 import { BRAND_ITEM } from './toolbar-snippet';
 
 /** Log levels the toolbar counts as errors, as Symfony's logger collector (error and above). */
@@ -79,15 +80,24 @@ function errorsItem(profile: Profile): SafeHtml {
 <div class="lwdt-info"><table><tr><th>Exceptions</th><td>${exceptions}</td></tr><tr><th>Logs at error level or above</th><td>${logs}</td></tr></table></div></div>`;
 }
 
+/** An application's or a plugin's item; one that fails shows nothing rather than no toolbar. */
+function renderOwnItem(item: ToolbarItem, profile: Profile): SafeHtml | null {
+  try {
+    return item.render(profile);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The toolbar's content for one profile (what `/_wdt/{token}` answers, as WebProfilerBundle's
  * toolbar.html.twig): status, method and route, duration with the request's states as a small
- * timeline, memory, the application's queries, calls and commands, the error count (exceptions
- * and error logs), and the link to the profile.
+ * timeline, memory, the application's queries, calls and commands, the items of plugins and of
+ * the application (`items`), the error count (exceptions and error logs), and the link to the profile.
  * A fragment: the injected script puts it into the page's placeholder.
  */
-export function renderToolbarContent(profile: Profile): SafeHtml {
-  return html`${BRAND_ITEM}${statusItem(profile)}${routeItem(profile)}${timeItem(profile)}${memoryItem(profile)}${renderIoItems(profile)}${errorsItem(profile)}\
+export function renderToolbarContent(profile: Profile, items: readonly ToolbarItem[] = []): SafeHtml {
+  return html`${BRAND_ITEM}${statusItem(profile)}${routeItem(profile)}${timeItem(profile)}${memoryItem(profile)}${renderIoItems(profile)}${items.map((item) => renderOwnItem(item, profile))}${errorsItem(profile)}\
 <a class="lwdt-item lwdt-profile" href="${profilePath(profile.token)}" title="Open the profile of this request">Profile <b>${profile.token}</b></a>`;
 }
 

@@ -5,6 +5,7 @@ import { type Controller } from '../../kernel/controller';
 import { type SafeHtml } from '../../view/html';
 import { loadProfile, type ProfileLookup, type ProfileSource } from '../panel/load-profile';
 import { renderToolbarContent, renderToolbarMessage } from './toolbar-content';
+import { type ToolbarItem } from './toolbar-item';
 
 /** How long `/_wdt/{token}` waits for a profile that is not stored yet (the writer stores it after the response). */
 export const TOOLBAR_WAIT_MS = 2_000;
@@ -37,14 +38,15 @@ function fragment(content: SafeHtml, status: number): Response {
  * stored, so this waits up to `timeoutMs` for it; a 404 after that tells the script to ask again,
  * a 410 that it never will be there (dropped).
  */
-export function createToolbarController(source: ProfileSource, timeoutMs = TOOLBAR_WAIT_MS): Controller {
+/** `items`: the toolbar items of plugins and of the application, after Loupe's own. */
+export function createToolbarController(source: ProfileSource, items: readonly ToolbarItem[] = [], timeoutMs = TOOLBAR_WAIT_MS): Controller {
   return {
     name: 'profiler.toolbar',
     handle: async ({ params }) => {
       const lookup = await waitForProfile(source, params['token'] ?? '', timeoutMs);
       switch (lookup.kind) {
         case 'found':
-          return fragment(renderToolbarContent(lookup.profile), 200);
+          return fragment(renderToolbarContent(lookup.profile, items), 200);
         case 'missing':
           return fragment(renderToolbarMessage(lookup.token, 'The profile is not stored yet.'), 404);
         case 'dropped':

@@ -29,7 +29,7 @@ function source(reads: readonly ReadResult[], droppedByWriter: Record<string, st
 
 async function call(from: ProfileSource, timeoutMs = 2_000): Promise<Response> {
   const exchange = exchangeFor({ path: '/_wdt/abc123' });
-  return (await createToolbarController(from, timeoutMs).handle({ ...exchange.resolveArguments(), params: { token: 'abc123' } })) as Response;
+  return (await createToolbarController(from, [], timeoutMs).handle({ ...exchange.resolveArguments(), params: { token: 'abc123' } })) as Response;
 }
 
 const FOUND: ReadResult = { kind: 'found', json: JSON.stringify(sampleProfile()) };

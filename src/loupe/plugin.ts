@@ -1,0 +1,56 @@
+import { type CliCommand } from '../cli/command';
+import { type Config } from '../config/config';
+import { type Listener } from '../kernel/listener';
+import { type Logger } from '../log/logger';
+import { type ProfileCollector } from '../profiler/collector';
+import { type PanelDefinition } from '../profiler/panel/panel-definition';
+import { type ToolbarItem } from '../profiler/toolbar/toolbar-item';
+import { type RedisClient } from '../redis/redis-client';
+import { type RouteDefinition } from '../routing/route';
+import { type WebSocketRoute } from '../server/web-socket-route';
+
+/** What a plugin is given when the application starts. */
+export interface PluginContext {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** The application's Redis connection (one server or a cluster), connected; its owner closes it. */
+  readonly redis: RedisClient;
+  /** Every plugin's collectors, in order (the profiler's own first): what the profiler records. */
+  readonly collectors: readonly ProfileCollector[];
+  /** Every plugin's panels, in menu order. */
+  readonly panels: readonly PanelDefinition[];
+  /** Every plugin's toolbar items. */
+  readonly toolbarItems: readonly ToolbarItem[];
+}
+
+/** What a started plugin adds to the running application, and how it stops. */
+export interface PluginRuntime {
+  /** Listeners, added after Loupe's own defaults. */
+  readonly listeners?: readonly Listener[];
+  /** Routes, matched before the application's own (the profiler's `/_profiler/…`). */
+  readonly routes?: readonly RouteDefinition[];
+  readonly webSockets?: readonly WebSocketRoute[];
+  /** Stops what the plugin started; called once the server stopped and every request finished. */
+  close?(): Promise<void>;
+}
+
+/**
+ * A part of an application packaged once (Fastify's `register`, a Symfony bundle): the profiler
+ * is one, and an application or a library writes its own the same way. What it records and
+ * shows (collectors, panels, toolbar items) and its CLI commands are known before the start,
+ * so that they can be checked then and run without a server; `start` adds what needs the
+ * running application: listeners, routes, WebSocket routes.
+ */
+export interface LoupePlugin {
+  /** Names the plugin in errors. */
+  readonly name: string;
+  /** Collectors recorded into every profile (with debug, where the profiler runs). */
+  readonly collectors?: readonly ProfileCollector[];
+  /** Panels of the profile page, each reading one collector's entry. */
+  readonly panels?: readonly PanelDefinition[];
+  /** Items of the web debug toolbar. */
+  readonly toolbarItems?: readonly ToolbarItem[];
+  /** Commands of a CLI built with `runCli(argv, { plugins })`. */
+  readonly commands?: readonly CliCommand[];
+  start?(context: PluginContext): PluginRuntime | Promise<PluginRuntime>;
+}

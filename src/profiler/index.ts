@@ -1,0 +1,34 @@
+/**
+ * The profiler's entry: the only module of `src/profiler/` the rest of Loupe imports (a
+ * dependency rule checks it). The plugin and its commands are loaded when asked for, not when
+ * this module is: an application without debug loads none of the profiler.
+ */
+import { type CliCommand } from '../cli/command';
+import { type LoupePlugin } from '../loupe/plugin';
+import { type ProfilerPluginOptions } from './profiler-plugin';
+
+export { type ProfilerPluginOptions } from './profiler-plugin';
+export { type Profiler, type ProfilerStats } from './profiler';
+export { type ProfileCollector } from './collector';
+export { type RedactionPolicy, type RedactionOptions } from './redaction-policy';
+export { type PanelDefinition, type PanelContext, type PanelBadge } from './panel/panel-definition';
+export { type ChildProfile } from './panel/load-profile';
+export { type EditorLink } from './panel/editor-link';
+export { type SourcePosition, type SourceReader, type SourceExcerpt } from './panel/read-source-excerpts';
+export { type ToolbarItem } from './toolbar/toolbar-item';
+export { PROFILE_VERSION, type Profile, type CollectorEntry, type ProfileCut, type ProfileSummary } from './profile';
+export { ProfilerPaths, profilePath } from './profiler-paths';
+export { CAPTURE_KINDS, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig } from './profiler-config';
+export { readProfilerConfig } from './read-profiler-config';
+export { checkProfilerParts } from './check-profiler-parts';
+
+/** The profiler as a plugin (createLoupe adds it with debug on). */
+export function profilerPlugin(options: ProfilerPluginOptions): LoupePlugin {
+  const { createProfilerPlugin } = require('./profiler-plugin') as typeof import('./profiler-plugin');
+  return createProfilerPlugin(options);
+}
+
+/** The profiler's commands of `loupe` (profiler:list, show, tail, diff, purge). */
+export function profilerCommands(): readonly CliCommand[] {
+  return (require('./profiler-commands') as typeof import('./profiler-commands')).PROFILER_COMMANDS;
+}

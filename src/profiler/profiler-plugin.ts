@@ -1,0 +1,65 @@
+import { type Config } from '../config/config';
+import { createIpRangeMatcher } from '../http/ip-range-matcher';
+import { type LoupePlugin } from '../loupe/plugin';
+import { startAppIoCapture } from './app-io/start-app-io-capture';
+import { checkProfilerParts } from './check-profiler-parts';
+import { defaultCollectors } from './collectors/default-collectors';
+import { createLiveSocketRoute } from './live/live-socket';
+import { createEditorLink } from './panel/editor-link';
+import { DEFAULT_PANELS } from './panel/panel-registry';
+import { createProfilerRoutes } from './panel/profiler-routes';
+import { createProfiler, type Profiler } from './profiler';
+import { createProfilerAccessListener } from './profiler-access-listener';
+import { PROFILER_COMMANDS } from './profiler-commands';
+import { createWebDebugToolbarListener } from './web-debug-toolbar-listener';
+import { WorkerLink } from '../server/workers/worker-link';
+
+export interface ProfilerPluginOptions {
+  readonly config: Config;
+  /** Told the profiler once it started: its storage, writer and counters (Loupe.profiler). */
+  readonly onStart?: (profiler: Profiler) => void;
+}
+
+/**
+ * The profiler, as one plugin that owns its parts (WebProfilerBundle): its collectors and panels,
+ * its CLI commands, and once started its storage, writer and token allocator, the listeners that
+ * give tokens and store profiles, the access rule, the web debug toolbar, the `/_profiler` and
+ * `/_wdt` routes, the live feed's WebSocket and the capture of the application's I/O.
+ */
+export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions): LoupePlugin {
+  const { profiler: settings } = config;
+  const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
+  // Checked now: an invalid PROFILER_ALLOWED_IPS fails before anything is opened.
+  const accessListener = createProfilerAccessListener(settings.allowedIps);
+  return {
+    name: 'profiler',
+    collectors: defaultCollectors({ secretCookies, slowMs: settings.slowCallMs }),
+    panels: DEFAULT_PANELS,
+    commands: PROFILER_COMMANDS,
+    start: async ({ redis, logger, collectors, panels, toolbarItems }) => {
+      const profiler = await createProfiler(config, redis, checkProfilerParts({ collectors, panels }), (line) => logger.warn(line));
+      onStart?.(profiler);
+      // The application's SQL, HTTP calls and Redis commands are told apart by the request context.
+      const stopCapture = config.requestContext ? startAppIoCapture(settings.capture) : () => {};
+      const routes = createProfilerRoutes({
+        storage: profiler.storage,
+        isStorageConnected: () => redis.status === 'ready',
+        stats: () => profiler.stats(),
+        droppedReason: (token) => profiler.writer.droppedReason(token),
+        panels: profiler.panels,
+        workers: () => WorkerLink.current(),
+        editorLink: createEditorLink(settings.ide),
+        toolbarItems,
+      });
+      return {
+        listeners: [accessListener, ...profiler.listeners, createWebDebugToolbarListener(settings.allowedIps)],
+        routes,
+        webSockets: [createLiveSocketRoute(profiler.live, createIpRangeMatcher(settings.allowedIps))],
+        close: async () => {
+          stopCapture();
+          await profiler.close();
+        },
+      };
+    },
+  };
+}
