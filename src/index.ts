@@ -13,7 +13,7 @@ export { type RedisClusterConfig, type ClusterNode } from './redis/cluster-nodes
 export { type LocaleOptions } from './kernel/listeners/locale-listener';
 export { type SessionConfig } from './session/session-config';
 export { type SecurityConfig } from './security/security-config';
-export { CAPTURE_KINDS, type CaptureKind, type ProfilerConfig } from './profiler/profiler-config';
+export { CAPTURE_KINDS, type CaptureKind, type ProfilerConfig } from './profiler';
 export { serve, type CreateApp, type ServeOptions, type Serving } from './loupe/serve';
 
 // The terminal log.
@@ -68,15 +68,15 @@ export { hashPassword, type ScryptCost } from './security/password-hasher';
 export { SecurityAttributes } from './security/security-attributes';
 
 // The profiler: an application's own collectors and panels.
-export { type ProfileCollector } from './profiler/collector';
-export { type RedactionPolicy, type RedactionOptions } from './profiler/redaction-policy';
-export { type PanelDefinition, type PanelContext, type PanelBadge } from './profiler/panel/panel-definition';
-export { type ChildProfile } from './profiler/panel/load-profile';
-export { type EditorLink } from './profiler/panel/editor-link';
-export { type SourcePosition, type SourceReader, type SourceExcerpt } from './profiler/panel/read-source-excerpts';
-export { PROFILE_VERSION, type Profile, type CollectorEntry, type ProfileCut, type ProfileSummary } from './profiler/profile';
+export { type ProfileCollector } from './profiler';
+export { type RedactionPolicy, type RedactionOptions } from './profiler';
+export { type PanelDefinition, type PanelContext, type PanelBadge } from './profiler';
+export { type ChildProfile } from './profiler';
+export { type EditorLink } from './profiler';
+export { type SourcePosition, type SourceReader, type SourceExcerpt } from './profiler';
+export { PROFILE_VERSION, type Profile, type CollectorEntry, type ProfileCut, type ProfileSummary } from './profiler';
 
-export { ProfilerPaths, profilePath } from './profiler/profiler-paths';
+export { ProfilerPaths, profilePath } from './profiler';
 
 // Pages.
 export { html, trustedHtml, type SafeHtml, type HtmlValue } from './view/html';

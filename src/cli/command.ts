@@ -1,4 +1,5 @@
 import { type CliIo } from './cli-io';
+import { type PanelDefinition } from '../profiler';
 import { type CommandArgs, type OptionSpecs } from './parse-command-args';
 
 /** One `loupe` command: its name, what `loupe help` says about it, and how it runs. */
@@ -11,5 +12,10 @@ export interface CliCommand {
   /** The command's own flags; the global ones (--redis-url, --prefix, --help) come on top. */
   readonly options: OptionSpecs;
   /** Runs with the parsed arguments (`--help` is answered before); answers the exit code. */
-  run(args: CommandArgs, io: CliIo): Promise<number>;
+  run(args: CommandArgs, io: CliIo, context: CliContext): Promise<number>;
+}
+
+/** What the application's CLI knows beyond Loupe's own: its plugins' panels (profiler:show prints their text). */
+export interface CliContext {
+  readonly panels: readonly PanelDefinition[];
 }

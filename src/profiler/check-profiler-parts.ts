@@ -1,6 +1,6 @@
 import { LoupeError } from '../errors/loupe-error';
 import { type ProfileCollector } from './collector';
-import { type PanelDefinition } from './panel/panel-definition';
+import { type PanelDefinition } from './ui/panel/panel-definition';
 
 /** What a profiler records and shows: its collectors, and the panels that read them. */
 export interface ProfilerParts {

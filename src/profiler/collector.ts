@@ -1,5 +1,5 @@
 import { type CollectedRequest } from '../kernel/collected-request';
-import { type RedactionPolicy } from './redaction-policy';
+import { type RedactionPolicy } from './collect/redaction-policy';
 
 /**
  * Records one aspect of a finished request, as Symfony's DataCollectorInterface (`collect()`,

@@ -1,5 +1,5 @@
 import { type ProfileSummary } from './profile';
-import { type FoundRow } from './profile-storage';
+import { type FoundRow } from './storage/profile-storage';
 
 const isString = (value: unknown): boolean => typeof value === 'string';
 const isNumber = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);

@@ -1,5 +1,6 @@
-import { ROUTER_COLLECTOR } from './collectors/router-collector';
-import { PROFILE_VERSION, type Profile } from './profile';
+import { ROUTER_COLLECTOR } from './collect/collectors/router-collector';
+import { type Profile } from './profile';
+import { PROFILE_VERSION } from './profiler-config';
 
 /** A stored profile read back, or why it cannot be. */
 export type ParsedProfile = { readonly ok: true; readonly profile: Profile } | { readonly ok: false; readonly error: string };

@@ -1,9 +1,8 @@
-import { ROUTER_COLLECTOR, type RouterCollectorData } from './collectors/router-collector';
+import { type PROFILE_VERSION } from './profiler-config';
+import { ROUTER_COLLECTOR, type RouterCollectorData } from './collect/collectors/router-collector';
 import { ioCounters } from './app-io/io-counters';
-import { cutText } from './cut-text';
+import { cutText } from './collect/cut-text';
 
-/** The schema version of a stored profile; readers refuse any other with a message. */
-export const PROFILE_VERSION = 1;
 
 /** One collector's entry in a stored profile: a JSON object. */
 export type CollectorEntry = Readonly<Record<string, unknown>>;

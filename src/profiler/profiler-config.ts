@@ -1,3 +1,9 @@
+/** The schema version of a stored profile; readers refuse any other with a message. */
+export const PROFILE_VERSION = 1;
+
+/** The smallest PROFILER_MAX_PROFILE_BYTES: an envelope with every collector's entry left out must fit. */
+export const MIN_PROFILE_BYTES = 4_096;
+
 /** What an application does that the profiler captures without a line of its code (PROFILER_CAPTURE). */
 export const CAPTURE_KINDS = ['http', 'redis', 'mysql2', 'pg'] as const;
 

@@ -3,15 +3,15 @@ import { createIpRangeMatcher } from '../http/ip-range-matcher';
 import { type LoupePlugin } from '../loupe/plugin';
 import { startAppIoCapture } from './app-io/start-app-io-capture';
 import { checkProfilerParts } from './check-profiler-parts';
-import { defaultCollectors } from './collectors/default-collectors';
-import { createLiveSocketRoute } from './live/live-socket';
-import { createEditorLink } from './panel/editor-link';
-import { DEFAULT_PANELS } from './panel/panel-registry';
-import { createProfilerRoutes } from './panel/profiler-routes';
+import { defaultCollectors } from './collect/collectors/default-collectors';
+import { createLiveSocketRoute } from './ui/live/live-socket';
+import { createEditorLink } from './ui/panel/editor-link';
+import { DEFAULT_PANELS } from './ui/panel/panel-registry';
+import { createProfilerRoutes } from './ui/panel/profiler-routes';
 import { createProfiler, type Profiler } from './profiler';
-import { createProfilerAccessListener } from './profiler-access-listener';
+import { createProfilerAccessListener } from './ui/profiler-access-listener';
 import { PROFILER_COMMANDS } from './profiler-commands';
-import { createWebDebugToolbarListener } from './web-debug-toolbar-listener';
+import { createWebDebugToolbarListener } from './ui/web-debug-toolbar-listener';
 import { WorkerLink } from '../server/workers/worker-link';
 
 export interface ProfilerPluginOptions {

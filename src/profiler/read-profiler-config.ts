@@ -1,7 +1,6 @@
 import { integer, fraction, invalid, list, type Env } from '../config/env-values';
-import { MIN_PROFILE_BYTES } from './profile-budget';
-import { CAPTURE_KINDS, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig } from './profiler-config';
-import { namePatternProblem } from './secret-names';
+import { CAPTURE_KINDS, MIN_PROFILE_BYTES, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig } from './profiler-config';
+import { namePatternProblem } from './collect/secret-names';
 
 function readRedactNames(env: Env): readonly string[] {
   const names = list(env, 'PROFILER_REDACT', PROFILER_DEFAULTS.redact);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { type Browser, type Page } from 'playwright-core';
-import { LIVE_SCRIPT } from '../../src/profiler/panel/live-script';
+import { LIVE_SCRIPT } from '../../src/profiler/ui/panel/live-script';
 import { httpRequest } from '../helpers/http-client';
 import { launchChromium } from '../helpers/chromium';
 import { startTestServer, type TestServer } from '../helpers/test-server';

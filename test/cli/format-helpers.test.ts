@@ -1,10 +1,10 @@
 import test from 'ava';
 import { formatDuration } from '../../src/cli/format/format-duration';
-import { formatErrors } from '../../src/cli/format/format-errors';
+import { formatErrors } from '../../src/profiler/ui/cli/format/format-errors';
 import { escapeControl, escapeControlKeepingLines, escapeJsonControl } from '../../src/cli/format/escape-control';
-import { formatSummaryTable } from '../../src/cli/format/format-summary-table';
+import { formatSummaryTable } from '../../src/profiler/ui/cli/format/format-summary-table';
 import { formatTable } from '../../src/cli/format/format-table';
-import { formatTimeline } from '../../src/cli/format/format-timeline';
+import { formatTimeline } from '../../src/profiler/ui/cli/format/format-timeline';
 import { type FlatError } from '../../src/error-handler/flatten-error';
 
 test('formatDuration picks a precision that fits the size', (t) => {

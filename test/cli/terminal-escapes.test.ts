@@ -1,7 +1,7 @@
 import test from 'ava';
 import { httpRequest } from '../helpers/http-client';
 import { startTestServer, type TestServer } from '../helpers/test-server';
-import { profileRequests } from './profile-requests';
+import { profileRequests } from '../profiler/ui/cli/profile-requests';
 import { runLoupe, runMain } from './run-loupe';
 
 // What reaches the terminal from stored profiles: a value can carry escape sequences (route

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { ProfileKeys } from '../../src/profiler/profile-keys';
-import { RedisProfileStorage } from '../../src/profiler/redis-profile-storage';
-import { TokenAllocator } from '../../src/profiler/token-allocator';
+import { ProfileKeys } from '../../src/profiler/storage/profile-keys';
+import { RedisProfileStorage } from '../../src/profiler/storage/redis-profile-storage';
+import { TokenAllocator } from '../../src/profiler/storage/token-allocator';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { type RedisClient } from '../../src/redis/redis-client';
 import { TEST_CLIENT_TIMEOUTS, testKeyPrefix } from '../helpers/test-redis';
@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server';
 import { startThrowawayCluster, type ThrowawayCluster } from '../helpers/throwaway-cluster';
 import { runMain } from '../cli/run-loupe';
 import { cookieOf, pollFor, timedGet, tokensOf, traffic } from '../faults/fault-probes';
-import { profileStorageContract } from '../profiler/profile-storage-contract';
+import { profileStorageContract } from '../profiler/storage/profile-storage-contract';
 
 // One cluster for the file (its ports are fixed); every test serial, the one that kills a master last.
 let cluster: ThrowawayCluster | undefined;

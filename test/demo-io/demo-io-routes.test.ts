@@ -1,6 +1,6 @@
 import test from 'ava';
 import { type Profile } from '../../src';
-import { type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../src/profiler/collectors/app-io-collectors';
+import { type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../src/profiler/collect/collectors/app-io-collectors';
 import { httpRequest } from '../helpers/http-client';
 import { runServerToExit, spawnServer } from '../helpers/spawn-server';
 import { useTestPostgres, type TestPostgres } from '../helpers/test-postgres';

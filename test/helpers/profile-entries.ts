@@ -1,9 +1,9 @@
-import { eventsOf, type EventsView } from '../../src/profiler/collectors/events-view';
-import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../src/profiler/collectors/exception-collector';
-import { LOGS_COLLECTOR, type LogsCollectorData } from '../../src/profiler/collectors/logs-collector';
-import { machineOf, type MachineView } from '../../src/profiler/collectors/machine-view';
-import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../src/profiler/collectors/request-collector';
-import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../src/profiler/collectors/router-collector';
+import { eventsOf, type EventsView } from '../../src/profiler/collect/collectors/events-view';
+import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../src/profiler/collect/collectors/exception-collector';
+import { LOGS_COLLECTOR, type LogsCollectorData } from '../../src/profiler/collect/collectors/logs-collector';
+import { machineOf, type MachineView } from '../../src/profiler/collect/collectors/machine-view';
+import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../src/profiler/collect/collectors/request-collector';
+import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../src/profiler/collect/collectors/router-collector';
 import { collectorData, type Profile } from '../../src/profiler/profile';
 
 /** The entries of Loupe's own collectors in a profile. */

@@ -1,7 +1,7 @@
 import { type TestFn } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { Cluster, type Redis } from 'ioredis';
-import { connectWriterRedis } from '../../src/profiler/connect-writer-redis';
+import { connectWriterRedis } from '../../src/profiler/write/connect-writer-redis';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { type RedisClient } from '../../src/redis/redis-client';
 

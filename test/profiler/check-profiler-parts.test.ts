@@ -2,9 +2,9 @@ import test, { type ExecutionContext } from 'ava';
 import { LoupeError } from '../../src/errors/loupe-error';
 import { checkProfilerParts } from '../../src/profiler/check-profiler-parts';
 import { type ProfileCollector } from '../../src/profiler/collector';
-import { defaultCollectors } from '../../src/profiler/collectors/default-collectors';
-import { type PanelDefinition } from '../../src/profiler/panel/panel-definition';
-import { DEFAULT_PANELS } from '../../src/profiler/panel/panel-registry';
+import { defaultCollectors } from '../../src/profiler/collect/collectors/default-collectors';
+import { type PanelDefinition } from '../../src/profiler/ui/panel/panel-definition';
+import { DEFAULT_PANELS } from '../../src/profiler/ui/panel/panel-registry';
 import { html } from '../../src/view/html';
 
 const collectors = defaultCollectors({ secretCookies: new Set() });

@@ -2,8 +2,8 @@ import test from 'ava';
 import Redis from 'ioredis';
 import { readConfig } from '../../src/config/config';
 import { LoupeError } from '../../src/errors/loupe-error';
-import { defaultCollectors } from '../../src/profiler/collectors/default-collectors';
-import { DEFAULT_PANELS } from '../../src/profiler/panel/panel-registry';
+import { defaultCollectors } from '../../src/profiler/collect/collectors/default-collectors';
+import { DEFAULT_PANELS } from '../../src/profiler/ui/panel/panel-registry';
 import { createProfiler } from '../../src/profiler/profiler';
 
 test('the profiler refuses a PROFILER_MAX_BYTES whose share per key group cannot hold one profile, before it connects', async (t) => {

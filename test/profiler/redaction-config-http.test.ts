@@ -1,8 +1,8 @@
 import test from 'ava';
-import { profileRequests } from '../cli/profile-requests';
+import { profileRequests } from './ui/cli/profile-requests';
 import { httpRequest } from '../helpers/http-client';
 import { startTestServer, type TestServer } from '../helpers/test-server';
-import { REDACTED } from '../../src/profiler/redaction-policy';
+import { REDACTED } from '../../src/profiler/collect/redaction-policy';
 
 let server: TestServer;
 

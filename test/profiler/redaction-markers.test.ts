@@ -1,9 +1,9 @@
 import test from 'ava';
 import { demoRoutes } from '../../demo/routes';
 import { CredentialsVerifier, InMemoryUserProvider } from '../../src';
-import { DEFAULT_PANELS } from '../../src/profiler/panel/panel-registry';
+import { DEFAULT_PANELS } from '../../src/profiler/ui/panel/panel-registry';
 import { profilePath } from '../../src/profiler/profiler-paths';
-import { profileRequests } from '../cli/profile-requests';
+import { profileRequests } from './ui/cli/profile-requests';
 import { runLoupe } from '../cli/run-loupe';
 import { httpRequest, type HttpRequestOptions } from '../helpers/http-client';
 import { startTestServer, type TestServer } from '../helpers/test-server';

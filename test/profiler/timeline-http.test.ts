@@ -1,7 +1,7 @@
 import test from 'ava';
 import { defineListener } from '../../src';
-import { accountTimeline } from '../../src/profiler/account-timeline';
-import { type TimelineCollectorData, type TimelineSpan } from '../../src/profiler/collectors/timeline-collector';
+import { accountTimeline } from '../../src/profiler/ui/account-timeline';
+import { type TimelineCollectorData, type TimelineSpan } from '../../src/profiler/collect/collectors/timeline-collector';
 import { runLoupe } from '../cli/run-loupe';
 import { httpRequest, type HttpResult } from '../helpers/http-client';
 import { parseServerTiming } from '../helpers/server-timing';

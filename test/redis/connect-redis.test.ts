@@ -1,6 +1,6 @@
 import test from 'ava';
 import { LoupeError } from '../../src/errors/loupe-error';
-import { connectWriterRedis } from '../../src/profiler/connect-writer-redis';
+import { connectWriterRedis } from '../../src/profiler/write/connect-writer-redis';
 import { connectRedis } from '../../src/redis/connect-redis';
 
 const TIMEOUTS = { commandTimeoutMs: 500, connectTimeoutMs: 1_500 };

@@ -4,7 +4,7 @@ import {
   REDIS_COLLECTOR,
   type CallTotals,
   type DatabaseCollectorData,
-} from '../collectors/app-io-collectors';
+} from '../collect/collectors/app-io-collectors';
 
 /**
  * The totals of the application's own I/O in one profile, each `null` when the profile has no

@@ -2,7 +2,7 @@ import { Exchange } from '../../kernel/exchange';
 import { requestContext } from '../../kernel/request-context';
 import { type SpanCategory } from '../../kernel/stopwatch';
 import { type Trace } from '../../kernel/trace';
-import { roundMs } from '../collectors/timings';
+import { roundMs } from '../collect/collectors/timings';
 import { type CaptureKind } from '../profiler-config';
 import { type CapturedCall } from './app-io-entries';
 import { captureOrigin, STACK_DEPTH, type CallOrigin } from './capture-origin';

@@ -1,4 +1,4 @@
-import { REDACTED } from '../redaction-policy';
+import { REDACTED } from '../collect/redaction-policy';
 
 type TokenType = 'string' | 'number' | 'placeholder' | 'identifier' | 'operator' | 'space' | 'other';
 

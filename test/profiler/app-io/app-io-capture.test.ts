@@ -7,7 +7,7 @@ import Redis from 'ioredis';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { currentRequest, Response, type Profile, type RouteDefinition } from '../../../src';
-import { type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../../src/profiler/collectors/app-io-collectors';
+import { type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../../src/profiler/collect/collectors/app-io-collectors';
 import { httpRequest } from '../../helpers/http-client';
 import { profiledRequest, startIoApp, startUpstream, type IoApp } from './io-app';
 

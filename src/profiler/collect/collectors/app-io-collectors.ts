@@ -1,0 +1,161 @@
+import { type CollectedRequest } from '../../../kernel/collected-request';
+import { type RecordedEntries } from '../../../kernel/request-records';
+import { analyzeQueries, slowCalls, totalTime, type StoredCall, type StoredQuery } from '../../app-io/analyze-calls';
+import { AppIoKinds, type CapturedCall, type DbQueryEntry, type HttpCallEntry, type RedisCommandEntry } from '../../app-io/app-io-entries';
+import { redactSql } from '../../app-io/sql-text';
+import { type ProfileCollector } from '../../collector';
+import { cutText } from '../cut-text';
+import { type RedactionPolicy } from '../redaction-policy';
+
+export const DATABASE_COLLECTOR = 'db';
+export const HTTP_CLIENT_COLLECTOR = 'http_client';
+export const REDIS_COLLECTOR = 'redis';
+
+/** Longest SQL text, in serialized bytes, kept of one query. */
+const SQL_BYTES = 4 * 1024;
+/** Longest parameter or Redis argument kept. */
+const VALUE_BYTES = 256;
+
+/** What every collector of captured calls stores beside its list: totals and the flags' counts. */
+export interface CallTotals {
+  readonly count: number;
+  /** Milliseconds of all finished calls. */
+  readonly time: number;
+  /** Calls captured past PROFILER_MAX_ENTRIES: counted, not kept. */
+  readonly dropped: number;
+  readonly errors: number;
+  /** Calls at least `slowMs` long. */
+  readonly slow: number;
+  /** The slow threshold when the profile was collected (PROFILER_SLOW_CALL_MS). */
+  readonly slowMs: number;
+}
+
+export interface DatabaseCollectorData extends CallTotals {
+  readonly queries: readonly StoredQuery[];
+  /** Query shapes flagged N+1. */
+  readonly nPlusOne: number;
+  /** Queries that repeat an earlier one exactly. */
+  readonly duplicates: number;
+}
+
+export interface StoredHttpCall extends StoredCall {
+  readonly client: string;
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly responseHeaders: Readonly<Record<string, string>>;
+  readonly requestSize: number | null;
+  readonly responseSize: number | null;
+}
+
+export interface HttpClientCollectorData extends CallTotals {
+  readonly calls: readonly StoredHttpCall[];
+}
+
+export interface StoredRedisCommand extends StoredCall {
+  readonly client: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly database: number | null;
+  readonly batch?: number;
+}
+
+export interface RedisCollectorData extends CallTotals {
+  readonly commands: readonly StoredRedisCommand[];
+}
+
+export interface AppIoCollectorOptions {
+  /** PROFILER_SLOW_CALL_MS. */
+  readonly slowMs: number;
+}
+
+function storedCall(call: CapturedCall): StoredCall {
+  const { origin } = call;
+  return { start: call.start, duration: call.duration, error: call.error, origin: origin === null ? null : { file: origin.file, line: origin.line, function: origin.function } };
+}
+
+function totals(calls: readonly StoredCall[], recorded: RecordedEntries, slowMs: number): CallTotals {
+  return {
+    count: calls.length + recorded.dropped,
+    time: totalTime(calls),
+    dropped: recorded.dropped,
+    errors: calls.filter((call) => call.error !== null).length,
+    slow: slowCalls(calls, slowMs).size,
+    slowMs,
+  };
+}
+
+function cutValue(value: unknown, redaction: RedactionPolicy): unknown {
+  const redacted = redaction.data(value);
+  return typeof redacted === 'string' ? cutText(redacted, VALUE_BYTES) : redacted;
+}
+
+function storedQuery(query: DbQueryEntry, redaction: RedactionPolicy): StoredQuery {
+  const redacted = redactSql(query.sql, query.params, (name) => redaction.isSecretName(name));
+  const params = Array.isArray(redacted.params) ? redacted.params.map((param) => cutValue(param, redaction)) : redaction.data(redacted.params);
+  return { ...storedCall(query), driver: query.driver, sql: cutText(redaction.text(redacted.sql), SQL_BYTES), params, database: query.database, rows: query.rows };
+}
+
+/** The application's SQL queries (mysql2, pg), as Symfony's Doctrine collector: text, parameters, rows, timing, origin. */
+export function createDatabaseCollector(options: AppIoCollectorOptions): ProfileCollector<DatabaseCollectorData> {
+  return {
+    name: DATABASE_COLLECTOR,
+    collect: (request: CollectedRequest, redaction) => {
+      const recorded = request.records<DbQueryEntry>(AppIoKinds.DB);
+      const queries = recorded.entries.map((query) => storedQuery(query, redaction));
+      const analysis = analyzeQueries(queries, options.slowMs);
+      return {
+        ...totals(queries, recorded, options.slowMs),
+        queries,
+        nPlusOne: analysis.groups.filter((group) => group.nPlusOne).length,
+        duplicates: analysis.duplicates.size,
+      };
+    },
+  };
+}
+
+/** The application's outgoing HTTP calls (fetch/undici, node:http/https), as Symfony's HttpClient collector. */
+export function createHttpClientCollector(options: AppIoCollectorOptions): ProfileCollector<HttpClientCollectorData> {
+  return {
+    name: HTTP_CLIENT_COLLECTOR,
+    collect: (request: CollectedRequest, redaction) => {
+      const recorded = request.records<HttpCallEntry>(AppIoKinds.HTTP);
+      const calls = recorded.entries.map(
+        (call): StoredHttpCall => ({
+          ...storedCall(call),
+          client: call.client,
+          method: call.method,
+          url: redaction.text(call.url),
+          status: call.status,
+          requestHeaders: redaction.headers(call.requestHeaders),
+          responseHeaders: redaction.headers(call.responseHeaders),
+          requestSize: call.requestSize,
+          responseSize: call.responseSize,
+        }),
+      );
+      return { ...totals(calls, recorded, options.slowMs), calls };
+    },
+  };
+}
+
+/** The application's own Redis commands (ioredis), as Symfony's Redis/Cache collectors; Loupe's own are not among them. */
+export function createRedisCollector(options: AppIoCollectorOptions): ProfileCollector<RedisCollectorData> {
+  return {
+    name: REDIS_COLLECTOR,
+    collect: (request: CollectedRequest, redaction) => {
+      const recorded = request.records<RedisCommandEntry>(AppIoKinds.REDIS);
+      const commands = recorded.entries.map((command): StoredRedisCommand => {
+        const stored = {
+          ...storedCall(command),
+          client: command.client,
+          command: command.command,
+          args: command.args.map((arg) => cutText(redaction.text(arg), VALUE_BYTES)),
+          database: command.database,
+        };
+        return command.batch === undefined ? stored : { ...stored, batch: command.batch };
+      });
+      return { ...totals(commands, recorded, options.slowMs), commands };
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { type CollectedRequest } from '../../../kernel/collected-request';
+import { KernelAttributes } from '../../../kernel/kernel-attributes';
+import { type ProfileCollector } from '../../collector';
+import { type RedactionPolicy } from '../redaction-policy';
+
+export const REQUEST_COLLECTOR = 'request';
+
+export interface ProfiledUser {
+  readonly identifier: string;
+  readonly roles: readonly string[];
+  readonly via: string;
+}
+
+/** What the client sent and what it got back, secrets replaced. */
+export interface RequestCollectorData {
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  readonly query: Readonly<Record<string, string | readonly string[]>>;
+  readonly cookies: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  /** The session's attributes, or `null` when the request never started one. */
+  readonly session: Readonly<Record<string, unknown>> | null;
+  readonly locale: string;
+  readonly user: ProfiledUser | null;
+  readonly response: {
+    /** The response that was built, even when it could not be sent (0: none). */
+    readonly statusCode: number;
+    readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  };
+}
+
+export interface RequestCollectorOptions {
+  /** Cookies whose values stay secret even when allowed by PROFILER_COOKIE_ALLOWLIST (session, remember-me). */
+  readonly secretCookies: ReadonlySet<string>;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+function bodyOf(exchange: CollectedRequest, redaction: RedactionPolicy): unknown {
+  const { body } = exchange.request.data;
+  if (body === null || body.length === 0) return null;
+  if (body.length > MAX_BODY_BYTES) return `(${body.length} bytes, not recorded)`;
+  // Media types are case-insensitive (RFC 9110 §8.3.1).
+  const type = (exchange.request.header('content-type') ?? '').toLowerCase();
+  const text = body.toString('utf8');
+  try {
+    if (type.includes('json')) return redaction.data(JSON.parse(text));
+    if (type.includes('application/x-www-form-urlencoded')) return redaction.data(Object.fromEntries(new URLSearchParams(text)));
+  } catch {
+    // Malformed: recorded as text below; the request itself reports the error.
+  }
+  // Text we could not take apart field by field is kept only when no word in it names a secret.
+  return redaction.mentionsSecret(text) ? `(${body.length} bytes, not recorded: they name a password, secret or token)` : redaction.data(text);
+}
+
+function queryOf(exchange: CollectedRequest, redaction: RedactionPolicy): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of exchange.request.queryParams) {
+    const previous = out[key];
+    out[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return redaction.data(out) as Record<string, string | string[]>;
+}
+
+/**
+ * The session and the user, copied out of the exchange. The one place the profiler reads
+ * per-request state the session and security listeners leave behind: where that state lives
+ * is changing (typed request attributes), and only this function has to follow.
+ */
+function sessionAndUserOf(exchange: CollectedRequest, redaction: RedactionPolicy): Pick<RequestCollectorData, 'session' | 'user'> {
+  const session = exchange.attributes.get(KernelAttributes.SESSION);
+  const user = exchange.attributes.get(KernelAttributes.USER) ?? null;
+  return {
+    session: session?.isStarted === true ? (redaction.data(session.all()) as Record<string, unknown>) : null,
+    user: user === null ? null : { identifier: user.identifier, roles: [...user.roles], via: user.via },
+  };
+}
+
+/** The request collector: headers, query, cookies, body, session, locale, user and the response. */
+export function createRequestCollector(options: RequestCollectorOptions): ProfileCollector<RequestCollectorData> {
+  return {
+    name: REQUEST_COLLECTOR,
+    collect: (exchange, redaction) => {
+      const { request, response } = exchange;
+      return {
+        headers: redaction.headers(request.data.headers),
+        query: queryOf(exchange, redaction),
+        cookies: redaction.cookies(request.cookies, options.secretCookies),
+        body: bodyOf(exchange, redaction),
+        ...sessionAndUserOf(exchange, redaction),
+        // kernel.finish_request has reset request.locale by now: the handled one is kept aside.
+        locale: exchange.attributes.get(KernelAttributes.HANDLED_LOCALE) ?? request.locale,
+        response: {
+          statusCode: response?.status ?? 0,
+          headers: response === null ? {} : redaction.headers(response.headers.toJSON()),
+        },
+      };
+    },
+  };
+}

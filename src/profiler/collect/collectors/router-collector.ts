@@ -1,0 +1,72 @@
+import { MethodNotAllowedError } from '../../../routing/method-not-allowed-error';
+import { ResourceNotFoundError } from '../../../routing/resource-not-found-error';
+import { type RouteTraceEntry } from '../../../routing/route-trace';
+import { RoutingAttributes } from '../../../routing/routing-attributes';
+import { type ProfileCollector } from '../../collector';
+
+export const ROUTER_COLLECTOR = 'router';
+
+/** The most routes a profile lists as tried: a bound on its size, whatever the application declares. */
+export const ROUTES_TRIED_LIMIT = 200;
+
+/** What the router tried for a request no route answered (Symfony's route matching logs). */
+export interface RouteMatchingLog {
+  readonly method: string;
+  /** The path matched, as sent. */
+  readonly path: string;
+  /** Each route tried, in order, with its outcome; at most ROUTES_TRIED_LIMIT of them. */
+  readonly routes: readonly RouteTraceEntry[];
+  /** Routes tried but not listed. */
+  readonly omitted: number;
+}
+
+export interface RouterCollectorData {
+  /** The matched route name, or `null` when nothing matched. */
+  readonly route: string | null;
+  readonly controller: string | null;
+  /** Route parameters with `_route` and `_controller`, as Symfony's request attributes. */
+  readonly params: Readonly<Record<string, string>>;
+  /** Why nothing matched, when nothing did. */
+  readonly failure: string | null;
+  /** The matched route's path pattern; absent in profiles stored before Loupe recorded it. */
+  readonly path?: string | null;
+  /** The matched route's declared defaults; absent in older profiles. */
+  readonly defaults?: Readonly<Record<string, string>>;
+  /** For a 404 or 405 of the router: the routes it tried and why each did not answer; absent in older profiles. */
+  readonly matching?: RouteMatchingLog | null;
+}
+
+/** True for the error the RouterListener raises when no route answers (404) or not for this method (405). */
+function isRoutingFailure(error: unknown): boolean {
+  return error instanceof Error && (error.cause instanceof ResourceNotFoundError || error.cause instanceof MethodNotAllowedError);
+}
+
+/**
+ * The routing outcome: route, controller, parameters, the route's pattern and defaults, or why
+ * no route matched. For a 404 or 405 it asks the router, now and only then, to trace each
+ * route: stored rather than traced when the panel opens, because the routes may have changed by then.
+ */
+export const routerCollector: ProfileCollector<RouterCollectorData> = {
+  name: ROUTER_COLLECTOR,
+  collect: (exchange) => {
+    const { request } = exchange;
+    const { attributes } = request;
+    const route = attributes.get('_route');
+    const controller = attributes.get('_controller');
+    const params: Record<string, string> = {};
+    for (const [key, value] of attributes) if (typeof value === 'string') params[key] = value;
+    const router = exchange.attributes.get(RoutingAttributes.ROUTER);
+    const described = typeof route === 'string' ? router?.describe(route) : undefined;
+    const failure = exchange.errors.find((error) => error instanceof Error && /^No route found/.test(error.message));
+    const trace = exchange.errors.some(isRoutingFailure) ? router?.trace(request.method, request.path, ROUTES_TRIED_LIMIT) : undefined;
+    return {
+      route: typeof route === 'string' ? route : null,
+      controller: typeof controller === 'string' ? controller : (exchange.controller?.name ?? null),
+      params,
+      failure: failure instanceof Error ? failure.message : null,
+      path: described?.path ?? null,
+      defaults: { ...described?.defaults },
+      matching: trace === undefined ? null : { method: request.method, path: request.path, routes: trace.routes, omitted: trace.omitted },
+    };
+  },
+};

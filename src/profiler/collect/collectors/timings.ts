@@ -1,0 +1,12 @@
+import { type CollectedRequest } from '../../../kernel/collected-request';
+import { type PhaseRecord } from '../../../kernel/trace';
+
+/** Milliseconds to the microsecond: the stored profile stays small (timings are the bulk of it). */
+export function roundMs(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+/** Every state the exchange's machine entered, in order, timings rounded. */
+export function roundedStates(exchange: CollectedRequest): PhaseRecord[] {
+  return exchange.trace.states.map((state) => ({ name: state.name, start: roundMs(state.start), duration: roundMs(state.duration) }));
+}

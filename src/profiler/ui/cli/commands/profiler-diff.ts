@@ -1,0 +1,52 @@
+import { CliError } from '../../../../cli/cli-error';
+import { type CliCommand } from '../../../../cli/command';
+import { escapeJsonControl } from '../../../../cli/format/escape-control';
+import { formatComparison } from '../format/format-comparison';
+import { compareProfiles } from '../../compare-profiles';
+import { type Profile } from '../../../profile';
+import { parseProfile, unreadableProfileMessage } from '../../../profile-schema';
+import { type ProfileStorage } from '../../../storage/profile-storage';
+import { withProfileStorage } from '../with-profile-storage';
+import { CONNECTION_HELP } from '../../../../cli/commands/connection-help';
+
+const HELP = `Usage: loupe profiler:diff A B [--json]
+
+Compares two profiles, B measured against A, as the page /_profiler/A/compare/B: status, route,
+total time, the time of each state of the request machine (the kernel phases among them) and the
+listeners whose time changed most, each with the difference in ms and %. A and B are tokens, or
+"latest" for the newest main request. Control characters in stored values are shown escaped.
+
+  --json             print the comparison as JSON
+${CONNECTION_HELP}
+`;
+
+const OPTIONS = { json: { type: 'boolean' } } as const;
+
+async function readProfile(storage: ProfileStorage, prefix: string, requested: string): Promise<Profile> {
+  const token = requested === 'latest' ? await storage.latest() : requested;
+  if (token === null) throw new CliError(1, `No profile is stored under the prefix "${prefix}" yet.`);
+  const found = await storage.read(token);
+  if (found.kind === 'missing') throw new CliError(1, `Token "${token}" not found.`);
+  if (found.kind === 'dropped') throw new CliError(1, `Token "${token}" was dropped: its profile could not be stored (${found.reason}).`);
+  const parsed = parseProfile(found.json);
+  if (!parsed.ok) throw new CliError(1, unreadableProfileMessage(token, parsed.error));
+  return parsed.profile;
+}
+
+/** `loupe profiler:diff A B`: two profiles' timings side by side. */
+export const profilerDiffCommand: CliCommand = {
+  name: 'profiler:diff',
+  summary: 'compare two profiles\' timings (A B, tokens or "latest")',
+  help: HELP,
+  options: OPTIONS,
+  async run(args, io) {
+    const [a, b, ...extra] = args.positionals;
+    if (a === undefined || b === undefined) throw CliError.usage('profiler:diff needs two tokens, A and B.');
+    if (extra.length > 0) throw CliError.usage(`profiler:diff takes two tokens, got also "${extra.join(' ')}".`);
+    const comparison = await withProfileStorage(io.env, args.connection, async ({ storage, prefix }) =>
+      compareProfiles(await readProfile(storage, prefix, a), await readProfile(storage, prefix, b)),
+    );
+    io.out(args.flag('json') ? `${escapeJsonControl(JSON.stringify(comparison, null, 2))}\n` : formatComparison(comparison));
+    return 0;
+  },
+};

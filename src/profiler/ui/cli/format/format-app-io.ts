@@ -1,0 +1,102 @@
+import { analyzeQueries, originText, type StoredCall } from '../../../app-io/analyze-calls';
+import { type CallTotals, type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../../collect/collectors/app-io-collectors';
+import { formatDuration } from '../../../../cli/format/format-duration';
+
+/** Calls listed at most per section: a request that ran thousands stays a screenful; --json has them all. */
+export const SHOWN_CALLS = 50;
+/** Query shapes flagged N+1 listed at most. */
+const SHOWN_GROUPS = 10;
+/** Characters of one SQL text, URL or command line shown: each call stays one line. */
+const LINE_CHARS = 200;
+
+/** `text` on one line (SQL keeps its newlines and indentation), cut to `max` characters with `…`. */
+export function oneLine(text: string, max = LINE_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  // Never split a surrogate pair: half of one is no character.
+  const code = flat.charCodeAt(max - 1);
+  return `${flat.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)}…`;
+}
+
+function plural(count: number, word: string, words = `${word}s`): string {
+  return `${count} ${count === 1 ? word : words}`;
+}
+
+function duration(call: StoredCall): string {
+  return call.duration === null ? 'running' : formatDuration(call.duration);
+}
+
+/** `  at file:line (function)`, or nothing when the call's origin was not found. */
+function origin(call: StoredCall): string {
+  if (call.origin === null) return '';
+  return `  at ${originText(call.origin)}${call.origin.function === '' ? '' : ` (${call.origin.function})`}`;
+}
+
+/** The totals line every section starts with: count, time, and the flags that are not zero. */
+function totalsLine(totals: CallTotals, [word, words]: readonly [string, string], extra: readonly string[] = []): string {
+  const flags = [
+    ...extra,
+    ...(totals.slow > 0 ? [`${totals.slow} slow (at least ${totals.slowMs} ms)`] : []),
+    ...(totals.errors > 0 ? [plural(totals.errors, 'error')] : []),
+    ...(totals.dropped > 0 ? [`${totals.dropped} past PROFILER_MAX_ENTRIES, counted but not kept`] : []),
+  ];
+  return `${plural(totals.count, word, words)} in ${formatDuration(totals.time)}${flags.length === 0 ? '' : `; ${flags.join(', ')}`}`;
+}
+
+function more(listed: number, kept: number): string[] {
+  return kept > listed ? [`… ${kept - listed} more (--json shows them)`] : [];
+}
+
+/**
+ * The Database section: totals, the query shapes run in a loop (N+1) with where they came from,
+ * then each query with its time, marks (N+1, duplicate, slow, error) and origin.
+ */
+export function databaseLines(data: DatabaseCollectorData): string[] {
+  if (data.count === 0) return [];
+  const analysis = analyzeQueries(data.queries, data.slowMs);
+  const loops = analysis.groups.filter((group) => group.nPlusOne);
+  const inLoop = new Set(loops.flatMap((group) => group.queries));
+  const lines = [totalsLine(data, ['query', 'queries'], [...(loops.length > 0 ? [`${loops.length} N+1`] : []), ...(analysis.duplicates.size > 0 ? [plural(analysis.duplicates.size, 'duplicate')] : [])])];
+  if (loops.length > 0) lines.push('', 'N+1 (one query shape run in a loop: one query could fetch them all)');
+  for (const group of loops.slice(0, SHOWN_GROUPS)) {
+    lines.push(`  ${group.count}x  ${formatDuration(group.time)}  ${oneLine(group.sql)}`);
+    if (group.origins.length > 0) lines.push(`      from ${group.origins.slice(0, 3).join(', ')}${group.origins.length > 3 ? ', …' : ''}`);
+  }
+  if (loops.length > SHOWN_GROUPS) lines.push(`  … ${loops.length - SHOWN_GROUPS} more shapes`);
+  lines.push('', 'Queries');
+  data.queries.slice(0, SHOWN_CALLS).forEach((query, index) => {
+    const marks = [
+      ...(inLoop.has(index) ? ['N+1'] : []),
+      ...(analysis.duplicates.has(index) ? ['duplicate'] : []),
+      ...(analysis.slow.has(index) ? ['slow'] : []),
+      ...(query.error === null ? [] : [`error: ${oneLine(query.error, 120)}`]),
+    ];
+    const rows = query.rows === null ? '' : `  ${plural(query.rows, 'row')}`;
+    lines.push(`  #${index + 1}  ${duration(query)}  ${query.driver}${query.database === '' ? '' : ` ${query.database}`}${marks.length === 0 ? '' : `  [${marks.join('] [')}]`}${rows}${origin(query)}`);
+    lines.push(`      ${oneLine(query.sql)}`);
+  });
+  return lines.concat(more(SHOWN_CALLS, data.queries.length));
+}
+
+/** The HTTP calls section: totals, then method, URL, status, time and origin of each call. */
+export function httpClientLines(data: HttpClientCollectorData): string[] {
+  if (data.count === 0) return [];
+  const lines = [totalsLine(data, ['call', 'calls'])];
+  for (const call of data.calls.slice(0, SHOWN_CALLS)) {
+    const status = call.error === null ? String(call.status) : `error: ${oneLine(call.error, 120)}`;
+    lines.push(`${call.method} ${oneLine(call.url)}  ${status}  ${duration(call)}  (${call.client})${origin(call)}`);
+  }
+  return lines.concat(more(SHOWN_CALLS, data.calls.length));
+}
+
+/** The Redis section: totals, then each command with its arguments (as redacted and cut when stored). */
+export function redisLines(data: RedisCollectorData): string[] {
+  if (data.count === 0) return [];
+  const lines = [totalsLine(data, ['command', 'commands'])];
+  for (const command of data.commands.slice(0, SHOWN_CALLS)) {
+    const where = `${command.database === null ? '' : `  db ${command.database}`}${command.batch === undefined ? '' : `  batch ${command.batch}`}`;
+    const error = command.error === null ? '' : `  error: ${oneLine(command.error, 120)}`;
+    lines.push(`${oneLine([command.command.toUpperCase(), ...command.args].join(' '))}  ${duration(command)}${where}${error}${origin(command)}`);
+  }
+  return lines.concat(more(SHOWN_CALLS, data.commands.length));
+}

@@ -1,0 +1,73 @@
+import { cutText } from '../../collect/cut-text';
+import { SUMMARY_URL_BYTES, type Profile } from '../../profile';
+
+/** What Loupe publishes of each stored profile for live lists (the search page, `profiler:tail`). */
+export interface LiveSummary {
+  readonly token: string;
+  readonly method: string;
+  /** Path and query of the stored (redacted) URL, cut as the search row's URL is. */
+  readonly path: string;
+  /** 0 when the client went away before a response was written. */
+  readonly status: number;
+  readonly durationMs: number;
+  /** Epoch milliseconds when the request started. */
+  readonly time: number;
+  readonly sub: boolean;
+  readonly parent: string | null;
+  readonly aborted: boolean;
+}
+
+/** The pub/sub channel of the live summaries of the profiles stored under `prefix`. */
+export function liveChannel(prefix: string): string {
+  return `${prefix}profiler:live`;
+}
+
+/** Scheme and authority of an absolute URL: the live lists show where on this server, not which host name was asked for. */
+const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+/** The live summary of a profile about to be announced (its URL is already redacted). */
+export function liveSummary(profile: Profile): LiveSummary {
+  const path = cutText(profile.url.replace(ORIGIN, ''), SUMMARY_URL_BYTES);
+  return {
+    token: profile.token,
+    method: cutText(profile.method, 64),
+    path: path === '' ? '/' : path,
+    status: profile.statusCode,
+    durationMs: Math.round(profile.duration * 100) / 100,
+    time: profile.time,
+    sub: profile.type === 'sub',
+    parent: profile.parent,
+    aborted: profile.aborted,
+  };
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** One summary read back from the channel, or `null` when it is not one (another writer's bug, a stray PUBLISH). */
+function readSummary(value: unknown): LiveSummary | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const r = value as Record<string, unknown>;
+  const { token, method, path, status, durationMs, time, sub, parent, aborted } = r;
+  if (!isString(token) || !isString(method) || !isString(path) || !isNumber(status) || !isNumber(durationMs) || !isNumber(time)) return null;
+  if (typeof sub !== 'boolean' || typeof aborted !== 'boolean' || !(parent === null || isString(parent))) return null;
+  return { token, method, path, status, durationMs, time, sub, parent, aborted };
+}
+
+/**
+ * The summaries of one message of the channel (a JSON array, one message per stored batch);
+ * entries that are not summaries are left out, and a message that is not an array gives none.
+ */
+export function parseLiveMessage(message: string): LiveSummary[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(message);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.flatMap((entry: unknown) => {
+    const summary = readSummary(entry);
+    return summary === null ? [] : [summary];
+  });
+}

@@ -1,0 +1,84 @@
+import { html, type SafeHtml } from '../../../view/html';
+import { analyzeQueries, originText, type QueryAnalysis, type QueryGroup } from '../../app-io/analyze-calls';
+import { DATABASE_COLLECTOR, type DatabaseCollectorData } from '../../collect/collectors/app-io-collectors';
+import { callFilters, chosenFilter, filteredIndexes, renderCallTotals, renderDuration, renderFilterLinks, renderFlags, renderOrigin, renderRowsOrEmpty, type FilterRules } from './call-panel-parts';
+import { renderSourcePosition } from './editor-link';
+import { type PanelContext, type PanelDefinition } from './panel-definition';
+import { formatMs, formatValue } from './panel-format';
+
+/** The `?filter=` that lists the query shapes instead of the queries. */
+const GROUPED = 'grouped';
+
+function renderQuery(context: PanelContext<DatabaseCollectorData>, analysis: QueryAnalysis, inLoops: ReadonlySet<number>, index: number): SafeHtml {
+  const query = context.data.queries[index];
+  if (query === undefined) return html``;
+  const params = formatValue(query.params);
+  return html`<tr class="query" data-index="${index}"><td>${index + 1}</td><td>${formatMs(query.start)}</td><td>${renderDuration(query.duration)}</td>
+<td><pre class="sql">${query.sql}</pre>${
+    query.params === null || params === '[]' || params === '{}' ? '' : html`<details class="params"><summary>Parameters</summary><pre>${params}</pre></details>`
+  }<span class="help">${query.driver} · ${query.database}</span>${renderFlags([
+    [inLoops.has(index), 'N+1'],
+    [analysis.duplicates.has(index), 'duplicate'],
+    [analysis.slow.has(index), 'slow'],
+    [query.error !== null, 'error'],
+  ])}${query.error === null ? '' : html`<p class="call-error status-error-text">${query.error}</p>`}</td>
+<td>${query.rows ?? '—'}</td><td>${renderOrigin(query.origin, context.editorLink)}</td></tr>\n`;
+}
+
+/** A group's `file:line` places, linked where the editor is configured. */
+function renderGroupOrigins(group: QueryGroup, context: PanelContext<DatabaseCollectorData>): SafeHtml {
+  const places = group.queries.flatMap((index) => {
+    const origin = context.data.queries[index]?.origin ?? null;
+    return origin === null ? [] : [origin];
+  });
+  const unique = places.filter((origin, at) => places.findIndex((other) => originText(other) === originText(origin)) === at);
+  if (unique.length === 0) return html`<span class="empty">—</span>`;
+  return html`${unique.map((origin, at) => html`${at === 0 ? '' : html`<br>`}${renderSourcePosition(context.editorLink, origin.file, origin.line)}`)}`;
+}
+
+function renderGroups(context: PanelContext<DatabaseCollectorData>, analysis: QueryAnalysis): SafeHtml {
+  return html`<table class="query-groups">
+<thead><tr><th>Statement (normalized)</th><th>Count</th><th>Time</th><th>Origins</th></tr></thead>
+<tbody>
+${analysis.groups.map(
+  (group) => html`<tr class="${group.nPlusOne ? 'group n-plus-one' : 'group'}"><td><pre class="sql">${group.sql}</pre>${renderFlags([[group.nPlusOne, 'N+1']])}</td>
+<td>${group.count}</td><td>${formatMs(group.time)}</td><td>${renderGroupOrigins(group, context)}</td></tr>\n`,
+)}</tbody>
+</table>`;
+}
+
+/**
+ * Database: the application's SQL queries, as Symfony's Doctrine panel — totals, then the
+ * queries (or their shapes, `?filter=grouped`) with duration, rows and origin, N+1 loops,
+ * exact duplicates and slow queries flagged and filterable.
+ */
+export const databasePanel: PanelDefinition<DatabaseCollectorData> = {
+  name: 'db',
+  label: 'Database',
+  collector: DATABASE_COLLECTOR,
+  badge: (data) => (data.count === 0 ? null : { count: data.count, isError: data.nPlusOne > 0 || data.slow > 0 || data.errors > 0 }),
+  render: (context) => {
+    const { data, profile, query } = context;
+    if (data.count === 0) return html`<h2>Database</h2><p class="empty">No SQL query was captured.</p>`;
+    const analysis = analyzeQueries(data.queries, data.slowMs);
+    const inLoops = new Set(analysis.groups.filter((group) => group.nPlusOne).flatMap((group) => group.queries));
+    const rules: FilterRules = {
+      n_plus_one: (index) => inLoops.has(index),
+      duplicates: (index) => analysis.duplicates.has(index),
+      slow: (index) => analysis.slow.has(index),
+      errors: (index) => data.queries[index]?.error !== null,
+    };
+    const filters = [...callFilters(data.queries.length, rules), { name: GROUPED, label: 'Grouped', count: analysis.groups.length }];
+    const filter = chosenFilter(query, filters);
+    const indexes = filteredIndexes(data.queries.length, rules, filter);
+    const summary = html` · <span class="${data.nPlusOne > 0 ? 'n-plus-one status-error-text' : 'n-plus-one'}">${data.nPlusOne} N+1</span> · <span class="duplicates">${data.duplicates} duplicates</span>`;
+    return html`<h2>Database</h2>
+${renderCallTotals(data, ['query', 'queries'], summary)}
+${renderFilterLinks(profile.token, 'db', filter, filters)}
+${filter === GROUPED ? renderGroups(context, analysis) : html`<table class="queries">
+<thead><tr><th>#</th><th>Start</th><th>Duration</th><th>Query</th><th>Rows</th><th>Origin</th></tr></thead>
+<tbody>
+${renderRowsOrEmpty(indexes, 6, (index) => renderQuery(context, analysis, inLoops, index))}</tbody>
+</table>`}`;
+  },
+};

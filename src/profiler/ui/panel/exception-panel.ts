@@ -1,0 +1,66 @@
+import { type FlatErrorEntry } from '../../../error-handler/flatten-error';
+import { type StackFrame } from '../../../error-handler/parse-stack';
+import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../collect/collectors/exception-collector';
+import { html, type SafeHtml } from '../../../view/html';
+import { isVendorFrame, renderStackTrace, type StackTraceOptions } from '../../../view/render-stack-trace';
+import { type PanelContext, type PanelDefinition } from './panel-definition';
+import { formatValue } from './panel-format';
+import { type SourcePosition } from './read-source-excerpts';
+
+/** The application's frames shown with their source: the first ones, where the error is. */
+const SOURCE_FRAMES = 10;
+
+/** The positions of the application's frames (not Node's, not node_modules'), in the order the panel shows them. */
+function applicationFrames(errors: ExceptionCollectorData['errors']): SourcePosition[] {
+  const frames = errors.flatMap((error) => [error, ...error.previous]).flatMap((entry) => entry.trace);
+  return frames.filter((frame) => !isVendorFrame(frame) && frame.line > 0).slice(0, SOURCE_FRAMES);
+}
+
+/** The lines around the frame, the frame's own marked, when the page read them (see `sources`). */
+function renderSource(context: PanelContext<ExceptionCollectorData>, frame: StackFrame): SafeHtml | null {
+  if (isVendorFrame(frame)) return null;
+  const excerpt = context.source(frame.file, frame.line);
+  if (excerpt === null) return null;
+  return html`<div class="source">${excerpt.lines.map((text, at) => {
+    const number = excerpt.first + at;
+    return html`<span class="${number === excerpt.line ? 'line current' : 'line'}"><span class="no">${number}</span>${text}</span>`;
+  })}</div>`;
+}
+
+function renderEntry(entry: FlatErrorEntry, label: string, trace: StackTraceOptions): SafeHtml {
+  const headers = Object.entries(entry.headers);
+  return html`<div class="error-block">
+<div class="error-head">${label} <span class="error-class">${entry.class}</span>${entry.code === null ? '' : html` <code>${entry.code}</code>`}
+ — <span class="status">${entry.statusCode} ${entry.statusText}</span>${headers.length === 0 ? '' : html` — headers: <code>${formatValue(entry.headers)}</code>`}</div>
+<p class="error-message">${entry.message}</p>
+${renderStackTrace(entry.trace, trace)}
+</div>`;
+}
+
+/**
+ * Exceptions: every error raised while handling the request, each followed by its chain of
+ * previous errors (`cause`), with class, code, status, message and stack trace. Frames link to
+ * the editor (PROFILER_IDE), and the application's first frames show the lines around them,
+ * read from disk when the page is opened (the panel exists only with debug).
+ */
+export const exceptionPanel: PanelDefinition<ExceptionCollectorData> = {
+  name: 'exception',
+  label: 'Exception',
+  collector: EXCEPTION_COLLECTOR,
+  badge: ({ errors }) => (errors.length === 0 ? null : { count: errors.length, isError: true }),
+  sources: ({ errors }) => applicationFrames(errors),
+  render: (context) => {
+    const { errors } = context.data;
+    if (errors.length === 0) return html`<h2>Exceptions</h2><p class="empty">No exception was thrown and caught.</p>`;
+    const total = errors.length;
+    const trace: StackTraceOptions = { link: (frame) => (frame.line > 0 ? context.editorLink(frame.file, frame.line) : null), details: (frame) => renderSource(context, frame) };
+    return html`<h2>Exceptions</h2>
+${errors.map(
+  (error, index) => html`<section class="exception">
+<h3>${total === 1 ? '' : `[${index + 1}/${total}] `}${error.class}: ${error.message}</h3>
+${renderEntry(error, 'Thrown', trace)}
+${error.previous.map((previous, depth) => renderEntry(previous, depth === 0 ? 'Previous error' : `Previous error (${depth + 1})`, trace))}
+</section>\n`,
+)}`;
+  },
+};

@@ -1,0 +1,74 @@
+import { html, type SafeHtml } from '../../../view/html';
+import { slowCalls } from '../../app-io/analyze-calls';
+import { analyzeRepeats, type RepeatedCalls } from '../../app-io/analyze-repeats';
+import { HTTP_CLIENT_COLLECTOR, type HttpClientCollectorData, type StoredHttpCall } from '../../collect/collectors/app-io-collectors';
+import { callFilters, chosenFilter, filteredIndexes, renderCallTotals, renderDuration, renderFilterLinks, renderFlags, renderOrigin, renderRowsOrEmpty, type FilterRules } from './call-panel-parts';
+import { curlCommand } from './curl-command';
+import { renderKeyValueTable } from './key-value-table';
+import { type PanelContext, type PanelDefinition } from './panel-definition';
+import { formatMs } from './panel-format';
+
+/** A loop calls one endpoint with different query strings: the shape is the URL without its query. */
+function shapeOf(call: StoredHttpCall): string {
+  return `${call.method} ${call.url.replace(/[?#].*$/s, '')}`;
+}
+
+function size(bytes: number | null): string {
+  return bytes === null ? '?' : bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+function renderCall(context: PanelContext<HttpClientCollectorData>, repeats: RepeatedCalls, slow: ReadonlySet<number>, index: number): SafeHtml {
+  const call = context.data.calls[index];
+  if (call === undefined) return html``;
+  const failed = call.error !== null || call.status >= 400;
+  return html`<tr class="http-call" data-index="${index}"><td>${index + 1}</td><td>${formatMs(call.start)}</td><td>${renderDuration(call.duration)}</td>
+<td><span class="method">${call.method}</span> <span class="url mono">${call.url}</span> → <span class="${failed ? 'status status-error-text' : 'status'}">${call.status === 0 ? '—' : call.status}</span>
+<span class="help">${call.client} · sent ${size(call.requestSize)} · received ${size(call.responseSize)}</span>${renderFlags([
+    [repeats.nPlusOne.has(index), 'N+1'],
+    [repeats.duplicates.has(index), 'duplicate'],
+    [slow.has(index), 'slow'],
+    [call.error !== null, 'error'],
+  ])}${call.error === null ? '' : html`<p class="call-error status-error-text">${call.error}</p>`}
+<details class="headers"><summary>Request headers</summary>${renderKeyValueTable(call.requestHeaders, 'No request headers.')}</details>
+<details class="headers"><summary>Response headers</summary>${renderKeyValueTable(call.responseHeaders, 'No response headers.')}</details>
+<details class="curl" open><summary>Copy as cURL</summary><textarea class="curl-command mono" readonly rows="2" aria-label="The call as a curl command">${curlCommand(call)}</textarea></details></td>
+<td>${renderOrigin(call.origin, context.editorLink)}</td></tr>\n`;
+}
+
+/**
+ * HTTP Client: the application's outgoing calls, as Symfony's HttpClient panel — method, URL,
+ * status, sizes and origin, the headers folded, each call as a curl command to replay it, and
+ * the same N+1, duplicate and slow flags as the Database panel.
+ */
+export const httpClientPanel: PanelDefinition<HttpClientCollectorData> = {
+  name: 'http_client',
+  label: 'HTTP Client',
+  collector: HTTP_CLIENT_COLLECTOR,
+  badge: (data) => {
+    if (data.count === 0) return null;
+    const loops = analyzeRepeats(data.calls, shapeOf, (call) => `${call.method} ${call.url}`).nPlusOne.size;
+    return { count: data.count, isError: loops > 0 || data.slow > 0 || data.errors > 0 };
+  },
+  render: (context) => {
+    const { data, profile, query } = context;
+    if (data.count === 0) return html`<h2>HTTP Client</h2><p class="empty">No outgoing HTTP call was captured.</p>`;
+    const repeats = analyzeRepeats(data.calls, shapeOf, (call) => `${call.method} ${call.url}`);
+    const slow = slowCalls(data.calls, data.slowMs);
+    const rules: FilterRules = {
+      n_plus_one: (index) => repeats.nPlusOne.has(index),
+      duplicates: (index) => repeats.duplicates.has(index),
+      slow: (index) => slow.has(index),
+      errors: (index) => data.calls[index]?.error !== null,
+    };
+    const filters = callFilters(data.calls.length, rules);
+    const filter = chosenFilter(query, filters);
+    return html`<h2>HTTP Client</h2>
+${renderCallTotals(data, ['call', 'calls'])}
+${renderFilterLinks(profile.token, 'http_client', filter, filters)}
+<table class="http-calls">
+<thead><tr><th>#</th><th>Start</th><th>Duration</th><th>Request</th><th>Origin</th></tr></thead>
+<tbody>
+${renderRowsOrEmpty(filteredIndexes(data.calls.length, rules, filter), 5, (index) => renderCall(context, repeats, slow, index))}</tbody>
+</table>`;
+  },
+};

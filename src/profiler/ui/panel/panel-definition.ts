@@ -1,0 +1,50 @@
+import { type Profile } from '../../profile';
+import { type SafeHtml } from '../../../view/html';
+import { type EditorLink } from './editor-link';
+import { type ChildProfile } from './load-profile';
+import { type SourcePosition, type SourceReader } from './read-source-excerpts';
+
+/** What a panel is rendered from: the profile, its collector's entry, and its sub-request profiles. */
+export interface PanelContext<TData extends object = object> {
+  readonly profile: Profile;
+  /** The entry the panel's collector stored in this profile. */
+  readonly data: TData;
+  readonly children: readonly ChildProfile[];
+  /** The page's query (`?panel=db&filter=slow`): a panel filters on the server, with no script. */
+  readonly query: URLSearchParams;
+  /** The editor link of a source position (PROFILER_IDE), or `null`. */
+  readonly editorLink: EditorLink;
+  /** The lines around the positions `sources` named, read when the page was requested. */
+  readonly source: SourceReader;
+}
+
+/** A count shown beside a panel's label in the menu, and whether it signals a problem. */
+export interface PanelBadge {
+  readonly count: number;
+  readonly isError: boolean;
+}
+
+/**
+ * One panel of the profile page, as a Symfony data collector's template: it names the
+ * collector whose entry it reads (`TData` is what that collector's `collect` answers). A
+ * profile without that entry gets a "no data" page instead; `render` and `badge` only ever
+ * see the entry.
+ *
+ * `badge` and `render` are methods so that a `PanelDefinition<RequestCollectorData>` is a
+ * `PanelDefinition` in the registry (method parameters are compared both ways): the page hands
+ * each panel the entry stored under its collector's name, trusted to be that collector's data.
+ */
+export interface PanelDefinition<TData extends object = object> {
+  /** The `?panel=` value. */
+  readonly name: string;
+  /** The menu label. */
+  readonly label: string;
+  /** The name of the collector whose entry the panel reads. */
+  readonly collector: string;
+  badge?(data: TData, profile: Profile): PanelBadge | null;
+  /** Source positions whose surrounding lines `render` shows (`context.source`); read from disk before it runs. */
+  sources?(data: TData): readonly SourcePosition[];
+  render(context: PanelContext<TData>): SafeHtml;
+  /** The entry as lines of text for `profiler:show` (an application's CLI built with runCli); without it the entry is only named there. */
+  text?(data: TData, profile: Profile): readonly string[];
+}

@@ -1,0 +1,81 @@
+import { pageStyle } from '../../../view/base-style';
+import { LIVE_LIST_STYLE } from './live-list';
+
+/**
+ * The profiler's stylesheet, inline: a panel page loads nothing from elsewhere, works offline
+ * and with a Content-Security-Policy that allows no script and no external resource. The base
+ * rules, then the profiler's own.
+ */
+export const PANEL_STYLE = pageStyle(`
+pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
+.header { padding: 10px 24px; display: flex; gap: 24px; align-items: baseline; }
+.header a { color: #ddd; }
+.layout { display: flex; align-items: flex-start; }
+.sidebar { width: 220px; flex: none; padding: 16px; }
+.sidebar h2 { font-size: 12px; text-transform: uppercase; color: #777; margin: 16px 0 6px; }
+.menu { list-style: none; margin: 0; padding: 0; }
+.menu a { display: flex; justify-content: space-between; padding: 6px 10px; border-radius: 4px; text-decoration: none; color: #222; }
+.menu a:hover { background: #e5e7eb; }
+.menu a[aria-current="page"] { background: #222; color: #fff; }
+.badge.error { background: #b0413e; color: #fff; }
+.counters { font-size: 12px; color: #555; }
+.counters dt { float: left; clear: left; width: 90px; }
+.counters dd { margin: 0 0 2px 90px; }
+.content { flex: 1; min-width: 0; padding: 16px 24px 48px 8px; }
+.summary { background: #fff; border: 1px solid #e2e2e2; border-left: 6px solid #4f805d; border-radius: 4px; padding: 12px 16px; margin-bottom: 16px; }
+.summary.status-error { border-left-color: #b0413e; }
+.summary h2 { margin: 0 0 6px; font-size: 20px; }
+.summary .status-error-text { color: #b0413e; }
+.summary dl { display: flex; flex-wrap: wrap; gap: 4px 24px; margin: 0; }
+.summary dt { color: #777; font-size: 12px; }
+.summary dd { margin: 0; word-break: break-all; }
+.summary .item { min-width: 0; }
+.notice { background: #fff8e1; border: 1px solid #f0d78c; padding: 8px 12px; border-radius: 4px; margin-bottom: 12px; }
+.panel h2 { font-size: 20px; margin: 8px 0 12px; }
+.panel h3 { font-size: 16px; margin: 20px 0 8px; }
+th.key { width: 30%; }
+thead th { white-space: nowrap; }
+tr.sub td:first-child { padding-left: 28px; }
+.error-message { font-size: 16px; }
+.timeline { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; margin-bottom: 12px; }
+.timeline .row { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
+.timeline .label { width: 220px; flex: none; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+.timeline .track { position: relative; flex: 1; height: 14px; background: #f3f4f6; }
+.timeline .bar { position: absolute; top: 0; height: 14px; min-width: 2px; background: #4f7fb8; }
+.timeline .bar.machine { background: #9a8cb8; }
+.waterfall .row.head { font-size: 12px; color: #777; }
+.waterfall .label { width: 320px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.waterfall .time.self { width: 70px; color: #999; }
+.cat-phase { --span: #9a8cb8; } .cat-listener { --span: #4f7fb8; } .cat-controller { --span: #4f805d; } .cat-sub_request { --span: #b0413e; }
+.cat-session { --span: #c28b2c; } .cat-redis { --span: #c2452c; } .cat-app { --span: #2c9fb0; }
+.cat-db { --span: #d9730d; } .cat-http { --span: #7b3fa0; } .cat-cache { --span: #e0508a; }
+.waterfall .bar, .legend .swatch { background: var(--span); }
+.legend .swatch { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 10px; }
+.timeline .time { width: 90px; flex: none; text-align: right; font-size: 12px; color: #555; }
+#router-logs tr.status-warning td { background: #fff8e1; }
+#router-logs tr.status-success td { background: #e8f5e9; }
+#router-logs tr.closest td { background: #ffe9a8; font-weight: 600; }
+#router-logs tr.closest td:first-child { box-shadow: inset 4px 0 #a46a1f; }
+#router-logs .newline { display: block; }
+.closest-route, .path-to-match { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; border-radius: 4px; }
+.help { color: #777; font-size: 12px; }
+.call-filters { margin: 0 0 12px; display: flex; flex-wrap: wrap; gap: 6px; }
+.call-filters a { padding: 3px 10px; border: 1px solid #d0d0d0; border-radius: 12px; text-decoration: none; color: #222; background: #fff; }
+.call-filters a[aria-current="true"] { background: #222; color: #fff; border-color: #222; }
+.flag { display: inline-block; font-size: 11px; padding: 0 6px; margin-left: 4px; border-radius: 3px; background: #e5e7eb; color: #333; }
+.flag-n-1, .flag-slow, .flag-error { background: #b0413e; color: #fff; }
+.flag-duplicate { background: #c28b2c; color: #fff; }
+table.queries pre.sql, table.query-groups pre.sql { font-size: 12px; }
+.running { color: #a46a1f; font-style: italic; }
+.call-error { margin: 4px 0 0; }
+textarea.curl-command { width: 100%; font-size: 12px; resize: vertical; }
+.source { background: #fafafa; border: 1px solid #e2e2e2; margin: 4px 0 8px 16px; padding: 4px 0; font-size: 12px; }
+.source .line { display: block; padding: 0 8px; white-space: pre; }
+.source .line.current { background: #ffe9a8; }
+.source .no { display: inline-block; width: 44px; color: #999; user-select: none; }
+form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin-bottom: 16px; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-end; }
+.results .n-plus-one { background: #fff3cd; color: #8a5a00; border-radius: 3px; padding: 0 4px; font-size: 11px; font-weight: 600; }
+form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
+form.search input { font: inherit; padding: 4px 6px; width: 160px; }
+form.search button { font: inherit; padding: 5px 14px; }
+${LIVE_LIST_STYLE}`);

@@ -1,0 +1,234 @@
+import { preferredFormat } from '../../../error-handler/negotiate-format';
+import { type Request } from '../../../http/request';
+import { Response } from '../../../http/response';
+import { type Controller } from '../../../kernel/controller';
+import { type ProfilerStats } from '../../profiler';
+import { type RouteDefinition } from '../../../routing/route';
+import { unreadableProfileMessage } from '../../profile-schema';
+import { guardStorage, ProfilerStorageUnavailableError, type PageStorage } from './guard-storage';
+import { LIVE_PAGE_CSP } from './live-list';
+import { compareResponse } from './compare-response';
+import { loadProfile } from './load-profile';
+import { negotiatedResponse, panelErrorResponse, storageUnavailableResponse, tokenNotFoundPage } from './panel-response';
+import { type EditorLink } from './editor-link';
+import { type PanelDefinition } from './panel-definition';
+import { defaultPanel, findPanel } from './panel-registry';
+import { previousProfileOf } from './previous-profile';
+import { renderProfilePage } from './profile-page';
+import { NO_SOURCE, readSourceExcerpts } from './read-source-excerpts';
+import { collectorData } from '../../profile';
+import { parseSearchQuery } from './search-criteria';
+import { renderSearchPage } from './search-page';
+import { renderStatusPage, type StorageState, type WorkersView } from './status-page';
+import { counterValues } from './writer-counters';
+import { ProfilerPaths, resultsPath } from '../../profiler-paths';
+import { createToolbarController } from '../toolbar/toolbar-controller';
+import { type ToolbarItem } from '../toolbar/toolbar-item';
+
+/** What the profiler's pages read: the storage, the counters, and the writer's recent drops. */
+export interface ProfilerRoutesDeps {
+  readonly storage: PageStorage;
+  /**
+   * Whether the storage's connection is up (the reading client's `status === 'ready'`); while it
+   * is down the pages answer 503 at once. Without it every call is tried.
+   */
+  readonly isStorageConnected?: () => boolean;
+  readonly stats: () => ProfilerStats;
+  /** Why this process's writer dropped the profile of `token`, if it did (`profiler.writer.droppedReason`). */
+  readonly droppedReason: (token: string) => string | undefined;
+  /** The panels of the profile page, in menu order (`profiler.panels`: DEFAULT_PANELS and the application's). */
+  readonly panels: readonly PanelDefinition[];
+  /** With WORKERS > 1: which worker this process is and every worker's counters, else `null`. */
+  readonly workers?: () => WorkersView | null;
+  /** Links source positions to an editor (PROFILER_IDE); without it they are plain text. */
+  readonly editorLink?: EditorLink;
+  /** The toolbar items of plugins and of the application, after Loupe's own. */
+  readonly toolbarItems?: readonly ToolbarItem[];
+}
+
+/** A page that reads the storage: the storage failing or not answering makes it a 503 that says so. */
+async function unlessUnavailable(request: Request, page: () => Promise<Response>): Promise<Response> {
+  try {
+    return await page();
+  } catch (error) {
+    if (error instanceof ProfilerStorageUnavailableError) return storageUnavailableResponse(request, error);
+    throw error;
+  }
+}
+
+/** The results of the request's search filters, in the format the client asked for. */
+function searchResults(deps: ProfilerRoutesDeps, request: Request): Promise<Response> {
+  return unlessUnavailable(request, async () => {
+    const search = parseSearchQuery(request.queryParams);
+    if (!search.ok) return panelErrorResponse(request, 400, 'Invalid search', search.message);
+    const result = await deps.storage.search(search.criteria);
+    // The panel leaves out rows it cannot read; profiler:list names them.
+    const rows = result.rows.flatMap((row) => (row.ok ? [row.summary] : []));
+    const { page, limit } = search;
+    return negotiatedResponse(
+      request,
+      200,
+      {
+      json: () => ({
+        filters: search.criteria,
+        count: rows.length,
+        total: result.total,
+        page,
+        pageSize: limit,
+        pages: Math.max(1, Math.ceil(result.total / limit)),
+        scanned: result.scanned,
+        complete: result.complete,
+        results: rows,
+      }),
+      html: () => renderSearchPage({ form: search.form, result, page, limit }, deps.stats()),
+      },
+      { htmlCsp: LIVE_PAGE_CSP },
+    );
+  });
+}
+
+/** The filters of a search, without the token (it moves into the path). */
+function filtersOf(request: Request): string {
+  const query = new URLSearchParams(request.queryParams);
+  query.delete('token');
+  return query.toString();
+}
+
+/**
+ * `/_profiler/` and `/_profiler/search` (ProfilerController::homeAction and searchAction): a
+ * browser is redirected (302) to the results page of its filters, under the token it typed or
+ * `empty`, with ten results by default from the home page; a JSON client gets the results at once.
+ */
+function createSearchController(deps: ProfilerRoutesDeps, name: string, defaultQuery: string): Controller {
+  return {
+    name,
+    handle: async ({ request }) => {
+      if (preferredFormat(request) === 'json') return searchResults(deps, request);
+      const token = (request.queryParams.get('token') ?? '').trim().toLowerCase();
+      const filters = filtersOf(request);
+      return Response.redirect(resultsPath(token, filters === '' ? defaultQuery : filters), 302);
+    },
+  };
+}
+
+/** `/_profiler/{token}/search/results` (searchResultsAction): the results page. */
+function createResultsController(deps: ProfilerRoutesDeps): Controller {
+  return { name: 'profiler.searchResults', handle: ({ request }) => searchResults(deps, request) };
+}
+
+/** How many profiles the storage indexes, or why it cannot say. */
+async function storageState(storage: PageStorage): Promise<StorageState> {
+  try {
+    return { reachable: true, indexed: await storage.count(), error: null };
+  } catch (error) {
+    if (!(error instanceof ProfilerStorageUnavailableError)) throw error;
+    return { reachable: false, indexed: null, error: error.message };
+  }
+}
+
+/**
+ * `/_profiler/status`: this process's counters, from memory, whether Redis answers or not (that
+ * is when they matter), and what the storage says when it answers.
+ */
+function createStatusController(deps: ProfilerRoutesDeps): Controller {
+  return {
+    name: 'profiler.status',
+    handle: async ({ request }) => {
+      const stats = deps.stats();
+      const storage = await storageState(deps.storage);
+      const workers = deps.workers?.() ?? null;
+      return negotiatedResponse(request, 200, {
+        json: () => ({
+          ...counterValues(stats),
+          indexed: storage.indexed,
+          storage: { reachable: storage.reachable, error: storage.error },
+          ...(workers === null ? {} : { worker: workers.id, workers: workers.workers }),
+        }),
+        html: () => renderStatusPage(stats, storage, workers),
+      });
+    },
+  };
+}
+
+/** `/_profiler/{token}/compare/{other}`: the profile `other` (B) measured against `token` (A). */
+function createCompareController(deps: ProfilerRoutesDeps): Controller {
+  return {
+    name: 'profiler.compare',
+    handle: ({ request, params }) => unlessUnavailable(request, () => compareResponse(deps, request, params['token'] ?? '', params['other'] ?? '')),
+  };
+}
+
+function createPanelController(deps: ProfilerRoutesDeps): Controller {
+  return {
+    name: 'profiler.panel',
+    handle: ({ request, params }) =>
+      unlessUnavailable(request, async () => {
+        const lookup = await loadProfile(deps, params['token'] ?? '');
+        switch (lookup.kind) {
+          case 'none':
+            return panelErrorResponse(request, 404, 'There are no profiles', 'No profiles found.');
+          case 'missing':
+            // As Symfony's info page "Token not found": a page, not an error, for a browser; a 404 for JSON.
+            if (preferredFormat(request) !== 'json') return tokenNotFoundPage(lookup.token);
+            return panelErrorResponse(request, 404, 'Token not found', `Token "${lookup.token}" not found.`);
+          case 'dropped':
+            return panelErrorResponse(request, 404, 'Profile dropped', `The profile of token "${lookup.token}" was dropped and is not available: ${lookup.reason}`);
+          case 'unreadable':
+            return panelErrorResponse(request, 500, 'Profile unreadable', unreadableProfileMessage(lookup.token, lookup.reason));
+        }
+        const { profile, children } = lookup;
+        const requested = request.queryParams.get('panel');
+        const panel = requested === null || requested === '' ? defaultPanel(deps.panels, profile) : findPanel(deps.panels, requested);
+        if (panel === undefined) {
+          return panelErrorResponse(request, 404, 'Panel not available', `Panel "${requested ?? ''}" is not available for token "${profile.token}".`);
+        }
+        const isJson = preferredFormat(request) === 'json';
+        const previous = isJson ? null : await previousProfileOf(deps.storage, profile);
+        const data = collectorData(profile, panel.collector);
+        const source = isJson || data === undefined || panel.sources === undefined ? NO_SOURCE : await readSourceExcerpts(panel.sources(data));
+        const page = { profile, children, panels: deps.panels, panel, previous, query: request.queryParams, source, ...(deps.editorLink === undefined ? {} : { editorLink: deps.editorLink }) };
+        return negotiatedResponse(request, 200, {
+          // The stored JSON (an error sub-request's with its parent's errors put back), with summaries of the sub-request profiles it links to.
+          json: () => ({ ...profile, childProfiles: children }),
+          html: () => renderProfilePage(page, deps.stats()),
+        });
+      }),
+  };
+}
+
+/**
+ * The profiler's routes (WebProfilerBundle's names and paths), registered only with debug on and
+ * before the application's. None of them is profiled (the ProfilerListener skips `_profiler*`
+ * and `_wdt` routes).
+ */
+export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefinition[] {
+  const isConnected = unguarded.isStorageConnected ?? (() => true);
+  const deps: ProfilerRoutesDeps = { ...unguarded, storage: guardStorage(unguarded.storage, isConnected) };
+  return [
+    { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'profiler.home', 'limit=10') },
+    { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'profiler.search', '') },
+    { name: '_profiler_status', path: ProfilerPaths.STATUS, methods: ['GET'], controller: createStatusController(deps) },
+    {
+      name: '_profiler_search_results',
+      path: ProfilerPaths.RESULTS_ROUTE,
+      methods: ['GET'],
+      requirements: { token: '[0-9a-f]{6}|empty' },
+      controller: createResultsController(deps),
+    },
+    {
+      name: '_profiler_compare',
+      path: ProfilerPaths.COMPARE_ROUTE,
+      methods: ['GET'],
+      requirements: { token: '[0-9a-f]{6}|latest', other: '[0-9a-f]{6}|latest' },
+      controller: createCompareController(deps),
+    },
+    {
+      name: '_profiler',
+      path: ProfilerPaths.PROFILE_ROUTE,
+      methods: ['GET'],
+      requirements: { token: '[0-9a-f]{6}|latest' },
+      controller: createPanelController(deps),
+    },
+    { name: '_wdt', path: ProfilerPaths.TOOLBAR_ROUTE, methods: ['GET'], requirements: { token: '[0-9a-f]{6}' }, controller: createToolbarController(deps, deps.toolbarItems) },
+  ];
+}

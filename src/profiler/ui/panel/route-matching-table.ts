@@ -1,0 +1,44 @@
+import { RouteTraceLevel, type RouteTraceEntry } from '../../../routing/route-trace';
+import { html, type SafeHtml } from '../../../view/html';
+import { type RouteMatchingLog } from '../../collect/collectors/router-collector';
+
+/** Row classes by level, as Symfony's router panel colours them. */
+const ROW_CLASS: Readonly<Record<RouteTraceEntry['level'], string>> = {
+  [RouteTraceLevel.DOES_NOT_MATCH]: '',
+  [RouteTraceLevel.ALMOST_MATCHES]: 'status-warning',
+  [RouteTraceLevel.MATCHES]: 'status-success',
+};
+
+/** The outcome in the words of Symfony's panel: a route that does not match says only that. */
+function outcome(route: RouteTraceEntry): SafeHtml {
+  if (route.level === RouteTraceLevel.ALMOST_MATCHES) return html`Path almost matches, but <span class="newline">${route.log}</span>`;
+  if (route.level === RouteTraceLevel.MATCHES) return html`${route.log}`;
+  return html`Path does not match`;
+}
+
+/**
+ * The routes tried for a request no route answered (Symfony's "Route Matching Logs"): each with
+ * its outcome, the first that almost matches highlighted and named above the table, since it is
+ * most likely the route the request was meant for.
+ */
+export function renderRouteMatching(matching: RouteMatchingLog): SafeHtml {
+  const closest = matching.routes.findIndex((route) => route.level === RouteTraceLevel.ALMOST_MATCHES);
+  const closestRoute = matching.routes[closest];
+  return html`<h3>Route matching log</h3>
+<p class="path-to-match"><strong>Path to match:</strong> <code>${matching.method} ${matching.path}</code></p>
+${
+  closestRoute === undefined
+    ? html`<p class="closest-route empty">No route almost matches: none has this path with other methods, requirements or trailing slash.</p>`
+    : html`<p class="closest-route"><strong>Closest route:</strong> <a href="#route-trace-${closest + 1}"><code>${closestRoute.name}</code></a> (<code>${closestRoute.path}</code>): ${outcome(closestRoute)}</p>`
+}
+<table id="router-logs">
+<thead><tr><th>#</th><th>Route name</th><th>Path</th><th>Log</th></tr></thead>
+<tbody>
+${matching.routes.map((route, index) => {
+  const classes = [ROW_CLASS[route.level], index === closest ? 'closest' : ''].filter((name) => name !== '').join(' ');
+  return html`<tr id="route-trace-${index + 1}"${classes === '' ? '' : html` class="${classes}"`} data-level="${route.level}"><td>${index + 1}</td><td class="mono">${route.name}</td><td class="mono">${route.path}</td><td>${outcome(route)}</td></tr>\n`;
+})}</tbody>
+</table>
+${matching.omitted > 0 ? html`<p class="notice">${matching.omitted} more routes were tried and are not listed: a profile lists the first ${matching.routes.length}.</p>` : ''}
+<p class="help">These logs were recorded when the request was profiled, against the routes of that moment.</p>`;
+}

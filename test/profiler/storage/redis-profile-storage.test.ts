@@ -1,0 +1,92 @@
+import test from 'ava';
+import type Redis from 'ioredis';
+import { RedisProfileStorage } from '../../../src/profiler/storage/redis-profile-storage';
+import { useTestRedis } from '../../helpers/test-redis';
+import { profileStorageContract } from './profile-storage-contract';
+
+const testRedis = useTestRedis(test, 'loupe-test-profile-storage');
+
+profileStorageContract(test, 'RedisProfileStorage', async ({ maxProfiles, lifetime }) => {
+  const redis = await testRedis.client('loupe-test');
+  return new RedisProfileStorage({ redis, prefix: testRedis.prefix(), maxProfiles, lifetime });
+});
+
+test('the key layout is the documented one', async (t) => {
+  const redis = await testRedis.client('loupe-test');
+  const prefix = testRedis.prefix();
+  const storage = new RedisProfileStorage({ redis, prefix, maxProfiles: 10, lifetime: 100 });
+  const summary = { token: 'abc123', parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://h/', time: Date.now(), statusCode: 200 };
+  await storage.write([{ summary, json: '{"token":"abc123"}' }]);
+  t.is(await redis.get(`${prefix}profile:abc123`), '{"token":"abc123"}');
+  const ttl = await redis.ttl(`${prefix}profile:abc123`);
+  t.true(ttl > 90 && ttl <= 100);
+  t.deepEqual(await redis.zrevrange(`${prefix}profiler:index`, 0, -1), ['abc123']);
+  t.deepEqual(JSON.parse((await redis.hget(`${prefix}profiler:meta`, 'abc123')) ?? 'null'), summary);
+});
+
+async function freshStorage(maxBytes: number): Promise<{ redis: Redis; prefix: string; storage: RedisProfileStorage }> {
+  const redis = await testRedis.client('loupe-test');
+  const prefix = testRedis.prefix();
+  return { redis, prefix, storage: new RedisProfileStorage({ redis, prefix, maxProfiles: 1000, lifetime: 600, maxBytes }) };
+}
+
+const stored = (token: string, time: number, size: number): { summary: { token: string; parent: null; ip: string; method: string; url: string; time: number; statusCode: number }; json: string } => ({
+  summary: { token, parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://h/', time, statusCode: 200 },
+  json: JSON.stringify({ token, padding: 'x'.repeat(size) }),
+});
+
+test('past maxBytes the oldest profiles go, just as many as needed, and the running total stays exact', async (t) => {
+  const { redis, prefix, storage } = await freshStorage(10_000);
+  const now = Date.now();
+  for (let i = 0; i < 10; i++) await storage.write([stored(`b0000${i}`, now + i, 2_000)]);
+  const kept = await redis.zrange(`${prefix}profiler:index`, 0, -1);
+  let sum = 0;
+  for (const token of kept) sum += (await redis.strlen(`${prefix}profile:${token}`)) + (await redis.hstrlen(`${prefix}profiler:meta`, token));
+  t.deepEqual(kept, ['b00006', 'b00007', 'b00008', 'b00009'], 'the four newest fit in 10,000 bytes');
+  t.is(Number(await redis.get(`${prefix}profiler:bytes`)), sum);
+  t.true(sum <= 10_000);
+  t.is(await redis.hlen(`${prefix}profiler:sizes`), 4);
+  // Replacing a profile counts its new size, not both.
+  await storage.write([stored('b00009', now + 9, 10)]);
+  t.is(Number(await redis.get(`${prefix}profiler:bytes`)), sum - 1_990);
+  t.is(await storage.purge(), 4);
+  t.is(await redis.exists(`${prefix}profiler:bytes`, `${prefix}profiler:sizes`), 0);
+});
+
+test('a batch outcome is recorded under its writer: asked after, the last batch says what it stored', async (t) => {
+  const { storage } = await freshStorage(1024 * 1024);
+  const now = Date.now();
+  const both = ['c00001', 'c00002'];
+  t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 1 }, both), { stored: 0, replaced: 0, notStored: both }, 'nothing written yet');
+  t.deepEqual(await storage.write([stored('c00001', now, 10), stored('c00002', now, 10)], { writer: 'w1', number: 1 }), { stored: 2, replaced: 0 });
+  t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 1 }, both), { stored: 2, replaced: 0, notStored: [] });
+  t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 2 }, ['c00001']), { stored: 0, replaced: 0, notStored: ['c00001'] }, 'a batch that never ran');
+  t.deepEqual(await storage.batchOutcome({ writer: 'w2', number: 1 }, both), { stored: 0, replaced: 0, notStored: both }, 'another writer');
+  await storage.write([stored('c00001', now, 10)], { writer: 'w1', number: 2 });
+  t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 2 }, ['c00001']), { stored: 1, replaced: 1, notStored: [] });
+});
+
+test('a corrupted search row is answered by findRows as unreadable, in its place; find, latest and every filter go on without it', async (t) => {
+  const redis = await testRedis.client('loupe-test');
+  const prefix = testRedis.prefix();
+  const storage = new RedisProfileStorage({ redis, prefix, maxProfiles: 10, lifetime: 100 });
+  const time = Date.now();
+  const summary = { token: 'abc123', parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://h/a', time, statusCode: 200 };
+  await storage.write([{ summary, json: '{}' }]);
+  const planted: [string, string][] = [['bad001', '{"url": '], ['bad002', JSON.stringify({ ...summary, token: 'bad002', url: 42 })], ['bad003', '"a string"']];
+  for (const [index, [token, row]] of planted.entries()) {
+    await redis.zadd(`${prefix}profiler:index`, time + 1 + index, token);
+    await redis.hset(`${prefix}profiler:meta`, token, row);
+  }
+  t.deepEqual(await storage.findRows({}), [
+    { ok: false, token: 'bad003', error: 'it is not a JSON object' },
+    { ok: false, token: 'bad002', error: 'the field "url" is missing or not a string' },
+    { ok: false, token: 'bad001', error: 'it is not JSON' },
+    { ok: true, summary },
+  ]);
+  t.deepEqual(await storage.find({}), [summary]);
+  t.is(await storage.latest(), 'abc123');
+  // A filter cannot judge a row that is not JSON: it is answered as unreadable whatever the filter.
+  t.deepEqual((await storage.findRows({ url: 'h/a' })).map((row) => (row.ok ? row.summary.token : row.token)), ['bad003', 'bad001', 'abc123']);
+  t.deepEqual(await storage.find({ ip: '127.0.0.1', method: 'GET', statusCode: 200, url: 'h/a' }), [summary]);
+});

@@ -1,0 +1,67 @@
+import test from 'ava';
+import { RedisLivePublisher } from '../../../../src/profiler/ui/live/live-publisher';
+import { liveChannel, parseLiveMessage, type LiveSummary } from '../../../../src/profiler/ui/live/live-summary';
+import { ProfileWriter } from '../../../../src/profiler/write/profile-writer';
+import { RedisProfileStorage } from '../../../../src/profiler/storage/redis-profile-storage';
+import { sampleProfile } from '../../../helpers/sample-profile';
+import { useTestRedis } from '../../../helpers/test-redis';
+
+const redisForTests = useTestRedis(test, 'loupe-test-live-publisher');
+
+const tokens = (count: number, offset: number): string[] => Array.from({ length: count }, (_, i) => (0xb00000 + offset + i).toString(16));
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  if (!condition()) throw new Error(`timed out waiting until ${what}`);
+}
+
+test('each stored batch is announced once, as one message of summaries, after it was written', async (t) => {
+  const prefix = redisForTests.prefix();
+  const redis = await redisForTests.writerClient();
+  const subscriber = redisForTests.admin().duplicate();
+  const received: LiveSummary[] = [];
+  subscriber.on('message', (_channel: string, message: string) => received.push(...parseLiveMessage(message)));
+  await subscriber.subscribe(liveChannel(prefix));
+  try {
+    const publisher = new RedisLivePublisher(redis, prefix);
+    const storage = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000 });
+    const writer = new ProfileWriter({ storage, redis, batchSize: 10, live: publisher });
+    const written = tokens(25, 0);
+    for (const token of written) writer.enqueue(sampleProfile({ token, url: `http://127.0.0.1:8000/hello/${token}?password=******`, statusCode: 503, duration: 12.345, time: Date.now() }));
+    await writer.whenIdle();
+    await until(() => received.length === 25, 'every summary arrived');
+    t.deepEqual(received.map((summary) => summary.token), written);
+    t.like(received[0], { path: `/hello/${written[0] ?? ''}?password=******`, status: 503, durationMs: 12.35, sub: false, parent: null, aborted: false });
+    t.deepEqual(publisher.stats, { published: 25, failed: 0 });
+    // Announced after the write: each announced token is stored.
+    t.is(await storage.count(), 25);
+    await writer.stop();
+  } finally {
+    await subscriber.quit();
+  }
+});
+
+test('a publish that fails loses the announcement, never the profile', async (t) => {
+  const prefix = redisForTests.prefix();
+  const redis = await redisForTests.writerClient();
+  // A client that is gone: with no offline queue its PUBLISH fails at once.
+  const gone = await redisForTests.writerClient();
+  gone.disconnect();
+  const publisher = new RedisLivePublisher(gone, prefix);
+  const storage = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000 });
+  const writer = new ProfileWriter({ storage, redis, live: publisher });
+  for (const token of tokens(5, 100)) writer.enqueue(sampleProfile({ token, time: Date.now() }));
+  await writer.whenIdle();
+  await until(() => publisher.stats.failed === 5, 'the failed publish was counted');
+  t.is(await storage.count(), 5);
+  t.is(writer.stats.stored, 5);
+  t.is(writer.stats.dropped, 0);
+  await writer.stop();
+});
+
+test('a message that is not a list of summaries gives none; entries that are not summaries are left out', (t) => {
+  t.deepEqual(parseLiveMessage('not json'), []);
+  t.deepEqual(parseLiveMessage('{"token":"abc123"}'), []);
+  const good = { token: 'abc123', method: 'GET', path: '/', status: 200, durationMs: 1, time: 1, sub: false, parent: null, aborted: false };
+  t.deepEqual(parseLiveMessage(JSON.stringify([good, { ...good, status: '200' }, null, 5])), [good]);
+});
