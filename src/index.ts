@@ -15,6 +15,13 @@ export { type SessionConfig } from './session/session-config';
 export { type SecurityConfig } from './security/security-config';
 export { CAPTURE_KINDS, type CaptureKind, type ProfilerConfig } from './profiler';
 export { serve, type CreateApp, type ServeOptions, type Serving } from './loupe/serve';
+export { type LoupePlugin, type PluginContext, type PluginRuntime } from './loupe/plugin';
+export { type WebSocketRoute, type WebSocketClient, type WebSocketUpgrade } from './server/web-socket-route';
+export { runCli, type CliOptions } from './cli/main';
+export { type CliCommand, type CliContext } from './cli/command';
+export { type CliIo } from './cli/cli-io';
+export { type CommandArgs, type OptionSpecs, type ConnectionFlags } from './cli/parse-command-args';
+export { type RedisClient } from './redis/redis-client';
 
 // The terminal log.
 export { createLogger, type LoggerDestination } from './log/create-logger';
@@ -68,7 +75,7 @@ export { hashPassword, type ScryptCost } from './security/password-hasher';
 export { SecurityAttributes } from './security/security-attributes';
 
 // The profiler: an application's own collectors and panels.
-export { type ProfileCollector } from './profiler';
+export { type ProfileCollector, type ToolbarItem } from './profiler';
 export { type RedactionPolicy, type RedactionOptions } from './profiler';
 export { type PanelDefinition, type PanelContext, type PanelBadge } from './profiler';
 export { type ChildProfile } from './profiler';

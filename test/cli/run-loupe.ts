@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { main } from '../../src/cli/main';
+import { main, type CliOptions } from '../../src/cli/main';
 import { testKeyPrefix } from '../helpers/test-redis';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -83,7 +83,7 @@ export function tableRows(stdout: string): { token: string; status: string; meth
  * Runs `loupe …` in this process through the CLI's `main(argv, io)`, as bin/loupe.js does but
  * without compiling the CLI again in a child process; standard input is not a terminal.
  */
-export async function runMain(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<LoupeRun> {
+export async function runMain(args: readonly string[], env: Readonly<Record<string, string>> = {}, options: CliOptions = {}): Promise<LoupeRun> {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const code = await main(args, {
@@ -92,6 +92,6 @@ export async function runMain(args: readonly string[], env: Readonly<Record<stri
     err: (text) => stderr.push(text),
     interactive: false,
     confirm: () => Promise.resolve(false),
-  });
+  }, options);
   return { code, stdout: stdout.join(''), stderr: stderr.join('') };
 }

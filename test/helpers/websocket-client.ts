@@ -9,6 +9,8 @@ export interface TestWebSocket {
   waitFor(accept: (message: string) => boolean, ms?: number): Promise<string>;
   /** Resolves once the server closed the connection. */
   readonly closed: Promise<void>;
+  /** Sends a text message (short: under 126 bytes), masked as a client must (RFC 6455 §5.3). */
+  send(text: string): void;
   close(): void;
 }
 
@@ -105,6 +107,13 @@ function readFrames(socket: Socket, head: Buffer): TestWebSocket {
         }, ms);
         if (!check()) waiters.add(wake);
       }),
+    send: (text) => {
+      const payload = Buffer.from(text, 'utf8');
+      if (payload.length > 125) throw new Error('The test client sends short messages only.');
+      const mask = Buffer.from([1, 2, 3, 4]);
+      const masked = payload.map((byte, index) => byte ^ (mask[index % 4] ?? 0));
+      socket.write(Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]));
+    },
     close: () => {
       // A masked close frame (clients must mask), then the end of the connection.
       socket.end(Buffer.from([0x88, 0x80, 0, 0, 0, 0]));
