@@ -20,6 +20,8 @@ export interface ProfilerConfig {
   readonly maxBytes: number;
   /** Client address ranges (CIDR) allowed to read the profiler. */
   readonly allowedIps: readonly string[];
+  /** Host names the profiler answers for besides IP addresses and localhost (PROFILER_ALLOWED_HOSTS). */
+  readonly allowedHosts: readonly string[];
   /** Name patterns redacted besides the built-in ones (see SecretNames). */
   readonly redact: readonly string[];
   /** Cookies whose values profiles show; every other cookie's value is replaced. */
@@ -48,6 +50,7 @@ export const PROFILER_DEFAULTS: ProfilerConfig = Object.freeze({
   maxProfileBytes: 64 * 1024,
   maxBytes: 256 * 1024 * 1024,
   allowedIps: Object.freeze(['127.0.0.0/8', '::1/128']),
+  allowedHosts: Object.freeze([]),
   redact: Object.freeze([]),
   cookieAllowList: Object.freeze([]),
   sample: 1,

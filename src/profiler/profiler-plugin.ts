@@ -30,7 +30,7 @@ export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions)
   const { profiler: settings } = config;
   const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
   // Checked now: an invalid PROFILER_ALLOWED_IPS fails before anything is opened.
-  const accessListener = createProfilerAccessListener(settings.allowedIps);
+  const accessListener = createProfilerAccessListener(settings.allowedIps, settings.allowedHosts);
   return {
     name: 'profiler',
     collectors: defaultCollectors({ secretCookies, slowMs: settings.slowCallMs }),
@@ -54,7 +54,7 @@ export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions)
       return {
         listeners: [accessListener, ...profiler.listeners, createWebDebugToolbarListener(settings.allowedIps)],
         routes,
-        webSockets: [createLiveSocketRoute(profiler.live, createIpRangeMatcher(settings.allowedIps))],
+        webSockets: [createLiveSocketRoute(profiler.live, createIpRangeMatcher(settings.allowedIps), settings.allowedHosts)],
         close: async () => {
           stopCapture();
           await profiler.close();

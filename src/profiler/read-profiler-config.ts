@@ -42,6 +42,7 @@ export function readProfilerConfig(env: Env): ProfilerConfig {
     maxProfileBytes,
     maxBytes,
     allowedIps: Object.freeze([...list(env, 'PROFILER_ALLOWED_IPS', PROFILER_DEFAULTS.allowedIps)]),
+    allowedHosts: Object.freeze([...list(env, 'PROFILER_ALLOWED_HOSTS', PROFILER_DEFAULTS.allowedHosts)]),
     redact: readRedactNames(env),
     cookieAllowList: Object.freeze([...list(env, 'PROFILER_COOKIE_ALLOWLIST', PROFILER_DEFAULTS.cookieAllowList)]),
     sample: fraction(env, 'PROFILER_SAMPLE', PROFILER_DEFAULTS.sample),

@@ -1,0 +1,35 @@
+import { isIP } from 'node:net';
+
+/** The host name of a Host header or an Origin's host, without its port, lower case; `[::1]` gives `::1`. */
+function hostName(host: string): string {
+  const value = host.trim().toLowerCase();
+  if (value.startsWith('[')) return value.slice(1, value.indexOf(']') === -1 ? undefined : value.indexOf(']'));
+  const colon = value.lastIndexOf(':');
+  // One colon is a port; more is an IPv6 address without brackets.
+  return colon !== -1 && value.indexOf(':') === colon ? value.slice(0, colon) : value;
+}
+
+/**
+ * Which hosts the profiler answers for (Symfony's `trusted_hosts` idea): an IP address, `localhost`
+ * (and `*.localhost`, which resolves to loopback), or a name of PROFILER_ALLOWED_HOSTS (`.example.test`
+ * also allows its subdomains). A page of an attacker's domain whose name was rebound to 127.0.0.1
+ * (DNS rebinding) sends its own name as Host and is refused, although the address is loopback.
+ */
+export function createHostMatcher(allowedHosts: readonly string[]): (host: string) => boolean {
+  const names = allowedHosts.map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  return (host) => {
+    const name = hostName(host);
+    if (name === '') return false;
+    if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost')) return true;
+    return names.some((allowed) => (allowed.startsWith('.') ? name.endsWith(allowed) || name === allowed.slice(1) : name === allowed));
+  };
+}
+
+/** The host of an Origin header (`http://host:port`), or `null` when it is none. */
+export function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
