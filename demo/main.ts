@@ -9,8 +9,8 @@ async function main(): Promise<void> {
   const demo = readDemoConfig();
   const logger = createLogger(config.log);
   await serve((workerConfig, workerLogger) => createDemoApp(workerConfig, workerLogger, demo), { config, logger });
-  // Once, under the listening line (workers run this file too): whatever LOG_LEVEL hides, as that line.
-  if (demo.databaseUrl === null && cluster.isPrimary) logger.child({}, { level: 'info' }).info(SQL_ROUTES_HINT);
+  // Once, under the listening line (workers run this file too); LOG_LEVEL=silent hides it, the welcome page still says it.
+  if (demo.databaseUrl === null && cluster.isPrimary) logger.info(SQL_ROUTES_HINT);
 }
 
 main().catch((error: unknown) => {
