@@ -16,16 +16,21 @@ interface BatchContext extends TracingContext {
   readonly database: number;
 }
 
-function commandEntry(context: CommandContext) {
+/** What node-redis (`@redis/client` ≥ 5.12) publishes of a command: its arguments start with the command's name. */
+interface NodeRedisContext extends CommandContext {
+  readonly batchMode?: string;
+}
+
+function commandEntry(context: CommandContext, client = 'ioredis', args: readonly unknown[] = context.args) {
   return (start: number, origin: RedisCommandEntry['origin']): RedisCommandEntry => ({
     start,
     duration: null,
     error: null,
     origin,
-    client: 'ioredis',
+    client,
     command: context.command.toUpperCase(),
-    args: context.args.map(String),
-    database: context.database,
+    args: args.map(String),
+    database: typeof context.database === 'number' ? context.database : null,
   });
 }
 
@@ -45,7 +50,8 @@ function batchEntry(context: BatchContext) {
 }
 
 /**
- * Captures the application's Redis commands through ioredis's tracing channels. Loupe's own
+ * Captures the application's Redis commands through the tracing channels of ioredis (≥ 5.11) and
+ * node-redis (`@redis/client` ≥ 5.12). Loupe's own
  * clients (sessions, throttling, the profile writer) send theirs outside any request's context
  * (see createRedisClient), so they are never counted as the application's.
  */
@@ -57,9 +63,14 @@ export function captureRedis(): () => void {
   const stopBatches = subscribeTracing(tracingChannel<unknown, BatchContext>('ioredis:batch'), commands, (context) =>
     openCall('redis', AppIoKinds.REDIS, 'cache', `redis TRANSACTION (${context.batchSize})`, batchEntry(context)),
   );
+  // node-redis traces a MULTI or a pipeline's commands one by one (with their batchMode), as ioredis does.
+  const stopNodeRedis = subscribeTracing(tracingChannel<unknown, NodeRedisContext>('node-redis:command'), commands, (context) =>
+    openCall('redis', AppIoKinds.REDIS, 'cache', `redis ${context.command.toUpperCase()}`, commandEntry(context, 'node-redis', context.args.slice(1))),
+  );
   return () => {
     stopCommands();
     stopBatches();
+    stopNodeRedis();
   };
 }
 

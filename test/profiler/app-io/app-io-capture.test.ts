@@ -3,6 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createClient } from '@redis/client';
 import Redis from 'ioredis';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -313,4 +314,28 @@ test.serial('a password bound to a secret column, a token in an outgoing URL or 
   const stored = JSON.stringify(profile);
   for (const secret of ['SECRETPGPARAM', 'SECRETPGLITERAL', 'SECRETURLTOKEN', 'SECRETBEARER', 'SECRETAPIKEY', 'SECRETREDISVALUE']) t.false(stored.includes(secret), `${secret} was stored`);
   for (const visible of ['VISIBLENAME', 'VISIBLEMY', 'VISIBLEPAGE', 'VISIBLEINSERT']) t.true(stored.includes(visible), `${visible} is missing`);
+});
+
+test.serial('node-redis (@redis/client) commands are captured as the application’s too', async (t) => {
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  try {
+    const io = await app([
+      route('noderedis', async ({ id }) => {
+        await client.set(`${keyPrefix}nr:${id}`, 'password=SECRETNODEREDIS');
+        return { value: (await client.get(`${keyPrefix}nr:${id}`)) !== null };
+      }),
+    ]);
+    const { profile } = await profiledRequest(io, { path: '/noderedis/3' });
+    const commands = redisCommands(profile).commands;
+    t.deepEqual(commands.map((command) => [command.client, command.command, command.args.join(' ')]), [
+      ['node-redis', 'SET', `${keyPrefix}nr:3 ?`],
+      ['node-redis', 'GET', `${keyPrefix}nr:3`],
+    ]);
+    for (const command of commands) t.regex(command.origin?.file ?? '', /app-io-capture\.test\.ts$/);
+    t.false(JSON.stringify(profile).includes('SECRETNODEREDIS'));
+  } finally {
+    await client.del(`${keyPrefix}nr:3`);
+    await client.quit();
+  }
 });
