@@ -169,6 +169,9 @@ test.serial('WORKERS=2: SIGTERM under load finishes every accepted request, stor
 });
 
 test.serial('WORKERS=2: a worker killed with SIGKILL is logged and restarted in its slot, later each time it dies again soon; the other keeps serving', async (t) => {
+  // A restarted worker compiles its sources again (ts-node): on a busy machine that takes a while.
+  t.timeout(150_000);
+  const restarted = 40_000;
   const server = await startWorkers();
   try {
     const before = await statusWhen(server.port, (s) => s.workers.length === 2);
@@ -180,7 +183,7 @@ test.serial('WORKERS=2: a worker killed with SIGKILL is logged and restarted in 
     const during = await requests(server.port, '/hello/anna', 16);
     t.deepEqual(new Set(during.map((res) => res.status)), new Set([200]));
 
-    const after = await statusWhen(server.port, (s) => s.workers[1]?.restarts === 1 && s.workers[1].counters !== null);
+    const after = await statusWhen(server.port, (s) => s.workers[1]?.restarts === 1 && s.workers[1].counters !== null, restarted);
     t.not(after.workers[1]?.pid, victim.pid);
     t.is(after.workers[0]?.pid, before.workers[0]?.pid);
     t.is(after.workers[0]?.restarts, 0);
@@ -188,14 +191,14 @@ test.serial('WORKERS=2: a worker killed with SIGKILL is logged and restarted in 
     t.regex(server.output(), new RegExp(`Worker ${victim.id} is serving again`));
     // The new process takes connections too.
     await requests(server.port, '/hello/anna', 32);
-    const served = await statusWhen(server.port, (s) => (s.workers[1]?.counters?.requests ?? 0) > 0);
+    const served = await statusWhen(server.port, (s) => (s.workers[1]?.counters?.requests ?? 0) > 0, restarted);
     t.true((served.workers[1]?.counters?.requests ?? 0) > 0);
 
     // Dying again within 10 s of its start: the next restart waits twice as long.
     const again = served.workers[1];
     if (again === undefined) throw new Error('No second worker.');
     process.kill(again.pid, 'SIGKILL');
-    const third = await statusWhen(server.port, (s) => s.workers[1]?.restarts === 2 && s.workers[1].counters !== null);
+    const third = await statusWhen(server.port, (s) => s.workers[1]?.restarts === 2 && s.workers[1].counters !== null, restarted);
     t.not(third.workers[1]?.pid, again.pid);
     t.regex(server.output(), new RegExp(`Worker ${victim.id} \\(pid ${again.pid}\\) ended \\(signal SIGKILL\\); restarting it in 200 ms\\.`));
   } finally {
