@@ -1,27 +1,35 @@
 /**
  * `make bench`: raw uWebSockets.js, uWS running the bare request machine (the limit Loupe works
- * within), Fastify 5, Loupe prod and Loupe debug (profiler storing every trace in Redis), started
- * side by side on this machine, warmed up, then measured interleaved (A B C D E, E D C B A, …) on
- * an unrouted and a routed path. Prints a table and writes it as JSON. "Loupe debug WORKERS=2" is
+ * within), Fastify 5, Express 5, Fastify with OpenTelemetry tracing every request (spans exported
+ * over OTLP/HTTP to a sink the bench starts), Loupe prod and Loupe debug (profiler storing every
+ * trace in Redis), started side by side on this machine in a shuffled order, warmed up equally in
+ * interleaved rounds, then measured interleaved (rounds rotate and reverse the order: see
+ * lib/order.ts) on an unrouted and a routed path. Prints a table and writes it as JSON. "Loupe debug WORKERS=2" is
  * the same debug server as a supervisor of two worker processes: its CPU per request is the sum
  * of all three processes'.
  *
  * Each row also gives the server process's CPU time per request (from /proc): on a loaded machine
- * the throughput of every server drops, the CPU a request costs much less.
+ * the throughput of every server drops, the CPU a request costs much less. Where a server's traces
+ * go is read apart and left out of it, the same way for each: Redis for Loupe, the OTLP sink for
+ * Fastify + OpenTelemetry ("store µs/req").
  *
  * Settings (environment): BENCH_SECONDS per measurement (5), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (64), BENCH_SOAK_SECONDS (0: off; 300 for the memory check), REDIS_URL,
  * BENCH_SERVERS (comma-separated names or parts of names: only those servers, e.g. `fastify,loupe`),
  * BENCH_BASELINE (another checkout of Loupe, built: its prod and debug servers run in the same
- * rounds as "Loupe prod (base)" and "Loupe debug (base)", for a before/after of a change).
+ * rounds as "Loupe prod (base)" and "Loupe debug (base)", for a before/after of a change),
+ * BENCH_AA=1 (an A/A run: "Loupe prod" runs twice from the same build, as "Loupe prod A" and
+ * "Loupe prod B", whose ratio shows what the bench's own bias and noise are; it should be 1.00 ± 0.05),
+ * BENCH_SEED (the start order's seed, printed by every run, to start in the same order again).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadTool, measure, type LoadResult } from './lib/load';
+import { loadTool, measure, type LoadResult, type LoadOptions } from './lib/load';
+import { roundOrder, shuffled } from './lib/order';
 import { cpuMicrosOf, freePort, getJson, memoryOf, startServer, stopServer, type BenchServer } from './lib/processes';
-import { printReport, type ProfileCheck, type Report, type Row } from './lib/report';
+import { printReport, type ProfileCheck, type Report, type Row, type SpanCheck } from './lib/report';
 import { soak } from './lib/soak';
 // The cluster the test suite starts (ports 6420–6425): the bench needs the same one.
 import { startThrowawayCluster, type ThrowawayCluster } from '../test/helpers/throwaway-cluster';
@@ -33,11 +41,22 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 64);
 const SOAK_SECONDS = Number(process.env['BENCH_SOAK_SECONDS'] ?? 0);
 const SELECTED = (process.env['BENCH_SERVERS'] ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
 const BASELINE = process.env['BENCH_BASELINE'];
+const AA = process.env['BENCH_AA'] === '1';
+const SEED = Number(process.env['BENCH_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+/** Warm-up rounds, each server loaded on each path for WARM_SECONDS per round, in the rounds' order. */
+const WARM_ROUNDS = 2;
+const WARM_SECONDS = 1;
+/** The peer that exports spans to the sink. */
+const OTEL_ROW = 'Fastify + OpenTelemetry';
+/** How long the sink must get nothing before its count is final: more than the BatchSpanProcessor's 5 s delay. */
+const SINK_QUIET_MS = 6_000;
 /** Loupe debug against a Redis Cluster started for the run. */
 const CLUSTER_ROW = 'Loupe debug cluster';
 const PATHS = { unrouted: '/config.yaml', routed: '/hello/anna' } as const;
 /** Profiles stored per request: a 404 is rendered by a sub-request with its own profile. */
 const PROFILES_PER_REQUEST = { unrouted: 2, routed: 1 } as const;
+/** Spans the traced peer exports per request: the http server's and @fastify/otel's request span; a routed one adds its handler's. */
+const SPANS_PER_REQUEST = { unrouted: 2, routed: 3 } as const;
 
 /** The counters of `GET /_profiler/status` (JSON); with WORKERS > 1 also every worker's. */
 interface ProfilerStatus {
@@ -101,6 +120,19 @@ function canStartCluster(): boolean {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The OTLP sink's count of spans once nothing more arrives. */
+async function settledSpans(sink: BenchServer): Promise<number> {
+  const spans = async (): Promise<number> => ((await getJson(sink.port, '/stats')) as { spans: number }).spans;
+  let last = await spans();
+  for (let quietMs = 0; quietMs < SINK_QUIET_MS; ) {
+    await sleep(500);
+    const now = await spans();
+    quietMs = now === last ? quietMs + 500 : 0;
+    last = now;
+  }
+  return last;
+}
+
 /** Waits until the debug server's writers have stored everything queued (workers: and said so). */
 async function settledStatus(server: BenchServer, workers: boolean): Promise<ProfilerStatus> {
   if (workers) await sleep(WORKER_COUNTERS_LAG_MS);
@@ -133,11 +165,22 @@ async function main(): Promise<void> {
   // A line per request on a pipe the harness keeps reading: Loupe logs warnings only, as Fastify runs without its logger.
   const quiet = { LOG_LEVEL: 'warn' };
   const wanted = (name: string): boolean => SELECTED.length === 0 || SELECTED.some((part) => name.toLowerCase().includes(part));
+  const peer = (file: string): string[] => [path.join(ROOT, 'bench', 'servers', file)];
+  // The sink's URL is known once it listens: filled in before the servers start.
+  const otelEnv: Record<string, string> = {};
+  const loupeProd = AA
+    ? [
+        { name: 'Loupe prod A', args: demo(ROOT), env: { ...quiet, ...prod, REDIS_PREFIX: redisPrefix } },
+        { name: 'Loupe prod B', args: demo(ROOT), env: { ...quiet, ...prod, REDIS_PREFIX: redisPrefix } },
+      ]
+    : [{ name: 'Loupe prod', args: demo(ROOT), env: { ...quiet, ...prod, REDIS_PREFIX: redisPrefix } }];
   const candidates: { name: string; args: string[]; env: Record<string, string> }[] = [
-    { name: 'raw uWS', args: [path.join(ROOT, 'bench', 'servers', 'raw-uws.js')], env: {} },
-    { name: 'uWS + bare machine', args: [path.join(ROOT, 'bench', 'servers', 'uws-bare-machine.js')], env: {} },
-    { name: 'Fastify', args: [path.join(ROOT, 'bench', 'servers', 'fastify.js')], env: {} },
-    { name: 'Loupe prod', args: demo(ROOT), env: { ...quiet, ...prod, REDIS_PREFIX: redisPrefix } },
+    { name: 'raw uWS', args: peer('raw-uws.js'), env: {} },
+    { name: 'uWS + bare machine', args: peer('uws-bare-machine.js'), env: {} },
+    { name: 'Fastify', args: peer('fastify.js'), env: {} },
+    { name: 'Express 5', args: peer('express.js'), env: {} },
+    { name: OTEL_ROW, args: peer('fastify-otel.js'), env: otelEnv },
+    ...loupeProd,
     // What carrying the request context (currentRequest(), AsyncLocalStorage: async hooks on Node 20) costs prod.
     { name: 'Loupe prod REQUEST_CONTEXT=1', args: demo(ROOT), env: { ...quiet, ...prod, REQUEST_CONTEXT: '1', REDIS_PREFIX: redisPrefix } },
     { name: 'Loupe debug', args: demo(ROOT), env: { ...quiet, ...dev, REDIS_PREFIX: redisPrefix } },
@@ -149,6 +192,7 @@ async function main(): Promise<void> {
     candidates.push({ name: 'Loupe debug (base)', args: demo(base), env: { ...quiet, ...dev, REDIS_PREFIX: `${redisPrefix}base:` } });
   }
   const servers: BenchServer[] = [];
+  let sink: BenchServer | null = null;
   // Three masters with a replica each on this machine's loopback; its nodes' CPU is the row's Redis CPU.
   let cluster: ThrowawayCluster | null = null;
   const clusterPids: number[] = [];
@@ -161,42 +205,77 @@ async function main(): Promise<void> {
       }
       candidates.push({ name: CLUSTER_ROW, args: demo(ROOT), env: { ...quiet, ...dev, REDIS_URL: cluster.url, REDIS_PREFIX: 'loupe-bench:' } });
     } else if (wanted(CLUSTER_ROW)) console.log(`${CLUSTER_ROW}: left out, redis-server and redis-cli are needed to start a cluster (make test-tools).`);
-    for (const { name, args, env } of candidates) {
-      if (!wanted(name)) continue;
-      servers.push(await startServer(name, await freePort(), args, env));
+    if (wanted(OTEL_ROW)) {
+      sink = await startServer('OTLP sink', await freePort(), peer('otlp-sink.js'), {});
+      otelEnv['OTLP_SINK_URL'] = `http://127.0.0.1:${sink.port}/v1/traces`;
     }
+    // Started in a shuffled order; listed in the table in the order above.
+    const startOrder = shuffled(
+      candidates.filter(({ name }) => wanted(name)),
+      SEED,
+    );
+    console.log(`Start order (BENCH_SEED=${SEED}): ${startOrder.map(({ name }) => name).join(', ')}.`);
+    const started = new Map<string, BenchServer>();
+    for (const { name, args, env } of startOrder) started.set(name, await startServer(name, await freePort(), args, env));
+    for (const { name } of candidates) {
+      const server = started.get(name);
+      if (server !== undefined) servers.push(server);
+    }
+    const measured = startOrder.map(({ name }) => started.get(name)).filter((server): server is BenchServer => server !== undefined);
+    const otel = started.get(OTEL_ROW);
+    // Every request the traced peer answered, warm-up included: each must have its spans at the sink.
+    let otelRequests = 0;
+    let otelSpansExpected = 0;
+    const load = async (server: BenchServer, kind: keyof typeof PATHS, options: Omit<LoadOptions, 'url'>): Promise<LoadResult> => {
+      const result = await measure({ ...options, url: `http://127.0.0.1:${server.port}${PATHS[kind]}` });
+      if (server === otel) {
+        otelRequests += result.requests;
+        otelSpansExpected += result.requests * SPANS_PER_REQUEST[kind];
+      }
+      return result;
+    };
     const debug = servers.find((server) => server.name === 'Loupe debug');
     // Every server that profiles: each must store a profile for every request it answered.
     const profiled = servers.filter((server) => server.name.startsWith('Loupe debug'));
     const isSupervisor = (server: BenchServer): boolean => server.name.includes('WORKERS=');
     console.log(`Load tool: ${tool}, ${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds.`);
-    for (const server of servers) {
-      for (const route of Object.values(PATHS)) await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: 2, connections: CONNECTIONS });
+    // Warmed equally and interleaved, as they are measured: none gets the JIT's or the caches' head start.
+    for (let round = 1; round <= WARM_ROUNDS; round++) {
+      for (const kind of Object.keys(PATHS) as (keyof typeof PATHS)[]) {
+        for (const server of roundOrder(measured, round)) await load(server, kind, { seconds: WARM_SECONDS, connections: CONNECTIONS });
+      }
     }
     const redisPids = await localRedisPids();
-    const redisCpu = (server: BenchServer): number => (server.name === CLUSTER_ROW ? clusterPids : redisPids).reduce((sum, pid) => sum + cpuMicrosOf(pid), 0);
-    const samples = new Map<string, (LoadResult & { cpuUsPerRequest: number; redisUsPerRequest: number })[]>();
+    // Where a server's traces go, read apart from the server: Redis (or the cluster's nodes) for Loupe, the sink for the traced peer.
+    const storePids = (server: BenchServer): number[] => {
+      if (server.name === CLUSTER_ROW) return clusterPids;
+      if (server.name.startsWith('Loupe')) return redisPids;
+      if (server === otel && sink?.child.pid !== undefined) return [sink.child.pid];
+      return [];
+    };
+    const storeCpu = (server: BenchServer): number => storePids(server).reduce((sum, pid) => sum + cpuMicrosOf(pid), 0);
+    const samples = new Map<string, (LoadResult & { cpuUsPerRequest: number; storeUsPerRequest: number })[]>();
     const expectedProfiles = new Map<BenchServer, number>();
     const before = new Map<BenchServer, ProfilerStatus>();
     for (const server of profiled) before.set(server, await settledStatus(server, isSupervisor(server)));
     for (let round = 1; round <= ROUNDS; round++) {
-      // Every other round in reverse order: a server measured right after another (whose writer may
-      // still be storing, whose Redis still replicating) is not always the same one.
-      const order = round % 2 === 1 ? servers : [...servers].reverse();
-      for (const [kind, route] of Object.entries(PATHS) as [keyof typeof PATHS, string][]) {
+      // A server measured right after another (whose writer may still be storing, whose Redis still
+      // replicating) is not always the same one, nor always first or last.
+      const order = roundOrder(measured, round);
+      for (const kind of Object.keys(PATHS) as (keyof typeof PATHS)[]) {
         for (const server of order) {
           const cpuBefore = cpuMicrosOf(server.child.pid);
-          const redisBefore = redisCpu(server);
-          const load = await measure({ url: `http://127.0.0.1:${server.port}${route}`, seconds: SECONDS, connections: CONNECTIONS });
+          const storeBefore = storeCpu(server);
+          const done = await load(server, kind, { seconds: SECONDS, connections: CONNECTIONS });
           const result = {
-            ...load,
-            cpuUsPerRequest: (cpuMicrosOf(server.child.pid) - cpuBefore) / load.requests,
-            redisUsPerRequest: server.name.startsWith('Loupe') ? (redisCpu(server) - redisBefore) / load.requests : NaN,
+            ...done,
+            cpuUsPerRequest: (cpuMicrosOf(server.child.pid) - cpuBefore) / done.requests,
+            storeUsPerRequest: storePids(server).length > 0 ? (storeCpu(server) - storeBefore) / done.requests : NaN,
           };
           samples.set(`${server.name}|${kind}`, [...(samples.get(`${server.name}|${kind}`) ?? []), result]);
           if (profiled.includes(server)) expectedProfiles.set(server, (expectedProfiles.get(server) ?? 0) + result.requests * PROFILES_PER_REQUEST[kind]);
           process.stdout.write(
-            `  round ${round} ${kind.padEnd(8)} ${server.name.padEnd(22)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s ${result.cpuUsPerRequest.toFixed(1).padStart(7)} µs CPU\n`,
+            `  round ${round} ${kind.padEnd(8)} ${server.name.padEnd(23)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s ${result.cpuUsPerRequest.toFixed(1).padStart(7)} µs CPU\n`,
           );
         }
       }
@@ -221,13 +300,20 @@ async function main(): Promise<void> {
           path: kind,
           requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
           cpuUsPerRequest: median(results.map((r) => r.cpuUsPerRequest)),
-          redisUsPerRequest: median(results.map((r) => r.redisUsPerRequest)),
+          storeUsPerRequest: median(results.map((r) => r.storeUsPerRequest)),
           p50Ms: median(results.map((r) => r.p50Ms)),
           p99Ms: median(results.map((r) => r.p99Ms)),
           peakRssMiB: memoryOf(server.child.pid).peak,
           errors: results.reduce((sum, r) => sum + r.errors, 0),
         });
       }
+    }
+    let spans: SpanCheck | null = null;
+    if (otel !== undefined && sink !== null) {
+      // Stopped once its peak RSS is read: its BatchSpanProcessor exports what it still holds as it shuts down.
+      await stopServer(otel);
+      const received = await settledSpans(sink);
+      spans = { server: OTEL_ROW, requests: otelRequests, expectedAtLeast: otelSpansExpected, spans: received, complete: received >= otelSpansExpected };
     }
     const report: Report = {
       date: new Date().toISOString(),
@@ -238,6 +324,9 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       rows,
       profiles,
+      spans,
+      seed: SEED,
+      startOrder: startOrder.map(({ name }) => name),
       soak: SOAK_SECONDS > 0 && debug !== undefined ? await soak(debug, SOAK_SECONDS, CONNECTIONS) : null,
     };
     printReport(report);
@@ -247,7 +336,7 @@ async function main(): Promise<void> {
     console.log(`\nWritten to .bench/latest.json`);
     if (report.profiles.some((check) => !check.complete)) process.exitCode = 1;
   } finally {
-    await Promise.all(servers.map((server) => stopServer(server)));
+    await Promise.all([...servers, ...(sink === null ? [] : [sink])].map((server) => stopServer(server)));
     await cluster?.stop();
     const { connectRedis } = await import('../src/redis/connect-redis');
     const redis = await connectRedis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', 'loupe-bench');
