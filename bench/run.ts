@@ -29,7 +29,7 @@ import path from 'node:path';
 import { loadTool, measure, type LoadResult, type LoadOptions } from './lib/load';
 import { roundOrder, shuffled } from './lib/order';
 import { cpuMicrosOf, freePort, getJson, memoryOf, startServer, stopServer, type BenchServer } from './lib/processes';
-import { printReport, type ProfileCheck, type Report, type Row, type SpanCheck } from './lib/report';
+import { median, printReport, type ProfileCheck, type Report, type Row, type SpanCheck } from './lib/report';
 import { soak } from './lib/soak';
 // The cluster the test suite starts (ports 6420–6425): the bench needs the same one.
 import { startThrowawayCluster, type ThrowawayCluster } from '../test/helpers/throwaway-cluster';
@@ -72,10 +72,6 @@ type StatusJson = ProfilerStatus & { readonly workers?: readonly { readonly coun
 /** How long a worker's counters may lag in the status: it reports every second, the supervisor passes them on every second. */
 const WORKER_COUNTERS_LAG_MS = 2_500;
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-};
 
 /** The server's counters: its own, or the sum of its workers'. */
 async function profilerStatus(server: BenchServer): Promise<ProfilerStatus> {
@@ -300,6 +296,7 @@ async function main(): Promise<void> {
           path: kind,
           requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
           cpuUsPerRequest: median(results.map((r) => r.cpuUsPerRequest)),
+          cpuUsPerRound: results.map((r) => r.cpuUsPerRequest),
           storeUsPerRequest: median(results.map((r) => r.storeUsPerRequest)),
           p50Ms: median(results.map((r) => r.p50Ms)),
           p99Ms: median(results.map((r) => r.p99Ms)),

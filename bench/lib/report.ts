@@ -5,6 +5,8 @@ export interface Row {
   readonly requestsPerSecond: number;
   /** CPU time of the server process per request, in microseconds (user + system, from /proc). */
   readonly cpuUsPerRequest: number;
+  /** cpuUsPerRequest of each round, in the order of the rounds: ratios pair the rounds of two rows. */
+  readonly cpuUsPerRound: readonly number[];
   /**
    * CPU time per request of where the server's traces go, read apart and not in cpuUsPerRequest:
    * the Redis server for Loupe (when it runs on this machine), the OTLP sink for Fastify +
@@ -67,6 +69,24 @@ export interface Report {
   readonly soak: SoakResult | null;
 }
 
+/** The middle value (the mean of the two middle values of an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  if (sorted.length % 2 === 1) return sorted[Math.floor(middle)] ?? NaN;
+  return ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}
+
+/**
+ * Theirs ÷ ours of CPU per request: the median of each round's ratio, the two measured one right
+ * after the other under the same load from the rest of the machine; the ratio of the medians
+ * when the rounds do not pair.
+ */
+function cpuRatio(ours: Row, theirs: Row): number {
+  if (ours.cpuUsPerRound.length === 0 || ours.cpuUsPerRound.length !== theirs.cpuUsPerRound.length) return theirs.cpuUsPerRequest / ours.cpuUsPerRequest;
+  return median(ours.cpuUsPerRound.map((cpu, round) => (theirs.cpuUsPerRound[round] ?? NaN) / cpu));
+}
+
 /** Wide enough for the longest server name. */
 const NAME_WIDTH = 23;
 
@@ -118,7 +138,10 @@ export interface Ratio {
   readonly label: string;
   /** Of throughput (req/s). */
   readonly value: number;
-  /** Of CPU per request, the other way round (theirs / ours): what the same ratio would be on an idle machine. */
+  /**
+   * Of CPU per request, the other way round (theirs / ours): what the same ratio would be on an
+   * idle machine. The median of the rounds' ratios, each of two measurements taken one after the other.
+   */
   readonly cpuValue: number;
   /** The bounds cpuValue should fall within, when there is a target. */
   readonly target: { readonly min: number; readonly max: number } | null;
@@ -138,7 +161,7 @@ export function ratios(rows: readonly Row[]): Ratio[] {
         out.push({
           label: `${server} / ${label}, ${path}`,
           value: ours.requestsPerSecond / theirs.requestsPerSecond,
-          cpuValue: theirs.cpuUsPerRequest / ours.cpuUsPerRequest,
+          cpuValue: cpuRatio(ours, theirs),
           target: target === undefined ? null : { min: target.min, max: target.max ?? Infinity },
         });
       }
@@ -171,7 +194,7 @@ export function printReport(report: Report): void {
     '\nµs CPU/req is the server process (and its workers) alone. Where its traces go is read apart and counted in neither: store µs/req is Redis for Loupe (when it runs here), the OTLP sink for Fastify + OpenTelemetry.',
   );
   console.log('');
-  console.log(`${'ratio (ours / theirs)'.padEnd(58)} req/s   by CPU/req (theirs ÷ ours; targets judged on it)`);
+  console.log(`${'ratio (ours / theirs)'.padEnd(58)} req/s   by CPU/req (theirs ÷ ours, median of the rounds' ratios; targets judged on it)`);
   for (const { label, value, cpuValue, target } of ratios(report.rows)) {
     console.log(`${label.padEnd(58)} ${value.toFixed(2).padStart(5)}×  ${cpuValue.toFixed(2).padStart(5)}×${verdict(cpuValue, target)}`);
   }
