@@ -15,7 +15,8 @@
  *
  * Settings (environment): BENCH_SECONDS per measurement (5), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (64), BENCH_SOAK_SECONDS (0: off; 300 for the memory check), REDIS_URL,
- * BENCH_SERVERS (comma-separated names or parts of names: only those servers, e.g. `fastify,loupe`),
+ * BENCH_SERVERS (comma-separated names or parts of names: only those servers, e.g. `fastify,loupe`;
+ * `=name` for that name alone, e.g. `=loupe debug`),
  * BENCH_BASELINE (another checkout of Loupe, built: its prod and debug servers run in the same
  * rounds as "Loupe prod (base)" and "Loupe debug (base)", for a before/after of a change),
  * BENCH_AA=1 (an A/A run: "Loupe prod" runs twice from the same build, as "Loupe prod A" and
@@ -160,7 +161,9 @@ async function main(): Promise<void> {
   };
   // A line per request on a pipe the harness keeps reading: Loupe logs warnings only, as Fastify runs without its logger.
   const quiet = { LOG_LEVEL: 'warn' };
-  const wanted = (name: string): boolean => SELECTED.length === 0 || SELECTED.some((part) => name.toLowerCase().includes(part));
+  // `=name` is that server alone ("=loupe debug" without its WORKERS=2 and cluster rows).
+  const wanted = (name: string): boolean =>
+    SELECTED.length === 0 || SELECTED.some((part) => (part.startsWith('=') ? name.toLowerCase() === part.slice(1) : name.toLowerCase().includes(part)));
   const peer = (file: string): string[] => [path.join(ROOT, 'bench', 'servers', file)];
   // The sink's URL is known once it listens: filled in before the servers start.
   const otelEnv: Record<string, string> = {};
