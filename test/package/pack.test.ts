@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,16 +17,25 @@ let tarball = '';
 /** An application directory with the tarball installed. */
 let app = '';
 let installOutput = '';
+let packing: Promise<void> | null = null;
 
-test.before(async () => {
-  work = await mkdtemp(path.join(os.tmpdir(), 'loupe-pack-'));
-  const stage = path.join(work, 'stage');
-  app = path.join(work, 'app');
-  await mkdir(stage);
-  await mkdir(app);
-  tarball = await packFreshClone(stage);
-  installOutput = await npmInstall(app, [tarball]);
-});
+/**
+ * Packs and installs once, for every test of the file, inside the first test that asks: a minute
+ * or two on a busy machine, longer than ava lets a hook run.
+ */
+function packed(t: ExecutionContext): Promise<void> {
+  t.timeout(400_000);
+  packing ??= (async () => {
+    work = await mkdtemp(path.join(os.tmpdir(), 'loupe-pack-'));
+    const stage = path.join(work, 'stage');
+    app = path.join(work, 'app');
+    await mkdir(stage);
+    await mkdir(app);
+    tarball = await packFreshClone(stage);
+    installOutput = await npmInstall(app, [tarball]);
+  })();
+  return packing;
+}
 
 test.after.always(async () => {
   if (work !== '') await rm(work, { recursive: true, force: true });
@@ -35,12 +44,14 @@ test.after.always(async () => {
 const installed = (...parts: string[]): string => path.join(app, 'node_modules', 'loupe-kernel', ...parts);
 
 test('npm pack on a fresh clone builds the package: the tarball holds the compiled entry, its declarations and source maps', async (t) => {
+  await packed(t);
   const names = await readdir(installed('dist', 'src'));
   for (const name of ['index.js', 'index.d.ts', 'index.js.map']) t.true(names.includes(name), name);
   t.true((await readdir(installed('create', 'template'))).includes('app.ts'));
 });
 
 test('the package has no install script to approve, and bundles XState with Loupe\'s patch applied', async (t) => {
+  await packed(t);
   const manifest = JSON.parse(await readFile(installed('package.json'), 'utf8')) as { name: string; scripts?: Record<string, string> };
   t.is(manifest.name, 'loupe-kernel');
   t.deepEqual(INSTALL_SCRIPTS.filter((script) => manifest.scripts?.[script] !== undefined), []);
@@ -54,6 +65,7 @@ test('the package has no install script to approve, and bundles XState with Loup
 });
 
 test('the package imports from ES modules and from CommonJS, with the same named exports', async (t) => {
+  await packed(t);
   await writeFile(
     path.join(app, 'esm.mjs'),
     "import { createLoupe, html } from 'loupe-kernel';\nimport * as loupe from 'loupe-kernel';\nconsole.log(JSON.stringify({ createLoupe: typeof createLoupe, html: String(html`<b>${'<i>'}</b>`), names: Object.keys(loupe).filter((name) => name !== 'default' && name !== '__esModule').sort() }));\n",
@@ -71,7 +83,7 @@ test('the package imports from ES modules and from CommonJS, with the same named
 });
 
 test('npm pack gives a tarball that installs, type-checks and serves the README example application', async (t) => {
-  t.timeout(240_000);
+  await packed(t);
   const prefix = testKeyPrefix();
   const dir = path.join(app, 'hello');
   await mkdir(dir);
@@ -118,7 +130,7 @@ process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 `;
 
 test("the README's tsconfig.json compiles an application with tsc, and its stack traces name app.ts under node --enable-source-maps", async (t) => {
-  t.timeout(180_000);
+  await packed(t);
   const tsconfig = JSON.parse(await readFile(path.join(ROOT, 'create', 'template', 'tsconfig.json'), 'utf8')) as unknown;
   t.true((await readmeJsonBlocks()).some((block) => JSON.stringify(block) === JSON.stringify(tsconfig)), 'the README shows create/template/tsconfig.json as it is');
   t.true((await readFile(path.join(ROOT, 'README.md'), 'utf8')).includes('node --enable-source-maps dist/app.js'));
@@ -144,7 +156,7 @@ test("the README's tsconfig.json compiles an application with tsc, and its stack
 });
 
 test('npx loupe-kernel create writes an application that npm install && npm start serves with the profiler on', async (t) => {
-  t.timeout(300_000);
+  await packed(t);
   const created = await run(path.join(app, 'node_modules', '.bin', 'loupe-kernel'), ['create', 'my-app'], { cwd: work });
   t.regex(created.stdout, /npm start/);
   const dir = path.join(work, 'my-app');
