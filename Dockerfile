@@ -5,7 +5,7 @@
 FROM node:24-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm ci's postinstall patches XState (see the README's "Local patch of XState").
+# npm ci runs the package's `dependencies` script, which patches XState (docs/xstate-patch.md).
 COPY scripts/patch-xstate.js scripts/
 COPY patches patches/
 # uWebSockets.js needs no install script: its binaries are inside the package.

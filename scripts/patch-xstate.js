@@ -1,11 +1,15 @@
 'use strict';
-// npm's postinstall: applies patches/xstate+5.33.3.patch (memoized structure-only steps of
-// XState's transition algorithm, see the README's "Local patch of XState") to Loupe's own
-// node_modules/xstate, with patch-package. Anywhere else it leaves XState as it is, which is
-// correct, only slower: installed as a dependency (the tarball ships no patches/), without
-// devDependencies, or with another XState version than the patch was made for.
+// npm's `dependencies` script, which npm runs for the root project only (after `npm ci`, or an
+// `npm install` that changed node_modules), never for a package installed as a dependency:
+// applies patches/xstate+5.33.3.patch (memoized structure-only steps of XState's transition
+// algorithm, see docs/xstate-patch.md) to Loupe's own node_modules/xstate, with patch-package.
+// The published package bundles that patched XState (`bundleDependencies`), so an application
+// gets it without an install script to approve. Without devDependencies, or with another XState
+// version than the patch was made for, it leaves XState as it is: correct, only slower.
 // Before patching, the pristine files are kept next to the patched ones (`<file>.orig`): the
 // tests run Loupe's machines on both and compare. Running it again changes nothing.
+// `--check` (npm's prepack) changes nothing and fails unless every file of the patch is patched:
+// the tarball must not bundle an unpatched XState.
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -53,7 +57,23 @@ function keepPristineCopies() {
   }
 }
 
+/** True when every file the patch changes carries its marker. */
+function isPatched() {
+  return patchedFiles().every((file) => {
+    const target = path.join(XSTATE_DIR, file);
+    return fs.existsSync(target) && fs.readFileSync(target, 'utf8').includes(MARKER);
+  });
+}
+
+function check() {
+  if (installedXstateVersion() !== XSTATE_VERSION || !isPatched()) {
+    console.error(`loupe: ${XSTATE_DIR} is not XState ${XSTATE_VERSION} with patches/ applied; run \`npm ci\` (its prepare applies them) before packing`);
+    process.exitCode = 1;
+  }
+}
+
 function main() {
+  if (process.argv.includes('--check')) return check();
   if (!fs.existsSync(PATCH)) return leaveUnpatched('no patches/ here (Loupe is installed as a dependency)');
   const version = installedXstateVersion();
   if (version === null) return leaveUnpatched(`no XState in ${XSTATE_DIR}`);
@@ -61,6 +81,7 @@ function main() {
   const patchPackage = resolvePatchPackage();
   if (patchPackage === null) return leaveUnpatched('patch-package is not installed (devDependencies omitted)');
   keepPristineCopies();
+  if (isPatched()) return;
   // --error-on-fail: a patch that does not apply to the exact version it was made for fails the install.
   const result = spawnSync(process.execPath, [patchPackage, '--error-on-fail'], { cwd: ROOT, stdio: 'inherit' });
   process.exitCode = result.status ?? 1;

@@ -1,7 +1,8 @@
 /**
- * The README's panel images: serves the demo with its SQL routes on, requests its I/O routes,
- * and saves the database, HTTP client and Redis panels of their profiles as PNGs with headless
- * Chromium (Debian's, at /usr/bin/chromium; Playwright downloads no browser here).
+ * The README's images: serves the demo with its SQL routes on, requests its I/O routes and an
+ * error, and saves the database, HTTP client, Redis and Exception panels of their profiles, the
+ * error page and the search page as PNGs with headless Chromium (Debian's, at /usr/bin/chromium;
+ * Playwright downloads no browser here).
  *
  *   npx ts-node --transpile-only scripts/screenshot-panels.ts     (make screenshots)
  *
@@ -25,6 +26,13 @@ const SHOTS = [
   { file: 'panel-db.png', path: '/io/users-n-plus-one', panel: 'db' },
   { file: 'panel-http-client.png', path: '/io/upstream?n=1', panel: 'http_client' },
   { file: 'panel-redis.png', path: '/io/cache/answer', panel: 'redis' },
+  { file: 'panel-exception.png', path: '/boom', panel: 'exception' },
+] as const;
+
+/** Pages shown as a browser shows them: the error page with its toolbar, and the search page after the requests above. */
+const PAGES = [
+  { file: 'error-page.png', path: '/boom' },
+  { file: 'search.png', path: '/_profiler/search?limit=10' },
 ] as const;
 
 async function deleteKeys(url: string, prefix: string): Promise<void> {
@@ -66,6 +74,11 @@ async function main(): Promise<void> {
       // A Loupe without the panel still has the capture: the picture is then the profiler's 404 page.
       const note = shown?.status() === 200 ? '' : ` (status ${String(shown?.status())}: this Loupe has no "${shot.panel}" panel yet)`;
       process.stdout.write(`${shot.file}: ${shot.path} → /_profiler/${token}?panel=${shot.panel}${note}\n`);
+    }
+    for (const shot of PAGES) {
+      await page.goto(`${url}${shot.path}`, { waitUntil: 'networkidle' });
+      await page.screenshot({ path: path.join(OUT, shot.file), fullPage: shot.file !== 'error-page.png' });
+      process.stdout.write(`${shot.file}: ${shot.path}\n`);
     }
   } finally {
     await browser.close();

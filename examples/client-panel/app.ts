@@ -1,4 +1,4 @@
-import { createLoupe, currentRequest, html, Response, type PanelDefinition, type ProfileCollector } from 'loupe';
+import { createLoupe, currentRequest, html, Response, type PanelDefinition, type ProfileCollector } from 'loupe-kernel';
 
 /** What the library records of each call, and what its panel shows. */
 interface FlagLookup {

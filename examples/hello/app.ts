@@ -1,4 +1,4 @@
-import { createLoupe, defineListener, NotFoundHttpError, Response, type Controller } from 'loupe';
+import { createLoupe, defineListener, NotFoundHttpError, Response, type Controller } from 'loupe-kernel';
 
 const poweredBy = defineListener('PoweredByListener', {
   'kernel.response': [0, ({ response }) => void response.headers.set('X-Powered-By', 'Loupe')],

@@ -39,7 +39,7 @@ export const requestContext = new AsyncLocalStorage<CurrentRequest>();
  * before one, or with REQUEST_CONTEXT off).
  *
  * ```ts
- * import { currentRequest } from 'loupe';
+ * import { currentRequest } from 'loupe-kernel';
  *
  * export async function findUser(id: string): Promise<User> {
  *   currentRequest()?.log('debug', 'Loading a user.', { id });

@@ -8,7 +8,7 @@ import { profileWriterMachine } from '../../machines/profile-writer.machine';
 import { requestMachine, type MachineExchange, type PhaseCheck } from '../../machines/request.machine';
 import { deferred, type Deferred } from '../helpers/deferred';
 
-// Loupe's machines on the patched XState (patches/, applied by npm's postinstall) and on XState as
+// Loupe's machines on the patched XState (patches/, applied by npm's `dependencies` script) and on XState as
 // released (the `.orig` files the install kept), over the same events: every microstep, action,
 // event and snapshot the inspection API reports must be the same.
 

@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const run = promisify(execFile);
+
+/**
+ * Packs Loupe as `npm pack` does on a fresh clone: the repository's files but no dist/ are copied
+ * into `stage` (which shares node_modules, read only), so that the tarball holds only what
+ * `prepack` built. Resolves with the tarball's path.
+ */
+export async function packFreshClone(stage: string): Promise<string> {
+  const { stdout: listed } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const files = listed.split('\0').filter((file) => file !== '' && file !== 'node_modules' && !file.startsWith('dist/'));
+  for (const file of files) {
+    await mkdir(path.join(stage, path.dirname(file)), { recursive: true });
+    await cp(path.join(ROOT, file), path.join(stage, file)).catch((error: NodeJS.ErrnoException) => {
+      // A file deleted in the working tree but not yet in the index.
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+  await symlink(path.join(ROOT, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
+  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', stage], { cwd: stage, maxBuffer: 16 * 1024 * 1024 });
+  return path.join(stage, stdout.trim().split('\n').pop() ?? '');
+}
+
+/**
+ * Installs `what` (the tarball, and with it the directory's own dependencies) as an application
+ * would, from npm's cache when it has everything; resolves with npm's output.
+ */
+export async function npmInstall(app: string, what: readonly string[], manifest: object | null = { name: 'hello-app', version: '1.0.0', private: true }): Promise<string> {
+  if (manifest !== null) await writeFile(path.join(app, 'package.json'), JSON.stringify(manifest));
+  const { stdout, stderr } = await run('npm', ['install', ...what, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app, maxBuffer: 16 * 1024 * 1024 });
+  return `${stdout}${stderr}`;
+}
