@@ -1,6 +1,6 @@
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
-import { escapeJsonControl } from '../format/escape-control';
+import { escapeJsonControl } from '../../log/escape-control';
 import { formatComparison } from '../format/format-comparison';
 import { compareProfiles } from '../../profiler/compare-profiles';
 import { type Profile } from '../../profiler/profile';

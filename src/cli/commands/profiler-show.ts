@@ -1,6 +1,6 @@
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
-import { escapeJsonControl } from '../format/escape-control';
+import { escapeJsonControl } from '../../log/escape-control';
 import { SHOWN_CALLS } from '../format/format-app-io';
 import { formatProfile } from '../format/format-profile';
 import { parseProfile, unreadableProfileMessage } from '../../profiler/profile-schema';

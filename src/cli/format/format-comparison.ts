@@ -1,5 +1,5 @@
 import { type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../../profiler/compare-profiles';
-import { escapeControl } from './escape-control';
+import { escapeControl } from '../../log/escape-control';
 import { formatDuration } from './format-duration';
 import { formatTable } from './format-table';
 

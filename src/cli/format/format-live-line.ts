@@ -1,5 +1,5 @@
 import { type LiveSummary } from '../../profiler/live/live-summary';
-import { escapeControl } from './escape-control';
+import { escapeControl } from '../../log/escape-control';
 import { formatDuration } from './format-duration';
 
 /** ISO 8601, or the number itself when no date has it. */

@@ -10,7 +10,7 @@ import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../profiler/col
 import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../profiler/collectors/router-collector';
 import { TIMELINE_COLLECTOR, type TimelineCollectorData } from '../../profiler/collectors/timeline-collector';
 import { collectorData, type Profile } from '../../profiler/profile';
-import { escapeControl } from './escape-control';
+import { escapeControl } from '../../log/escape-control';
 import { databaseLines, httpClientLines, redisLines } from './format-app-io';
 import { formatDuration } from './format-duration';
 import { formatErrors } from './format-errors';

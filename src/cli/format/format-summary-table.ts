@@ -1,6 +1,6 @@
 import { type ProfileSummary } from '../../profiler/profile';
 import { type FoundRow } from '../../profiler/profile-storage';
-import { escapeControl } from './escape-control';
+import { escapeControl } from '../../log/escape-control';
 import { formatDuration } from './format-duration';
 import { formatTable } from './format-table';
 
