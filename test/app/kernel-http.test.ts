@@ -244,3 +244,11 @@ test('a JSON response escapes / as \\/ and non-ASCII as \\uXXXX, as JsonResponse
   t.is(result.status, 200);
   t.is(result.body, '{"echo":{"url":"http:\\/\\/a.example\\/b","name":"Zo\\u00eb \\ud83d\\ude00"}}');
 });
+
+test('GET // and an encoded trailing slash are the trailing-slash variant: a 301, as Symfony\'s redirectable matcher', async (t) => {
+  for (const [target, location] of [['//', '/'], ['/boom%2F', '/boom'], ['/hello/ada%2F', '/hello/ada']] as const) {
+    const raw = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`);
+    t.regex(raw, /^HTTP\/1\.1 301 /, target);
+    t.regex(raw, new RegExp(`\r\nLocation: http://127\\.0\\.0\\.1:${server.port}${location.replace('/', '\\/')}\r\n`), target);
+  }
+});
