@@ -1,5 +1,5 @@
 import { type CliIo } from './cli-io';
-import { escapeControlKeepingLines } from './format/escape-control';
+import { escapeControlKeepingLines } from '../log/escape-control';
 
 /**
  * `io` whose output can never drive the terminal: whatever a command prints (a stored value, an

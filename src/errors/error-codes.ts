@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   LOUPE_ERR_HTTP_INVALID_HOST: { statusCode: 400, title: 'Bad Request' },
   LOUPE_ERR_HTTP_MALFORMED_JSON: { statusCode: 400, title: 'Bad Request' },
   LOUPE_ERR_HTTP_JSON_TOO_DEEP: { statusCode: 400, title: 'Bad Request' },
+  LOUPE_ERR_HTTP_INVALID_FRAMING: { statusCode: 400, title: 'Bad Request' },
   LOUPE_ERR_HTTP_UNAUTHORIZED: { statusCode: 401, title: 'Unauthorized' },
   LOUPE_ERR_HTTP_FORBIDDEN: { statusCode: 403, title: 'Forbidden' },
   LOUPE_ERR_HTTP_NOT_FOUND: { statusCode: 404, title: 'Not Found' },

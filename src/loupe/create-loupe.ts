@@ -14,7 +14,7 @@ import { validateRequestListener } from '../kernel/listeners/validate-request-li
 import { createLogger } from '../log/create-logger';
 import { type Logger } from '../log/logger';
 import { createRequestLogListener } from '../log/request-log-listener';
-import { checkProfilerParts, profilerPlugin, ProfilerPaths, type PanelDefinition, type ProfileCollector, type Profiler, type ToolbarItem } from '../profiler';
+import { checkProfilerParts, profilerPlugin, ProfilerPaths, RedactionPolicy, type PanelDefinition, type ProfileCollector, type Profiler, type ToolbarItem } from '../profiler';
 import { closeRedis, connectRedis } from '../redis/connect-redis';
 import { type RedisClient } from '../redis/redis-client';
 import { ChainRouter } from '../routing/chain-router';
@@ -162,7 +162,8 @@ async function closePlugins(runtimes: readonly PluginRuntime[]): Promise<void> {
 function defaultListeners(config: Config, router: Router, sessionStorage: SessionStorage, redis: RedisClient, pluginListeners: readonly Listener[], security: SecurityOptions | undefined, logger: Logger): Listener[] {
   const listeners: Listener[] = [
     validateRequestListener,
-    createRequestLogListener(logger),
+    // The terminal log redacts as profiles do, PROFILER_REDACT's names included.
+    createRequestLogListener(logger, new RedactionPolicy({ names: config.profiler.redact })),
     createLocaleListener(config.locale),
     createRouterListener(router, { stackTraces: config.debug }),
     jsonViewListener,

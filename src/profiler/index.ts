@@ -10,7 +10,7 @@ import { type ProfilerPluginOptions } from './profiler-plugin';
 export { type ProfilerPluginOptions } from './profiler-plugin';
 export { type Profiler, type ProfilerStats } from './profiler';
 export { type ProfileCollector } from './collector';
-export { type RedactionPolicy, type RedactionOptions } from './collect/redaction-policy';
+export { RedactionPolicy, type RedactionOptions } from './collect/redaction-policy';
 export { type PanelDefinition, type PanelContext, type PanelBadge } from './ui/panel/panel-definition';
 export { type ChildProfile } from './ui/panel/load-profile';
 export { type EditorLink } from './ui/panel/editor-link';

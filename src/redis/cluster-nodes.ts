@@ -1,4 +1,5 @@
 import { invalid } from '../config/env-values';
+import { hideRedisPassword } from './hide-redis-password';
 
 /** One seed node of a Redis Cluster. */
 export interface ClusterNode {
@@ -45,7 +46,7 @@ export function parseClusterNodes(name: string, raw: string, shown = raw): Clust
  */
 export function parseClusterUrl(name: string, url: string): RedisClusterConfig {
   const scheme = CLUSTER_URL.exec(url);
-  if (scheme === null) throw invalid(name, url, 'a redis+cluster:// or rediss+cluster:// URL');
+  if (scheme === null) throw invalid(name, hideRedisPassword(url), 'a redis+cluster:// or rediss+cluster:// URL');
   let rest = url.slice(scheme[0].length);
   let username: string | null = null;
   let password: string | null = null;
@@ -56,23 +57,13 @@ export function parseClusterUrl(name: string, url: string): RedisClusterConfig {
       username = user === '' ? null : decodeURIComponent(user);
       password = secret === undefined || secret === '' ? null : decodeURIComponent(secret);
     } catch {
-      throw invalid(name, hideClusterPassword(url), 'user and password percent-encoded');
+      throw invalid(name, hideRedisPassword(url), 'user and password percent-encoded');
     }
     rest = rest.slice(at + 1);
   }
   if (rest.endsWith('/') || rest.endsWith('/0')) rest = rest.slice(0, rest.lastIndexOf('/'));
-  if (rest.includes('/') || rest.includes('?')) throw invalid(name, hideClusterPassword(url), 'no database number, path or options: a cluster has database 0 only');
-  return Object.freeze({ nodes: Object.freeze(parseClusterNodes(name, rest, hideClusterPassword(url))), username, password, tls: scheme[1] === 'rediss' });
-}
-
-/** The URL with its password replaced by `***`, for messages. */
-export function hideClusterPassword(url: string): string {
-  const scheme = CLUSTER_URL.exec(url);
-  const at = url.lastIndexOf('@');
-  if (scheme === null || at === -1) return url;
-  const credentials = url.slice(scheme[0].length, at);
-  const colon = credentials.indexOf(':');
-  return colon === -1 ? url : `${scheme[0]}${credentials.slice(0, colon)}:***${url.slice(at)}`;
+  if (rest.includes('/') || rest.includes('?')) throw invalid(name, hideRedisPassword(url), 'no database number, path or options: a cluster has database 0 only');
+  return Object.freeze({ nodes: Object.freeze(parseClusterNodes(name, rest, hideRedisPassword(url))), username, password, tls: scheme[1] === 'rediss' });
 }
 
 /** The nodes as `host:port,host:port`, for messages and the normalized URL. */

@@ -1,6 +1,7 @@
 import Redis, { Cluster } from 'ioredis';
 import { requestContext } from '../kernel/request-context';
-import { CLUSTER_URL, formatClusterNodes, hideClusterPassword, parseClusterUrl } from './cluster-nodes';
+import { CLUSTER_URL, formatClusterNodes, parseClusterUrl } from './cluster-nodes';
+import { hideRedisPassword } from './hide-redis-password';
 
 /**
  * A connection to Loupe's Redis: one server, or a Redis Cluster, where ioredis sends each command
@@ -31,11 +32,11 @@ export function isClusterUrl(url: string): boolean {
 
 /** Where a client connects, for messages: `Redis at <url>`, or `the Redis Cluster at <nodes>`, with no password. */
 export function describeRedisUrl(url: string): string {
-  if (!isClusterUrl(url)) return `Redis at ${url}`;
+  if (!isClusterUrl(url)) return `Redis at ${hideRedisPassword(url)}`;
   try {
     return `the Redis Cluster at ${formatClusterNodes(parseClusterUrl('REDIS_URL', url).nodes)}`;
   } catch {
-    return `the Redis Cluster at ${hideClusterPassword(url)}`;
+    return `the Redis Cluster at ${hideRedisPassword(url)}`;
   }
 }
 

@@ -1,4 +1,5 @@
 import { integer, invalid, type Env } from '../config/env-values';
+import { hideRedisPassword } from './hide-redis-password';
 import { CLUSTER_URL, formatClusterNodes, parseClusterNodes, parseClusterUrl, type RedisClusterConfig } from './cluster-nodes';
 
 /** How long Loupe waits for Redis: every command, and the connection at start. */
@@ -42,7 +43,7 @@ function readTarget(env: Env): { url: string; cluster: RedisClusterConfig | null
   }
   const given = url ?? 'redis://127.0.0.1:6379';
   if (CLUSTER_URL.test(given)) return { url: given, cluster: parseClusterUrl('REDIS_URL', given) };
-  if (!/^rediss?:\/\//.test(given)) throw invalid('REDIS_URL', given, 'a redis://, rediss:// or redis+cluster:// URL');
+  if (!/^rediss?:\/\//.test(given)) throw invalid('REDIS_URL', hideRedisPassword(given), 'a redis://, rediss:// or redis+cluster:// URL');
   return { url: given, cluster: null };
 }
 

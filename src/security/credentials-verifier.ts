@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { TooManyRequestsHttpError } from '../errors/http-error';
-import { type LoginThrottle } from './login-throttle';
+import { type LoginThrottle, type LoginThrottleDecision } from './login-throttle';
 import { verifyPassword } from './password-hasher';
 import { type SecurityUser, type UserProvider } from './user-provider';
 import { isThenable } from '../kernel/is-thenable';
@@ -26,6 +26,7 @@ export class CredentialsVerifier {
   readonly #users: UserProvider;
   readonly #cacheSize: number;
   readonly #verified = new Map<string, true>();
+  readonly #inFlight = new Map<string, Promise<boolean>>();
   #throttle: LoginThrottle | null = null;
 
   constructor(users: UserProvider, options: CredentialsVerifierOptions = {}) {
@@ -39,8 +40,8 @@ export class CredentialsVerifier {
   }
 
   /**
-   * Limits failed verifications per client address and identifier (createLoupe sets one once
-   * Redis is connected): past the limit verify() refuses with a 429 before any check.
+   * Limits failed verifications per client address, identifier and both (createLoupe sets one
+   * once Redis is connected): past a limit verify() refuses with a 429 before any check.
    * @internal
    */
   useThrottle(throttle: LoginThrottle): void {
@@ -49,8 +50,9 @@ export class CredentialsVerifier {
 
   /**
    * The user when these credentials were verified recently, without running scrypt; `null` when
-   * they must be checked with verify() (also whenever the provider is asynchronous). Lets the
-   * firewall stay synchronous for a known client.
+   * they must be checked with verify() (also whenever the provider is asynchronous). It does not
+   * ask the throttle: an authenticator calls verify(), which asks it before this cache, so that a
+   * locked-out client cannot learn that a guess is right.
    */
   verifyCached(identifier: string, password: string): SecurityUser | null {
     const user = this.#users.loadUser(identifier);
@@ -60,24 +62,41 @@ export class CredentialsVerifier {
 
   /**
    * The user when the password is right, else `null`; scrypt runs off the event loop, so a wrong
-   * password costs its sender the wait and nobody else. Throws a TooManyRequestsHttpError (429)
-   * once `clientAddress` failed too often for this identifier.
+   * password costs its sender the wait and nobody else. With a throttle, throws a
+   * TooManyRequestsHttpError (429) once `clientAddress` or the identifier failed too often:
+   * before the cache is consulted, and before any real check, where the attempt is counted
+   * first, so that parallel guesses get no more checks than the allowance.
    */
   async verify(identifier: string, password: string, clientAddress = ''): Promise<SecurityUser | null> {
     const throttle = this.#throttle;
-    const decision = await throttle?.check(clientAddress, identifier);
-    if (decision !== undefined && !decision.allowed) throw new TooManyRequestsHttpError(decision.retryAfterSeconds);
+    refuseWhenThrottled(await throttle?.check(clientAddress, identifier));
     const user = await this.#users.loadUser(identifier);
     const key = user === null ? null : cacheKey(user, password);
     if (key !== null && this.#hit(key)) return user;
-    const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-    if (user === null || key === null || !valid) {
-      await throttle?.recordFailure(clientAddress, identifier);
+    if (user === null || key === null) {
+      refuseWhenThrottled(await throttle?.consume(clientAddress, identifier));
+      await verifyPassword(password, DUMMY_HASH);
       return null;
     }
+    // The same credentials from the same client while a check of them runs (a browser's first
+    // requests with Basic) wait for that check: one attempt counted, one scrypt.
+    const flightKey = `${clientAddress}\0${key}`;
+    let flight = this.#inFlight.get(flightKey);
+    if (flight === undefined) {
+      flight = this.#check(user, password, key, identifier, clientAddress).finally(() => this.#inFlight.delete(flightKey));
+      this.#inFlight.set(flightKey, flight);
+    }
+    return (await flight) ? user : null;
+  }
+
+  /** Counts the attempt, then runs scrypt; true when the password is right. */
+  async #check(user: SecurityUser, password: string, key: string, identifier: string, clientAddress: string): Promise<boolean> {
+    const throttle = this.#throttle;
+    refuseWhenThrottled(await throttle?.consume(clientAddress, identifier));
+    if (!(await verifyPassword(password, user.passwordHash))) return false;
     this.#remember(key);
     await throttle?.reset(clientAddress, identifier);
-    return user;
+    return true;
   }
 
   #hit(key: string): boolean {
@@ -96,6 +115,10 @@ export class CredentialsVerifier {
       this.#verified.delete(oldest.value);
     }
   }
+}
+
+function refuseWhenThrottled(decision: LoginThrottleDecision | undefined): void {
+  if (decision !== undefined && !decision.allowed) throw new TooManyRequestsHttpError(decision.retryAfterSeconds);
 }
 
 function cacheKey(user: SecurityUser, password: string): string {

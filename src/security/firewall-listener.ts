@@ -54,8 +54,9 @@ async function authenticateBasic(event: RequestEvent, firewalls: FirewallMap, fi
 /**
  * The security firewall (Symfony's Firewall, kernel.request 8, after routing and after the
  * remember-me listener at 9): finds the request's firewall, authenticates HTTP Basic, then
- * applies access control. Credentials verified recently are answered from the verifier's cache
- * synchronously; others are checked asynchronously and the phase waits for them.
+ * applies access control. Credentials are checked asynchronously and the phase waits for them:
+ * even those verified recently, which the verifier's cache answers only after the login throttle
+ * (one Redis round trip) has said the client is not locked out.
  */
 export function createFirewallListener(options: FirewallListenerOptions): Listener {
   const { firewalls, verifier } = options;
@@ -72,9 +73,8 @@ export function createFirewallListener(options: FirewallListenerOptions): Listen
         if (firewall.httpBasicRealm !== undefined && isBasicAuthorization(header)) {
           const credentials = parseBasicCredentials(header);
           if (credentials === null) refused(event, firewall);
-          const cached = verifier.verifyCached(credentials.identifier, credentials.password);
-          if (cached === null) return authenticateBasic(event, firewalls, firewall, verifier, credentials);
-          authenticated(event, firewall, cached);
+          // Always through verify(): the throttle must answer before the cache of verified credentials.
+          return authenticateBasic(event, firewalls, firewall, verifier, credentials);
         }
         checkAccess(event, firewalls, firewall);
         return undefined;

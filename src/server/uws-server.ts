@@ -1,5 +1,5 @@
 import { type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
-import { PayloadTooLargeHttpError } from '../errors/http-error';
+import { BadRequestHttpError, PayloadTooLargeHttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
 import { type Connection } from '../http/connection';
 import { type RequestData } from '../http/request-data';
@@ -53,7 +53,10 @@ export class UwsServer {
     this.#kernel = kernel;
     this.#options = options;
     // One catch-all for every method: uWS derives neither HEAD from GET nor a useful 404.
-    this.#app = uws.App().any('/*', (res, req) => this.#onRequest(res, copyRequest(res, req, this.#port)));
+    this.#app = uws.App().any('/*', (res, req) => {
+      const { data, framingProblem } = copyRequest(res, req, this.#port);
+      this.#onRequest(res, data, framingProblem);
+    });
     for (const route of options.webSockets ?? []) registerWebSocketRoute(this.#app, route, (error) => options.onError?.(error));
   }
 
@@ -100,7 +103,7 @@ export class UwsServer {
     this.#app.close();
   }
 
-  #onRequest(res: HttpResponse, copied: RequestData): void {
+  #onRequest(res: HttpResponse, copied: RequestData, framingProblem: string | null): void {
     const state = { aborted: false, written: false, running: null as RunningRequest | null, unreadBody: false };
     res.onAborted(() => {
       state.aborted = true;
@@ -137,6 +140,15 @@ export class UwsServer {
         }
       }
     };
+    if (framingProblem !== null) {
+      // RFC 9112 §6.3: 400, then close, the body unread. On the loop's next turn, never at once:
+      // uWS goes on parsing what it already read, and a request hidden in the body, met behind a
+      // pending response, makes it close the connection unanswered rather than run that request.
+      state.unreadBody = true;
+      const bodyError = new BadRequestHttpError(framingProblem, { code: 'LOUPE_ERR_HTTP_INVALID_FRAMING' });
+      setImmediate(() => start({ ...copied, bodyError }));
+      return;
+    }
     if (!announcesBody(copied.headers)) return start(copied);
     readBody(res, copied.headers, this.#options.maxBodySize, ({ body, tooLarge }) => {
       // The rest of a refused body is never read: close the connection after answering.

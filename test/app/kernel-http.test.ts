@@ -205,7 +205,7 @@ test('JSON responses hex-escape <, >, &, \' and ", as Symfony\'s JsonResponse', 
   const payload = { html: `<script>alert("x") && 'y'</script>` };
   const res = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
   t.is(res.status, 200);
-  t.is(res.body, '{"echo":{"html":"\\u003Cscript\\u003Ealert(\\u0022x\\u0022) \\u0026\\u0026 \\u0027y\\u0027\\u003C/script\\u003E"}}');
+  t.is(res.body, '{"echo":{"html":"\\u003Cscript\\u003Ealert(\\u0022x\\u0022) \\u0026\\u0026 \\u0027y\\u0027\\u003C\\/script\\u003E"}}');
   t.deepEqual(JSON.parse(res.body), { echo: payload });
 });
 
@@ -236,4 +236,19 @@ test('paths are decoded before matching, as Symfony: %68 is h, an encoded slash 
   const trailing = await get('/hello/ada%2F');
   t.is(trailing.status, 301);
   t.is(trailing.headers['location'], `http://127.0.0.1:${server.port}/hello/ada`);
+});
+
+test('a JSON response escapes / as \\/ and non-ASCII as \\uXXXX, as JsonResponse does', async (t) => {
+  const body = JSON.stringify({ url: 'http://a.example/b', name: 'Zoë 😀' });
+  const result = await httpRequest(server.port, { method: 'POST', path: '/api/echo', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+  t.is(result.status, 200);
+  t.is(result.body, '{"echo":{"url":"http:\\/\\/a.example\\/b","name":"Zo\\u00eb \\ud83d\\ude00"}}');
+});
+
+test('GET // and an encoded trailing slash are the trailing-slash variant: a 301, as Symfony\'s redirectable matcher', async (t) => {
+  for (const [target, location] of [['//', '/'], ['/boom%2F', '/boom'], ['/hello/ada%2F', '/hello/ada']] as const) {
+    const raw = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`);
+    t.regex(raw, /^HTTP\/1\.1 301 /, target);
+    t.regex(raw, new RegExp(`\r\nLocation: http://127\\.0\\.0\\.1:${server.port}${location.replace('/', '\\/')}\r\n`), target);
+  }
 });

@@ -16,8 +16,8 @@ async function loadedModules(env: Readonly<Record<string, string>>): Promise<str
   return stdout.split('\n').filter((line) => line !== '');
 }
 
-/** What the configuration needs of the profiler: its entry, its settings and their checks. */
-const CONFIGURATION = /^(index|profiler-config|read-profiler-config|profiler-paths|check-profiler-parts|collect\/secret-names)\.ts$/;
+/** What the configuration needs of the profiler (its entry, its settings and their checks), and the redaction the terminal log shares with it. */
+const CONFIGURATION = /^(index|profiler-config|read-profiler-config|profiler-paths|check-profiler-parts|collect\/(secret-names|redaction-policy))\.ts$/;
 
 test('without debug an application loads nothing of the profiler but its entry and its configuration; with debug the plugin loads its parts', async (t) => {
   t.timeout(120_000);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { formatDuration } from '../../src/cli/format/format-duration';
 import { formatErrors } from '../../src/profiler/ui/cli/format/format-errors';
-import { escapeControl, escapeControlKeepingLines, escapeJsonControl } from '../../src/cli/format/escape-control';
+import { escapeControl, escapeControlKeepingLines, escapeJsonControl } from '../../src/log/escape-control';
 import { formatSummaryTable } from '../../src/profiler/ui/cli/format/format-summary-table';
 import { formatTable } from '../../src/cli/format/format-table';
 import { formatTimeline } from '../../src/profiler/ui/cli/format/format-timeline';

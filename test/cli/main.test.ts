@@ -87,6 +87,18 @@ test('an unreachable Redis (--redis-url) fails with exit code 1 and says how to 
   t.true(run.stderr.startsWith(`Cannot reach Redis at ${url}. Start one with \`docker compose up -d redis\``), run.stderr);
 });
 
+test('a Redis URL\'s password is never printed, from --redis-url or REDIS_URL, reachable or not', async (t) => {
+  const port = await closedPort();
+  const flag = await runLoupe(['profiler:list', '--redis-url', `redis://:S3CRET-PW@127.0.0.1:${port}`]);
+  t.is(flag.code, 1);
+  t.true(flag.stderr.startsWith(`Cannot reach Redis at redis://:***@127.0.0.1:${port}.`), flag.stderr);
+  const cluster = await runLoupe(['profiler:list'], { REDIS_URL: `redis+cluster://user:S3CRET-PW@127.0.0.1:${port}/x` });
+  t.is(cluster.code, 1);
+  const invalid = await runLoupe(['profiler:list'], { REDIS_URL: 'http://:S3CRET-PW@127.0.0.1:6379' });
+  t.is(invalid.stderr, 'Invalid REDIS_URL "http://:***@127.0.0.1:6379": expected a redis://, rediss:// or redis+cluster:// URL.\n');
+  for (const run of [flag, cluster, invalid]) t.false(`${run.stdout}${run.stderr}`.includes('S3CRET-PW'), run.stderr);
+});
+
 test('REDIS_URL from the environment is where the CLI looks for Redis', async (t) => {
   const url = `redis://127.0.0.1:${await closedPort()}`;
   const run = await runLoupe(['profiler:show', 'latest'], { REDIS_URL: url });

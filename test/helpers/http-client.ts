@@ -12,13 +12,15 @@ export interface HttpRequestOptions {
   readonly path: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Buffer;
+  /** The client's source address, another loopback address (127.0.0.2…) to be another client. */
+  readonly localAddress?: string;
 }
 
 /** One HTTP/1.1 request over a fresh connection; any header may be set (Host, Referer…). */
 export function httpRequest(port: number, options: HttpRequestOptions): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false },
+      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false, ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }) },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

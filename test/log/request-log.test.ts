@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { httpRequest, type HttpResult } from '../helpers/http-client';
+import { httpRequest, rawRequest, type HttpResult } from '../helpers/http-client';
 import { spawnServer, type SpawnedServer } from '../helpers/spawn-server';
 import { testKeyPrefix } from '../helpers/test-redis';
 import { deleteKeys } from '../helpers/test-server';
@@ -117,3 +117,20 @@ test.serial('LOG_LEVEL=silent prints the listening line and nothing else', async
   t.is(all.length, 1, server.output());
   t.regex(String(all[0]?.msg), LISTENING);
 });
+
+for (const format of ['json', 'pretty'] as const) {
+  test.serial(`LOG_FORMAT=${format}: the request line is redacted as profiles are, and shows control characters escaped`, async (t) => {
+    const server = await demo(t, { LOG_FORMAT: format });
+    // A 404's error quotes the Referer; CSI (U+009B) opens a terminal escape sequence.
+    const referer = 'http://evil.example/?secret=LEAKME&next=redis://:REDISPW@db.example:6379\u009b31m';
+    const notFound = await rawRequest(server.port, `GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\nReferer: ${referer}\r\nConnection: close\r\n\r\n`);
+    t.regex(notFound, /^HTTP\/1\.1 404 /);
+    t.is((await get(server, '/reset/token=SEGMENTSECRET')).status, 404);
+    const output = await outputWhen(server, (text) => text.includes('/reset/token='));
+    for (const secret of ['LEAKME', 'SEGMENTSECRET', 'REDISPW']) t.false(output.includes(secret), `${secret} reached the log:\n${output}`);
+    t.false(output.includes('\u009b'), 'a raw C1 control character reached the log');
+    t.true(output.includes('\\x9b31m'), output);
+    t.true(output.includes('secret=******'), output);
+    t.true(output.includes('/reset/token=******'), output);
+  });
+}

@@ -10,7 +10,7 @@ const redis = useTestRedis(test, 'loupe-test-login-throttle');
 const IP = '203.0.113.7';
 
 async function fail(throttle: LoginThrottle, times: number, identifier: string, ip = IP): Promise<void> {
-  for (let i = 0; i < times; i++) await throttle.recordFailure(ip, identifier);
+  for (let i = 0; i < times; i++) await throttle.consume(ip, identifier);
 }
 
 function retryAfter(decision: LoginThrottleDecision): number | null {
@@ -42,11 +42,25 @@ test('five failures are allowed; then attempts are refused for at most the inter
   const throttle = new LoginThrottle(redis.admin(), redis.prefix());
   for (let i = 0; i < 5; i++) {
     t.deepEqual(await throttle.check(IP, 'alice'), { allowed: true }, `refused after ${i} failures`);
-    await throttle.recordFailure(IP, 'alice');
+    t.deepEqual(await throttle.consume(IP, 'alice'), { allowed: true }, `attempt ${i + 1} refused`);
   }
   const seconds = retryAfter(await throttle.check(IP, 'alice'));
   t.true(seconds !== null && seconds >= 1 && seconds <= 60, `retry after ${seconds}`);
   t.deepEqual(await throttle.check('198.51.100.1', 'alice'), { allowed: true }, 'another IP is not refused');
+});
+
+test('200 attempts at once: exactly the allowance is allowed, the rest refused', async (t) => {
+  const throttle = new LoginThrottle(redis.admin(), redis.prefix());
+  const decisions = await Promise.all(Array.from({ length: 200 }, () => throttle.consume(IP, 'alice')));
+  t.is(decisions.filter((decision) => decision.allowed).length, 5);
+});
+
+test('one identifier from many addresses is refused at its own limit, five times the per-address one', async (t) => {
+  const throttle = new LoginThrottle(redis.admin(), redis.prefix());
+  for (let i = 0; i < 25; i++) t.true((await throttle.consume(`198.51.100.${i}`, 'alice')).allowed, `attempt ${i + 1}`);
+  t.false((await throttle.consume('198.51.100.200', 'alice')).allowed, 'a 26th address got a guess');
+  t.false((await throttle.check('198.51.100.201', 'Alice')).allowed);
+  t.deepEqual(await throttle.check('198.51.100.201', 'bob'), { allowed: true }, 'another identifier is not refused');
 });
 
 test('check consumes nothing', async (t) => {
@@ -78,15 +92,17 @@ test('another user from the same IP is refused only at the IP-wide limit, five t
   t.deepEqual(await throttle.check('198.51.100.1', 'bob'), { allowed: true }, 'another IP is not refused');
 });
 
-test('a reset after a successful login clears the per-user count and keeps the IP-wide one', async (t) => {
+test('a reset after a successful login clears the per-user count, gives its attempt back and keeps the IP-wide failures', async (t) => {
   const throttle = new LoginThrottle(redis.admin(), redis.prefix(), { maxAttempts: 2 });
-  await fail(throttle, 2, 'alice');
+  await fail(throttle, 1, 'alice');
+  t.deepEqual(await throttle.consume(IP, 'alice'), { allowed: true });
   t.false((await throttle.check(IP, 'alice')).allowed);
   await throttle.reset(IP, 'Alice');
   t.deepEqual(await throttle.check(IP, 'alice'), { allowed: true });
   await fail(throttle, 8, 'bob');
-  await throttle.reset(IP, 'alice');
-  t.false((await throttle.check(IP, 'alice')).allowed, 'a reset lifted the IP-wide limit');
+  t.deepEqual(await throttle.check(IP, 'alice'), { allowed: true }, 'the successful attempt was counted against the IP');
+  await fail(throttle, 1, 'bob');
+  t.false((await throttle.check(IP, 'alice')).allowed, 'allowed after 10 failures from the IP');
 });
 
 test('two throttles on the same Redis share their counts', async (t) => {
@@ -105,9 +121,10 @@ test('keys live under the prefix, expire with the interval and hold no user name
   const prefix = redis.prefix();
   await fail(new LoginThrottle(redis.admin(), prefix), 1, 'alice');
   const keys = (await redis.admin().keys(`${prefix}*`)).sort();
-  t.is(keys.length, 2);
+  t.is(keys.length, 3);
   t.is(keys[0], `${prefix}login-throttle:ip-user:${IP}:2bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90`);
   t.is(keys[1], `${prefix}login-throttle:ip:${IP}`);
+  t.is(keys[2], `${prefix}login-throttle:user:2bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90`);
   for (const key of keys) {
     const ttl = await redis.admin().ttl(key);
     t.true(ttl > 0 && ttl <= 60, `${key}: TTL ${ttl}`);
@@ -168,7 +185,7 @@ test('with a Redis that accepts connections but never answers, the throttle answ
 });
 
 test('options are checked at construction', (t) => {
-  for (const options of [{ maxAttempts: 0 }, { maxAttempts: 1.5 }, { intervalSeconds: 0 }, { intervalSeconds: Number.NaN }, { redisTimeoutMs: -1 }]) {
+  for (const options of [{ maxAttempts: 0 }, { maxAttempts: 1.5 }, { maxAttemptsPerIdentifier: 0 }, { intervalSeconds: 0 }, { intervalSeconds: Number.NaN }, { redisTimeoutMs: -1 }]) {
     const error = t.throws(() => new LoginThrottle(redis.admin(), 'unused:', options), { instanceOf: LoupeError });
     t.is(error?.code, 'LOUPE_ERR_CONFIG_INVALID');
   }

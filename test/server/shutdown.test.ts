@@ -44,6 +44,15 @@ test.serial('with no Redis the server refuses to start and says how to get one',
   t.regex(output, /Cannot reach Redis at redis:\/\/127\.0\.0\.1:1\. Start one with `docker compose up -d redis`/);
 });
 
+test.serial('a Redis URL\'s password is never printed when the server cannot start', async (t) => {
+  for (const url of ['redis://:S3CRET-PW@127.0.0.1:1', 'redis://loupe:S3CRET-PW@127.0.0.1:1/2', 'http://:S3CRET-PW@127.0.0.1:1']) {
+    const { code, output } = await runServerToExit({ REDIS_URL: url });
+    t.is(code, 1);
+    t.false(output.includes('S3CRET-PW'), output);
+    t.regex(output, /:\*\*\*@127\.0\.0\.1:1/, output);
+  }
+});
+
 test.serial('an invalid setting stops the start with a message naming it', async (t) => {
   const { code, output } = await runServerToExit({ APP_ENV: 'staging' });
   t.is(code, 1);

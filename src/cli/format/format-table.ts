@@ -1,4 +1,4 @@
-import { escapeControl } from './escape-control';
+import { escapeControl } from '../../log/escape-control';
 
 /**
  * A plain-text table: a header row, a rule of dashes, then the rows, columns separated by two

@@ -26,7 +26,7 @@ test('data returned by the controller becomes a 200 JSON response', (t) => {
   const response = view({ name: 'Jürgen', tags: [1, 2] }).response;
   if (response === null) return t.fail('no response');
   t.is(response.status, 200);
-  t.is(response.body, '{"name":"Jürgen","tags":[1,2]}');
+  t.is(response.body, '{"name":"J\\u00fcrgen","tags":[1,2]}');
   t.deepEqual(response.headers.toJSON(), { 'Content-Type': 'application/json' });
 });
 

@@ -1,6 +1,6 @@
 import { CliError } from '../../../../cli/cli-error';
 import { type CliCommand } from '../../../../cli/command';
-import { escapeJsonControl } from '../../../../cli/format/escape-control';
+import { escapeJsonControl } from '../../../../log/escape-control';
 import { formatComparison } from '../format/format-comparison';
 import { compareProfiles } from '../../compare-profiles';
 import { type Profile } from '../../../profile';

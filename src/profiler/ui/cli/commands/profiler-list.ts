@@ -1,6 +1,6 @@
 import { CliError } from '../../../../cli/cli-error';
 import { type CliCommand } from '../../../../cli/command';
-import { escapeControl, escapeJsonControl } from '../../../../cli/format/escape-control';
+import { escapeControl, escapeJsonControl } from '../../../../log/escape-control';
 import { formatSummaryTable } from '../format/format-summary-table';
 import { N_PLUS_ONE } from '../../../app-io/analyze-calls';
 import { SEARCH_ORDERS, SEARCH_SCAN_LIMIT, SEARCH_SORTS, type ProfileCriteria, type SearchResult } from '../../../storage/profile-storage';

@@ -1,6 +1,6 @@
 import { CliError } from '../../../../cli/cli-error';
 import { type CliCommand } from '../../../../cli/command';
-import { escapeJsonControl } from '../../../../cli/format/escape-control';
+import { escapeJsonControl } from '../../../../log/escape-control';
 import { SHOWN_CALLS } from '../format/format-app-io';
 import { formatProfile } from '../format/format-profile';
 import { parseProfile, unreadableProfileMessage } from '../../../profile-schema';

@@ -4,7 +4,7 @@ import { closeRedis, connectRedis } from '../../../../redis/connect-redis';
 import { CliError } from '../../../../cli/cli-error';
 import { type CliCommand } from '../../../../cli/command';
 import { connectionConfig } from '../with-profile-storage';
-import { escapeControl } from '../../../../cli/format/escape-control';
+import { escapeControl } from '../../../../log/escape-control';
 import { formatLiveLine } from '../format/format-live-line';
 import { CONNECTION_HELP } from '../../../../cli/commands/connection-help';
 

@@ -1,5 +1,5 @@
 import { type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../../compare-profiles';
-import { escapeControl } from '../../../../cli/format/escape-control';
+import { escapeControl } from '../../../../log/escape-control';
 import { formatDuration } from '../../../../cli/format/format-duration';
 import { formatTable } from '../../../../cli/format/format-table';
 

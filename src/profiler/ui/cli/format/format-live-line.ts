@@ -1,5 +1,5 @@
 import { type LiveSummary } from '../../live/live-summary';
-import { escapeControl } from '../../../../cli/format/escape-control';
+import { escapeControl } from '../../../../log/escape-control';
 import { formatDuration } from '../../../../cli/format/format-duration';
 
 /** ISO 8601, or the number itself when no date has it. */

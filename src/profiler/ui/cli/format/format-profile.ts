@@ -11,7 +11,7 @@ import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../../collect/c
 import { ROUTER_COLLECTOR, type RouterCollectorData } from '../../../collect/collectors/router-collector';
 import { TIMELINE_COLLECTOR, type TimelineCollectorData } from '../../../collect/collectors/timeline-collector';
 import { collectorData, type Profile } from '../../../profile';
-import { escapeControl } from '../../../../cli/format/escape-control';
+import { escapeControl } from '../../../../log/escape-control';
 import { databaseLines, httpClientLines, redisLines } from './format-app-io';
 import { formatDuration } from '../../../../cli/format/format-duration';
 import { formatErrors } from './format-errors';

@@ -1,6 +1,6 @@
 import { type ProfileSummary } from '../../../profile';
 import { type FoundRow } from '../../../storage/profile-storage';
-import { escapeControl } from '../../../../cli/format/escape-control';
+import { escapeControl } from '../../../../log/escape-control';
 import { formatDuration } from '../../../../cli/format/format-duration';
 import { formatTable } from '../../../../cli/format/format-table';
 
