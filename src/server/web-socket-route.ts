@@ -25,8 +25,8 @@ export interface WebSocketClient {
  */
 export interface WebSocketRoute {
   readonly path: string;
-  /** Refuses an upgrade: answers the 403's message, or `null` to let the client in. */
-  refuse?(upgrade: WebSocketUpgrade): string | null;
+  /** Refuses an upgrade: answers the 403's message (or a status of its own with its message), or `null` to let the client in. */
+  refuse?(upgrade: WebSocketUpgrade): string | { readonly status: number; readonly message: string } | null;
   /** Resolves once the route can serve; a client is upgraded only then (a rejection answers 503 with `unavailable`). */
   ready?(): Promise<void>;
   /** The 503's message when `ready` rejected. */
@@ -76,7 +76,8 @@ export function registerWebSocketRoute(app: TemplatedApp, route: WebSocketRoute,
       const extensions = req.getHeader('sec-websocket-extensions');
       const refused = route.refuse?.(upgrade) ?? null;
       if (refused !== null) {
-        refuse(res, 403, refused);
+        if (typeof refused === 'string') refuse(res, 403, refused);
+        else refuse(res, refused.status, refused.message);
         return;
       }
       let aborted = false;

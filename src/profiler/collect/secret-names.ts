@@ -11,6 +11,8 @@ export const BUILT_IN_SECRET_NAMES: readonly string[] = Object.freeze([
   '*secret*', '*token*', '*credential*', '*signature*', 'sig',
   '*authorization*', 'auth', 'oauth', '*apikey*', 'key', 'private', 'access',
   '*session*', '*sessid*', '*cookie*', '*jwt*', '*csrf*', '*xsrf*', 'otp',
+  // `X-Api-Keys`, `Authentication`, `X-Bearer`: headers that carry credentials under other names.
+  'keys', '*authentication*', 'bearer',
 ]);
 
 /** What a pattern may be: letters and digits, parts joined by `-`, `_` or `.`, a `*` at either end. */

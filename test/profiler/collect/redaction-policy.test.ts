@@ -188,7 +188,7 @@ test('an invalid extra name is refused when the policy is made', (t) => {
 });
 
 test('headers are secret by name pattern, besides Authorization, Proxy-Authorization, Cookie and Set-Cookie', (t) => {
-  const named = ['X-Api-Key', 'X-Auth-Token', 'Api-Key', 'X-Access-Token', 'X-Amz-Security-Token', 'Private-Token', 'X-CSRF-Token', 'X-Session-Id', 'Sec-WebSocket-Key'];
+  const named = ['X-Api-Key', 'X-Auth-Token', 'Api-Key', 'X-Access-Token', 'X-Amz-Security-Token', 'Private-Token', 'X-CSRF-Token', 'X-Session-Id', 'Sec-WebSocket-Key', 'X-Api-Keys', 'Authentication', 'X-Bearer'];
   const out = policy.headers(Object.fromEntries(named.map((name) => [name, 'v'])));
   t.deepEqual(Object.values(out), named.map(() => REDACTED));
 });
