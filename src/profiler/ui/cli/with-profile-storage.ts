@@ -4,8 +4,7 @@ import { type ProfileStorage } from '../../storage/profile-storage';
 import { profileKeyLayout } from '../../storage/profile-keys';
 import { RedisProfileStorage } from '../../storage/redis-profile-storage';
 import { closeRedis, connectRedis } from '../../../redis/connect-redis';
-import { hideClusterPassword } from '../../../redis/cluster-nodes';
-import { isClusterUrl } from '../../../redis/redis-client';
+import { hideRedisPassword } from '../hide-redis-password';
 import { type ConnectionFlags } from '../../../cli/parse-command-args';
 
 /** The profile storage the server writes to, and where it is. */
@@ -14,18 +13,6 @@ export interface OpenedStorage {
   /** For messages: the Redis URL with its password hidden. */
   readonly redisUrl: string;
   readonly prefix: string;
-}
-
-function hidePassword(url: string): string {
-  if (isClusterUrl(url)) return hideClusterPassword(url);
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === '') return url;
-    parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
 }
 
 /**
@@ -64,7 +51,7 @@ export async function withProfileStorage<T>(
     maxProfiles: PROFILER_DEFAULTS.maxProfiles,
   });
   try {
-    return await use({ storage, redisUrl: hidePassword(config.url), prefix: config.prefix });
+    return await use({ storage, redisUrl: hideRedisPassword(config.url), prefix: config.prefix });
   } finally {
     await closeRedis(redis);
   }
