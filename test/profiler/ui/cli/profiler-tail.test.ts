@@ -7,7 +7,7 @@ import { testKeyPrefix } from '../../../helpers/test-redis';
 import { startTestServer } from '../../../helpers/test-server';
 import { runLoupe } from '../../../cli/run-loupe';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
 
 interface Tail {
