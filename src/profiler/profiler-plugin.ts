@@ -8,6 +8,7 @@ import { createLiveSocketRoute } from './ui/live/live-socket';
 import { createEditorLink } from './ui/panel/editor-link';
 import { DEFAULT_PANELS } from './ui/panel/panel-registry';
 import { createProfilerRoutes } from './ui/panel/profiler-routes';
+import { profilerSettings } from './ui/panel/profiler-settings';
 import { createProfiler, type Profiler } from './profiler';
 import { createProfilerAccessListener } from './ui/profiler-access-listener';
 import { PROFILER_COMMANDS } from './profiler-commands';
@@ -50,6 +51,7 @@ export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions)
         workers: () => WorkerLink.current(),
         editorLink: createEditorLink(settings.ide),
         toolbarItems,
+        settings: profilerSettings(config.redis, settings),
       });
       return {
         listeners: [accessListener, ...profiler.listeners, createWebDebugToolbarListener(settings.allowedIps)],

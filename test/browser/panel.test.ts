@@ -110,8 +110,9 @@ test('the Performance panel draws its waterfall under the CSP: bars placed, colo
   });
   await page.goto(`${link}?panel=performance`);
   t.is(await page.locator('.panel h2').innerText(), 'Performance');
-  const wait = page.locator('.waterfall .row[data-category="app"] .bar');
-  const track = page.locator('.waterfall .row[data-category="app"] .track');
+  // The waterfall shown at first; the whole one is folded in a <details> under it.
+  const wait = page.locator('.panel > .waterfall .row[data-category="app"] .bar');
+  const track = page.locator('.panel > .waterfall .row[data-category="app"] .track');
   const [bar, whole] = [await wait.boundingBox(), await track.boundingBox()];
   const styled = Number(/width:([\d.]+)%/.exec((await wait.getAttribute('style')) ?? '')?.[1] ?? Number.NaN);
   t.true(styled > 0, 'the wait is a visible share of the request');

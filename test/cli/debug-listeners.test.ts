@@ -32,3 +32,13 @@ test('debug:listeners names an unknown phase and a module that exports no applic
   t.is(module.code, 1);
   t.regex(module.stderr, /exports no Loupe application/);
 });
+
+test('debug:listeners prints the phases in the order of the lifecycle, kernel.request first and kernel.terminate last', async (t) => {
+  const run = await runLoupe(['debug:listeners', '--app', 'demo/demo-app.ts'], env());
+  t.is(run.code, 0, run.stderr);
+  const phases = [...run.stdout.matchAll(/^Registered listeners for "([^"]+)"$/gm)].map((match) => match[1]);
+  const lifecycle = ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.view', 'kernel.response', 'kernel.finish_request', 'kernel.exception', 'kernel.terminate'];
+  t.deepEqual(phases, lifecycle.filter((phase) => phases.includes(phase)));
+  t.is(phases[0], 'kernel.request');
+  t.is(phases.at(-1), 'kernel.terminate');
+});

@@ -30,7 +30,7 @@ export interface LoupeRun {
  * Runs `node bin/loupe.js …` as a child process, from the TypeScript sources (never a stale
  * dist/), with standard input not a terminal, as in CI.
  */
-export async function runLoupe(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<LoupeRun> {
+export async function runLoupe(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Promise<LoupeRun> {
   const release = await slot();
   try {
     return await spawnLoupe(args, env);
@@ -39,7 +39,7 @@ export async function runLoupe(args: readonly string[], env: Readonly<Record<str
   }
 }
 
-function spawnLoupe(args: readonly string[], env: Readonly<Record<string, string>>): Promise<LoupeRun> {
+function spawnLoupe(args: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<LoupeRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
@@ -83,7 +83,7 @@ export function tableRows(stdout: string): { token: string; status: string; meth
  * Runs `loupe …` in this process through the CLI's `main(argv, io)`, as bin/loupe.js does but
  * without compiling the CLI again in a child process; standard input is not a terminal.
  */
-export async function runMain(args: readonly string[], env: Readonly<Record<string, string>> = {}, options: CliOptions = {}): Promise<LoupeRun> {
+export async function runMain(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}, options: CliOptions = {}): Promise<LoupeRun> {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const code = await main(args, {

@@ -5,11 +5,13 @@ import { createLoupe, type Loupe } from '../../loupe/create-loupe';
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
 import { formatTable } from '../format/format-table';
+import { KernelEvents } from '../../kernel/kernel-events';
 
 const HELP = `Usage: loupe debug:listeners [--app MODULE] [--phase PHASE]
 
 Prints the listeners of each kernel phase in the order they run, with their priorities, as
-Symfony's debug:event-dispatcher does. Connects to Redis (REDIS_URL), as the application does.
+Symfony's debug:event-dispatcher does; the phases in the order of the request's lifecycle
+(kernel.request first, kernel.terminate last). Connects to Redis (REDIS_URL), as the application does.
 
   --app MODULE       a module exporting the application: a Loupe, or a create…() function that
                      returns one (e.g. --app demo/demo-app.ts); without it, Loupe's default
@@ -43,6 +45,14 @@ function loadApp(modulePath: string, cwd: string): Loupe {
   throw new CliError(1, `The module "${modulePath}" exports no Loupe application (nor a create…() function returning one).`);
 }
 
+const LIFECYCLE: readonly string[] = Object.values(KernelEvents);
+
+/** Where a phase comes in the lifecycle; a phase the kernel does not know comes after the ones it does. */
+function lifecycleIndex(phase: string): number {
+  const index = LIFECYCLE.indexOf(phase);
+  return index === -1 ? LIFECYCLE.length : index;
+}
+
 /** `loupe debug:listeners`: the listener table of an application, phase by phase. */
 export const debugListenersCommand: CliCommand = {
   name: 'debug:listeners',
@@ -55,7 +65,10 @@ export const debugListenersCommand: CliCommand = {
     const app = module === undefined ? createLoupe({ routes: [], config: readConfig({ APP_SECRET: 'unused-by-debug-listeners', ...io.env }), logger: createLogger({ level: 'silent', format: 'json' }) }) : loadApp(module, io.env['PWD'] ?? process.cwd());
     try {
       const phase = args.string('phase');
-      const table = (await app.listenerTable()).filter((row) => phase === undefined || row.phase === phase);
+      // The table comes in registration order; a reader follows a request from its first phase.
+      const table = (await app.listenerTable())
+        .filter((row) => phase === undefined || row.phase === phase)
+        .sort((a, b) => lifecycleIndex(a.phase) - lifecycleIndex(b.phase));
       if (table.length === 0) throw new CliError(1, `No listener is registered for "${phase ?? ''}".`);
       for (const row of table) {
         const heading = `Registered listeners for "${row.phase}"`;

@@ -129,3 +129,11 @@ export function compareProfiles(a: Profile, b: Profile): ProfileComparison {
     io: ioDiffs(a, b),
   };
 }
+
+/** Under this many milliseconds a difference shows as 0.00 ms: no change, with no percent (−0.00 ms (−25 %) says nothing). */
+export const NO_CHANGE_MS = 0.005;
+
+/** Whether a timing row changed by less than can be shown: both sides have it and they are equal to the hundredth of a ms. */
+export function isUnchanged(row: TimingDiff): boolean {
+  return row.diff !== null && Math.abs(row.diff) < NO_CHANGE_MS;
+}

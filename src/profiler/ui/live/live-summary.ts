@@ -7,6 +7,10 @@ export interface LiveSummary {
   readonly method: string;
   /** Path and query of the stored (redacted) URL, cut as the search row's URL is. */
   readonly path: string;
+  /** The client address, as the search row has it. */
+  readonly ip: string;
+  /** The stored (redacted) URL as the search row has it, so that a live row reads as a stored one. */
+  readonly url: string;
   /** 0 when the client went away before a response was written. */
   readonly status: number;
   readonly durationMs: number;
@@ -32,6 +36,8 @@ export function liveSummary(profile: Profile): LiveSummary {
     token: profile.token,
     method: cutText(profile.method, 64),
     path: path === '' ? '/' : path,
+    ip: cutText(profile.ip, SUMMARY_URL_BYTES),
+    url: cutText(profile.url, SUMMARY_URL_BYTES),
     status: profile.statusCode,
     durationMs: Math.round(profile.duration * 100) / 100,
     time: profile.time,
@@ -48,10 +54,11 @@ const isNumber = (value: unknown): value is number => typeof value === 'number' 
 function readSummary(value: unknown): LiveSummary | null {
   if (typeof value !== 'object' || value === null) return null;
   const r = value as Record<string, unknown>;
-  const { token, method, path, status, durationMs, time, sub, parent, aborted } = r;
+  const { token, method, path, ip, url, status, durationMs, time, sub, parent, aborted } = r;
   if (!isString(token) || !isString(method) || !isString(path) || !isNumber(status) || !isNumber(durationMs) || !isNumber(time)) return null;
   if (typeof sub !== 'boolean' || typeof aborted !== 'boolean' || !(parent === null || isString(parent))) return null;
-  return { token, method, path, status, durationMs, time, sub, parent, aborted };
+  // A server of an earlier version announces neither: its rows show the path and no address.
+  return { token, method, path, ip: isString(ip) ? ip : '', url: isString(url) ? url : path, status, durationMs, time, sub, parent, aborted };
 }
 
 /**

@@ -1,26 +1,28 @@
 import { STATUS_TEXT } from '../../../http/status-text';
-import { type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../compare-profiles';
+import { isUnchanged, type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../compare-profiles';
 import { type ProfilerStats } from '../../profiler';
 import { html, type SafeHtml } from '../../../view/html';
 import { renderPanelLayout } from './panel-layout';
 import { formatMs, formatTime } from './panel-format';
-import { renderWriterCounters } from './writer-counters';
+import { renderSidebarCounters } from './writer-counters';
 import { comparePath, profilePath } from '../../profiler-paths';
 
 function ms(value: number | null): string {
   return value === null ? '–' : formatMs(value);
 }
 
-/** `+1.20 ms (+15.0 %)`: what `b` took more (or less) than `a`. */
+/** `+1.20 ms (+15.0 %)`: what `b` took more (or less) than `a`; `±0.00 ms` below what can be shown. */
 export function formatTimingDiff(row: TimingDiff): string {
   if (row.diff === null) return row.a === null ? 'only in B' : 'only in A';
+  if (isUnchanged(row)) return '±0.00 ms';
   const sign = row.diff > 0 ? '+' : row.diff < 0 ? '−' : '±';
   const percent = row.percent === null ? '' : ` (${row.percent > 0 ? '+' : ''}${row.percent} %)`;
   return `${sign}${formatMs(Math.abs(row.diff))}${percent}`;
 }
 
-function diffClass(row: TimingDiff): string {
-  if (row.diff === null || row.diff === 0) return 'diff';
+/** Slower (more time, more calls) is worse, in red; faster is better, in green; no change stays plain. */
+function diffClass(row: TimingDiff, counted: boolean): string {
+  if (row.diff === null || row.diff === 0 || (!counted && isUnchanged(row))) return 'diff';
   return row.diff > 0 ? 'diff slower' : 'diff faster';
 }
 
@@ -43,7 +45,7 @@ function renderRows(rows: readonly (TimingDiff | IoDiff)[]): SafeHtml[] {
     const [a, b, diff] = counted ? [count(row.a), count(row.b), formatCountDiff(row)] : [ms(row.a), ms(row.b), formatTimingDiff(row)];
     // An I/O row carries its raw values, as the total carries its difference.
     const values = 'unit' in row ? html` data-a="${row.a ?? ''}" data-b="${row.b ?? ''}"` : '';
-    return html`<tr data-name="${row.name}"${values}><td class="mono">${row.name}</td><td>${a}</td><td>${b}</td><td class="${diffClass(row)}">${diff}</td></tr>\n`;
+    return html`<tr data-name="${row.name}"${values}><td class="mono">${row.name}</td><td>${a}</td><td>${b}</td><td class="${diffClass(row, counted)}">${diff}</td></tr>\n`;
   });
 }
 
@@ -60,7 +62,7 @@ function renderSides(comparison: ProfileComparison): SafeHtml {
 <tbody>
 ${row('Token', link(a), link(b))}${row('Status', status(a), status(b))}${row('Request', `${a.method} ${a.url}`, `${b.method} ${b.url}`)}${row('Route', a.route ?? '(none)', b.route ?? '(none)')}${row('Profiled on', formatTime(a.time).iso, formatTime(b.time).iso)}${row('Total', formatMs(a.duration), formatMs(b.duration))}</tbody>
 </table>
-<p class="total-diff" data-diff="${comparison.total.diff ?? ''}">B took <strong>${formatTimingDiff(comparison.total)}</strong> against A. <a href="${comparePath(b.token, a.token)}">Swap A and B</a></p>`;
+<p class="total-diff" data-diff="${comparison.total.diff ?? ''}">B took <strong class="${diffClass(comparison.total, false)}">${formatTimingDiff(comparison.total)}</strong> against A. <a href="${comparePath(b.token, a.token)}">Swap A and B</a></p>`;
 }
 
 function renderTable(caption: string, rows: readonly (TimingDiff | IoDiff)[], empty: string): SafeHtml {
@@ -76,7 +78,7 @@ ${renderRows(rows)}</tbody>
 /** Two profiles side by side: status, route, total, each state's time, the listeners that changed most and the application's I/O. */
 export function renderComparePage(comparison: ProfileComparison, stats: ProfilerStats): string {
   return renderPanelLayout({
-    sidebar: html`<h2>Profiler</h2>\n${renderWriterCounters(stats)}`,
+    sidebar: renderSidebarCounters(stats),
     content: html`<h2>Compare ${comparison.a.token} (A) with ${comparison.b.token} (B)</h2>
 ${renderSides(comparison)}
 ${renderTable('States and phases', comparison.states, 'Neither profile recorded its states.')}

@@ -27,8 +27,20 @@ function renderSource(context: PanelContext<ExceptionCollectorData>, frame: Stac
   })}</div>`;
 }
 
+/**
+ * `NonError` is how a thrown value that is not an Error is flattened (`cause: 'timeout'`, `throw
+ * 42`): the reader sees the value itself, which is the message, not that name.
+ */
+const NON_ERROR = 'NonError';
+
 function renderEntry(entry: FlatErrorEntry, label: string, trace: StackTraceOptions): SafeHtml {
   const headers = Object.entries(entry.headers);
+  if (entry.class === NON_ERROR) {
+    return html`<div class="error-block non-error">
+<div class="error-head">${label}: <span class="empty">a value that is not an Error, with no stack trace</span></div>
+<p class="error-message"><code class="thrown-value">${entry.message}</code></p>
+</div>`;
+  }
   return html`<div class="error-block">
 <div class="error-head">${label} <span class="error-class">${entry.class}</span>${entry.code === null ? '' : html` <code>${entry.code}</code>`}
  — <span class="status">${entry.statusCode} ${entry.statusText}</span>${headers.length === 0 ? '' : html` — headers: <code>${formatValue(entry.headers)}</code>`}</div>
@@ -57,7 +69,7 @@ export const exceptionPanel: PanelDefinition<ExceptionCollectorData> = {
     return html`<h2>Exceptions</h2>
 ${errors.map(
   (error, index) => html`<section class="exception">
-<h3>${total === 1 ? '' : `[${index + 1}/${total}] `}${error.class}: ${error.message}</h3>
+<h3>${total === 1 ? '' : `[${index + 1}/${total}] `}${error.class === NON_ERROR ? `Thrown: ${error.message}` : `${error.class}: ${error.message}`}</h3>
 ${renderEntry(error, 'Thrown', trace)}
 ${error.previous.map((previous, depth) => renderEntry(previous, depth === 0 ? 'Previous error' : `Previous error (${depth + 1})`, trace))}
 </section>\n`,

@@ -1,3 +1,4 @@
+import { STATUS_TEXT } from '../../../http/status-text';
 import { html, trustedHtml, type SafeHtml } from '../../../view/html';
 import { ProfilerPaths } from '../../profiler-paths';
 import { LIVE_SCRIPT, LIVE_SCRIPT_SOURCE } from './live-script';
@@ -8,13 +9,22 @@ import { LIVE_SCRIPT, LIVE_SCRIPT_SOURCE } from './live-script';
  */
 export const LIVE_PAGE_CSP = `default-src 'none'; script-src ${LIVE_SCRIPT_SOURCE}; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
+/** Which rows of the search the live list adds as well: those its stored rows show. */
+export interface LiveListOptions {
+  readonly subRequests: boolean;
+  readonly favicon: boolean;
+}
+
+/** The reason phrases, for the script to write a live row's status as a stored row's. */
+const STATUS_TEXT_JSON = JSON.stringify(STATUS_TEXT);
+
 /**
  * The live list's controls: filters applied to the rows it adds (method, status class, path
  * substring, least duration), a pause button, the connection state, and the script. Without
  * script the page is the plain search page.
  */
-export function renderLiveList(): SafeHtml {
-  return html`<section class="live" data-live="${ProfilerPaths.LIVE}" data-live-state="connecting" aria-label="Live requests">
+export function renderLiveList(options: LiveListOptions = { subRequests: false, favicon: false }): SafeHtml {
+  return html`<section class="live" data-live="${ProfilerPaths.LIVE}" data-live-state="connecting" data-sub-requests="${options.subRequests ? '1' : ''}" data-favicon="${options.favicon ? '1' : ''}" data-status-text="${STATUS_TEXT_JSON}" aria-label="Live requests">
 <h3>Live requests <span class="live-state" role="status">connecting…</span></h3>
 <div class="live-filters">
 <label>Method <input name="live-method" placeholder="GET" size="7" /></label>
@@ -35,7 +45,7 @@ section.live h3 { margin: 0 0 6px; font-size: 14px; }
 section.live .live-state { font-weight: normal; color: #777; margin-left: 8px; }
 section.live[data-live-state="open"] .live-state { color: #4f805d; }
 .live-filters { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-end; }
-.live-filters label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
+.live-filters label { display: flex; flex-direction: column; font-size: 12px; color: #555; white-space: nowrap; }
 .live-filters input, .live-filters select, .live-filters button { font: inherit; padding: 4px 6px; }
 tr.live td { background: #f1f8f3; }
 `;

@@ -2,11 +2,15 @@ import { createHash } from 'node:crypto';
 
 /**
  * The search page's live list, in the browser: a WebSocket to the path in `data-live` of the
- * `.live` section; each summary it announces becomes a row at the top of the results table
- * (its columns read from the table's header, so the list follows the table), hidden unless it
- * passes the section's filters; the pause button holds new rows (at most 500) until resumed.
- * Rows are built with textContent only: nothing a request carried is parsed as markup. Plain
- * ES2017 with no interpolation, so that its hash in the CSP is fixed.
+ * `.live` section; each summary it announces becomes a row at the top of the results table, of
+ * the same shape as a stored row (status with its reason phrase from `data-status-text`, IP,
+ * method, URL, time, duration, queries, token; its columns read from the table's header, so the
+ * list follows the table), and the result count above the table counts it. As the stored rows,
+ * error sub-requests and /favicon.ico requests are left out unless the search shows them
+ * (`data-sub-requests`, `data-favicon`). A row is hidden unless it passes the section's filters;
+ * the pause button holds new rows (at most 500) until resumed. Rows are built with textContent
+ * only: nothing a request carried is parsed as markup. Plain ES2017 with no interpolation, so
+ * that its hash in the CSP is fixed.
  */
 export const LIVE_SCRIPT = `(function () {
   'use strict';
@@ -16,6 +20,9 @@ export const LIVE_SCRIPT = `(function () {
   var field = function (name) { return root.querySelector('[name="live-' + name + '"]'); };
   var method = field('method'), status = field('status'), path = field('path'), minMs = field('min-ms');
   var pause = root.querySelector('.live-pause'), state = root.querySelector('.live-state');
+  var showSubs = root.getAttribute('data-sub-requests') === '1', showFavicon = root.getAttribute('data-favicon') === '1';
+  var reasons = {};
+  try { reasons = JSON.parse(root.getAttribute('data-status-text') || '{}'); } catch (e) { reasons = {}; }
   var paused = false, held = [], retry = 1000;
   var summaries = new WeakMap();
 
@@ -27,7 +34,7 @@ export const LIVE_SCRIPT = `(function () {
       table = document.createElement('table');
       table.className = 'results';
       var head = table.createTHead().insertRow();
-      ['Status', 'IP', 'Method', 'URL', 'Time', 'Token'].forEach(function (name) {
+      ['Status', 'IP', 'Method', 'URL', 'Time', 'Duration', 'Queries', 'Token'].forEach(function (name) {
         var th = document.createElement('th'); th.textContent = name; head.appendChild(th);
       });
       table.appendChild(document.createElement('tbody'));
@@ -35,6 +42,14 @@ export const LIVE_SCRIPT = `(function () {
       anchor.parentNode.insertBefore(table, anchor.nextSibling);
     }
     return table.tBodies[0] || table.appendChild(document.createElement('tbody'));
+  }
+
+  function count() {
+    var heading = document.querySelector('.result-count');
+    if (!heading) return;
+    var total = (parseInt(heading.getAttribute('data-total'), 10) || 0) + 1;
+    heading.setAttribute('data-total', String(total));
+    heading.textContent = total + (total === 1 ? ' result found' : ' results found');
   }
 
   function matches(s) {
@@ -46,6 +61,17 @@ export const LIVE_SCRIPT = `(function () {
     return true;
   }
 
+  function listed(s) {
+    if (s.sub && !showSubs) return false;
+    if (!showFavicon && s.path.split('?')[0] === '/favicon.ico') return false;
+    return true;
+  }
+
+  function ms(value) {
+    if (value >= 1000) return (value / 1000).toFixed(2) + ' s';
+    return (value < 10 ? value.toFixed(2) : value.toFixed(1)) + ' ms';
+  }
+
   function link(token) {
     var a = document.createElement('a');
     a.className = 'mono'; a.href = '/_profiler/' + encodeURIComponent(token); a.textContent = token;
@@ -54,14 +80,16 @@ export const LIVE_SCRIPT = `(function () {
 
   function fill(td, column, s) {
     if (column === 'status') {
-      td.textContent = s.aborted || s.status === 0 ? 'aborted' : String(s.status);
+      td.textContent = s.aborted || s.status === 0 ? 'aborted' : (s.status + ' ' + (reasons[s.status] || '')).trim();
       if (s.status >= 400 || s.status === 0) td.className = 'level-error';
-    } else if (column === 'method') td.textContent = s.method;
-    else if (column === 'url' || column === 'path') { td.className = 'mono'; td.textContent = s.path; }
+    } else if (column === 'ip') td.textContent = s.ip || '–';
+    else if (column === 'method') td.textContent = s.method;
+    else if (column === 'url' || column === 'path') { td.className = 'mono url'; td.textContent = s.url || s.path; }
     else if (column === 'time') {
       var time = document.createElement('time'), iso = new Date(s.time).toISOString();
       time.setAttribute('datetime', iso); time.textContent = iso; td.appendChild(time);
-    } else if (column === 'duration') td.textContent = s.durationMs + ' ms';
+    } else if (column === 'duration') { td.className = 'duration'; td.textContent = ms(s.durationMs); }
+    else if (column === 'queries') { td.className = 'queries'; td.textContent = '\\u2013'; td.title = 'Open the profile for its queries'; }
     else if (column === 'token') {
       if (s.sub) td.appendChild(document.createTextNode('\\u21b3 '));
       td.appendChild(link(s.token));
@@ -74,6 +102,7 @@ export const LIVE_SCRIPT = `(function () {
   }
 
   function add(s) {
+    if (!listed(s)) return;
     var tbody = body(), tr = document.createElement('tr');
     var columns = Array.prototype.map.call(tbody.parentNode.querySelectorAll('thead th'), function (th) { return th.textContent.trim().toLowerCase(); });
     tr.className = 'live ' + (s.sub ? 'sub' : 'main');
@@ -82,6 +111,7 @@ export const LIVE_SCRIPT = `(function () {
     summaries.set(tr, s);
     tr.hidden = !matches(s);
     tbody.insertBefore(tr, tbody.firstChild);
+    count();
     var live = tbody.querySelectorAll('tr.live');
     for (var i = MAX_ROWS; i < live.length; i++) live[i].remove();
   }

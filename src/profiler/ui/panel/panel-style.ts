@@ -21,7 +21,7 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .counters { font-size: 12px; color: #555; }
 .counters dt { float: left; clear: left; width: 90px; }
 .counters dd { margin: 0 0 2px 90px; }
-.content { flex: 1; min-width: 0; padding: 16px 24px 48px 8px; }
+.content { flex: 1; min-width: 0; padding: 16px 24px 48px 8px; overflow-x: auto; }
 .summary { background: #fff; border: 1px solid #e2e2e2; border-left: 6px solid #4f805d; border-radius: 4px; padding: 12px 16px; margin-bottom: 16px; }
 .summary.status-error { border-left-color: #b0413e; }
 .summary h2 { margin: 0 0 6px; font-size: 20px; }
@@ -35,6 +35,12 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .panel h3 { font-size: 16px; margin: 20px 0 8px; }
 th.key { width: 30%; }
 thead th { white-space: nowrap; }
+/* A cell breaks between words, never inside one ("Metho d"): a table wider than the column
+   scrolls instead, and only a URL or a preformatted value, which may have no space at all,
+   wraps anywhere. The search results keep each short value (status, IP, time) on one line. */
+th, td { word-break: normal; overflow-wrap: break-word; }
+td.url, td pre { overflow-wrap: anywhere; }
+table.results td:not(.url) { white-space: nowrap; }
 tr.sub td:first-child { padding-left: 28px; }
 .error-message { font-size: 16px; }
 .timeline { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; margin-bottom: 12px; }
@@ -43,11 +49,12 @@ tr.sub td:first-child { padding-left: 28px; }
 .timeline .track { position: relative; flex: 1; height: 14px; background: #f3f4f6; }
 .timeline .bar { position: absolute; top: 0; height: 14px; min-width: 2px; background: #4f7fb8; }
 .timeline .bar.machine { background: #9a8cb8; }
+details.all-spans > summary { cursor: pointer; color: #1c5fa8; margin: 4px 0 8px; }
 .waterfall .row.head { font-size: 12px; color: #777; }
 .waterfall .label { width: 320px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .waterfall .time.self { width: 70px; color: #999; }
-.cat-phase { --span: #9a8cb8; } .cat-listener { --span: #4f7fb8; } .cat-controller { --span: #4f805d; } .cat-sub_request { --span: #b0413e; }
-.cat-session { --span: #c28b2c; } .cat-redis { --span: #c2452c; } .cat-app { --span: #2c9fb0; }
+.cat-phase { --span: #9a8cb8; } .cat-listener { --span: #4f7fb8; } .cat-controller { --span: #4f805d; } .cat-sub_request { --span: #333333; }
+.cat-session { --span: #b8a200; } .cat-redis { --span: #c2452c; } .cat-app { --span: #17becf; }
 .cat-db { --span: #d9730d; } .cat-http { --span: #7b3fa0; } .cat-cache { --span: #e0508a; }
 .waterfall .bar, .legend .swatch { background: var(--span); }
 .legend .swatch { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 10px; }
@@ -59,6 +66,8 @@ tr.sub td:first-child { padding-left: 28px; }
 #router-logs .newline { display: block; }
 .closest-route, .path-to-match { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; border-radius: 4px; }
 .help { color: #777; font-size: 12px; }
+.diff.slower { color: #b0413e; font-weight: 600; }
+.diff.faster { color: #2e7d32; font-weight: 600; }
 .call-filters { margin: 0 0 12px; display: flex; flex-wrap: wrap; gap: 6px; }
 .call-filters a { padding: 3px 10px; border: 1px solid #d0d0d0; border-radius: 12px; text-decoration: none; color: #222; background: #fff; }
 .call-filters a[aria-current="true"] { background: #222; color: #fff; border-color: #222; }
@@ -76,6 +85,8 @@ textarea.curl-command { width: 100%; font-size: 12px; resize: vertical; }
 form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin-bottom: 16px; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-end; }
 .results .n-plus-one { background: #fff3cd; color: #8a5a00; border-radius: 3px; padding: 0 4px; font-size: 11px; font-weight: 600; }
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
+form.search label.toggle { flex-direction: row; align-items: center; gap: 6px; align-self: center; white-space: nowrap; }
+form.search label.toggle input { width: auto; margin: 0; }
 form.search input { font: inherit; padding: 4px 6px; width: 160px; }
 form.search button { font: inherit; padding: 5px 14px; }
 ${LIVE_LIST_STYLE}`);

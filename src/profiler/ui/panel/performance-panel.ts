@@ -5,6 +5,36 @@ import { TIMELINE_COLLECTOR, type TimelineCollectorData } from '../../collect/co
 import { profilePath } from '../../profiler-paths';
 import { type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
+import { PROFILER_LISTENER_NAMES } from '../profiler-listener-names';
+
+/** Spans shorter than this show as 0.00 ms: folded away with the profiler's own listeners. */
+const EMPTY_MS = 0.005;
+
+/** Whether a row is folded by itself: a listener of the profiler's, or a span too short to show a time. */
+function isNoise({ span }: TimelineRow): boolean {
+  if (span.token !== undefined) return false;
+  if (span.category === 'listener' && PROFILER_LISTENER_NAMES.has(span.name.split(/[\s:(]/)[0] ?? '')) return true;
+  return span.duration < EMPTY_MS;
+}
+
+/** The rows shown at first: a folded row takes the rows under it along. */
+function unfoldedRows(rows: readonly TimelineRow[]): TimelineRow[] {
+  const shown: TimelineRow[] = [];
+  let foldedDepth = Infinity;
+  for (const row of rows) {
+    if (row.depth > foldedDepth) continue;
+    foldedDepth = Infinity;
+    if (isNoise(row)) foldedDepth = row.depth;
+    else shown.push(row);
+  }
+  return shown;
+}
+
+function renderWaterfall(rows: readonly TimelineRow[], axis: number): SafeHtml {
+  return html`<div class="timeline waterfall">
+<div class="row head"><span class="label">Span</span><span class="track"></span><span class="time">Duration</span><span class="time self">Self</span></div>
+${rows.map((row) => renderRow(row, axis))}</div>`;
+}
 
 function percent(value: number, total: number): string {
   return Math.min(100, Math.max(0, (value / total) * 100)).toFixed(2);
@@ -27,23 +57,31 @@ function renderRow(row: TimelineRow, total: number): SafeHtml {
  * Performance: every span of the request as a waterfall (Symfony's Performance panel, Clockwork's
  * timeline) — the machine's states, the listeners and the controller in them, the session's
  * Redis work, the application's stopwatch spans and the error sub-request — with each one's self
- * time, and what no span accounts for.
+ * time, and what no span accounts for. The profiler's own listeners and the spans that took no
+ * measurable time are folded into a <details> holding the whole waterfall (no script needed).
  */
 export const performancePanel: PanelDefinition<TimelineCollectorData> = {
   name: 'performance',
   label: 'Performance',
   collector: TIMELINE_COLLECTOR,
-  render: ({ data }) => {
+  render: ({ data, profile }) => {
     const { rows, unaccounted, total } = accountTimeline(data);
     const axis = Math.max(total, ...rows.map(({ span }) => span.start + span.duration), 0.001);
     const share = total > 0 ? ` (${((unaccounted / total) * 100).toFixed(1)} % of the total)` : '';
+    const shown = unfoldedRows(rows);
+    const folded = rows.length - shown.length;
     return html`<h2>Performance</h2>
-<p class="totals"><strong>Total: ${formatMs(total)}</strong> · <span class="unaccounted">unaccounted: ${formatMs(unaccounted)}${share}</span> — time no listener, controller or other span covers (the state machine's own work).${
+<p class="totals"><strong>Total: <span class="total">${formatMs(total)}</span></strong> from the request's start until its profile was collected, kernel.terminate included;
+the response was sent after <span class="response-time">${formatMs(profile.duration)}</span> (the Duration above) · <span class="unaccounted">unaccounted: ${formatMs(unaccounted)}${share}</span> — time no listener, controller or other span covers (the state machine's own work).${
       data.droppedSpans > 0 ? html` <strong>${data.droppedSpans} application spans were not recorded</strong> (the trace was full).` : ''
     }</p>
 <p class="legend">${SPAN_CATEGORIES.map((category) => html`<span class="swatch cat-${category}"></span>${category} `)}</p>
-${rows.length === 0 ? html`<p class="empty">Nothing was recorded.</p>` : html`<div class="timeline waterfall">
-<div class="row head"><span class="label">Span</span><span class="track"></span><span class="time">Duration</span><span class="time self">Self</span></div>
-${rows.map((row) => renderRow(row, axis))}</div>`}`;
+${rows.length === 0 ? html`<p class="empty">Nothing was recorded.</p>` : renderWaterfall(shown, axis)}
+${
+  folded === 0
+    ? ''
+    : html`<details class="all-spans"><summary>All ${rows.length} spans: ${folded} more, the profiler's own listeners and spans under 0.01 ms</summary>
+${renderWaterfall(rows, axis)}</details>`
+}`;
   },
 };

@@ -7,7 +7,7 @@ import { type PanelDefinition } from './panel-definition';
 import { NO_SOURCE, type SourceReader } from './read-source-excerpts';
 import { renderPanelLayout } from './panel-layout';
 import { renderProfileSummary } from './profile-summary';
-import { renderWriterCounters } from './writer-counters';
+import { renderSidebarCounters } from './writer-counters';
 import { comparePath, profilePath, searchPath } from '../../profiler-paths';
 
 /** What the profile page shows: a profile, its children, the panels and the one chosen. */
@@ -63,8 +63,7 @@ function renderCompareLink(content: ProfilePageContent): SafeHtml {
 export function renderProfilePage(content: ProfilePageContent, stats: ProfilerStats): string {
   return renderPanelLayout({
     sidebar: html`${renderMenu(content)}
-<h2>Profiler</h2>
-${renderWriterCounters(stats)}`,
+${renderSidebarCounters(stats)}`,
     content: html`${renderProfileSummary(content.profile, content.children)}
 ${renderCompareLink(content)}
 <section class="panel" id="panel-${content.panel.name}">

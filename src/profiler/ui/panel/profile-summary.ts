@@ -54,7 +54,7 @@ ${statusHeading(profile)}
 ${item('IP', html`<a href="${searchPath('ip', profile.ip)}">${profile.ip}</a>`)}
 ${item('Profiled on', html`<time datetime="${time.iso}">${time.rfc}</time> <span class="empty mono">${time.iso}</span>`)}
 ${item('Token', html`<span class="mono token">${profile.token}</span>`)}
-${item('Duration', formatMs(profile.duration))}
+${item('Duration', html`<span class="duration" title="Until the response was sent; the Performance panel's Total adds kernel.terminate">${formatMs(profile.duration)}</span>`)}
 ${item('Profiler cost', `${formatMs(profile.profilerCost.collect)} (collect)`)}
 ${typeof referer !== 'string' ? '' : item('Referer', WEB_URL.test(referer) ? html`<a href="${referer}" rel="noreferrer">${referer}</a>` : referer)}
 </dl>

@@ -20,6 +20,8 @@ import { collectorData } from '../../profile';
 import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
 import { renderStatusPage, type StorageState, type WorkersView } from './status-page';
+import { type ProfilerSettings } from './profiler-settings';
+import { DEFAULT_LIMIT } from './search-criteria';
 import { counterValues } from './writer-counters';
 import { ProfilerPaths, resultsPath } from '../../profiler-paths';
 import { createToolbarController } from '../toolbar/toolbar-controller';
@@ -44,6 +46,8 @@ export interface ProfilerRoutesDeps {
   readonly editorLink?: EditorLink;
   /** The toolbar items of plugins and of the application, after Loupe's own. */
   readonly toolbarItems?: readonly ToolbarItem[];
+  /** The configuration the status page shows (no password); without it the page shows none. */
+  readonly settings?: ProfilerSettings;
 }
 
 /** A page that reads the storage: the storage failing or not answering makes it a 503 that says so. */
@@ -97,7 +101,8 @@ function filtersOf(request: Request): string {
 /**
  * `/_profiler/` and `/_profiler/search` (ProfilerController::homeAction and searchAction): a
  * browser is redirected (302) to the results page of its filters, under the token it typed or
- * `empty`, with ten results by default from the home page; a JSON client gets the results at once.
+ * `empty`, with the default page size (as many as a search without `limit`) from the home page; a
+ * JSON client gets the results at once.
  */
 function createSearchController(deps: ProfilerRoutesDeps, name: string, defaultQuery: string): Controller {
   return {
@@ -143,11 +148,21 @@ function createStatusController(deps: ProfilerRoutesDeps): Controller {
           indexed: storage.indexed,
           storage: { reachable: storage.reachable, error: storage.error },
           ...(workers === null ? {} : { worker: workers.id, workers: workers.workers }),
+          ...(deps.settings === undefined ? {} : { settings: deps.settings }),
         }),
-        html: () => renderStatusPage(stats, storage, workers),
+        html: () => renderStatusPage(stats, storage, workers, deps.settings),
       });
     },
   };
+}
+
+/**
+ * `/_profiler/live` opened as a page rather than as a WebSocket (the browser's address bar, a
+ * link): the search page, whose live list is that WebSocket. uWS hands a GET without an
+ * `Upgrade` header to the kernel, which would otherwise answer 404.
+ */
+function createLivePageController(): Controller {
+  return { name: 'profiler.live', handle: () => Response.redirect(resultsPath('', `limit=${DEFAULT_LIMIT}`), 302) };
 }
 
 /** `/_profiler/{token}/compare/{other}`: the profile `other` (B) measured against `token` (A). */
@@ -205,9 +220,10 @@ export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefini
   const isConnected = unguarded.isStorageConnected ?? (() => true);
   const deps: ProfilerRoutesDeps = { ...unguarded, storage: guardStorage(unguarded.storage, isConnected) };
   return [
-    { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'profiler.home', 'limit=10') },
+    { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'profiler.home', `limit=${DEFAULT_LIMIT}`) },
     { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'profiler.search', '') },
     { name: '_profiler_status', path: ProfilerPaths.STATUS, methods: ['GET'], controller: createStatusController(deps) },
+    { name: '_profiler_live', path: ProfilerPaths.LIVE, methods: ['GET'], controller: createLivePageController() },
     {
       name: '_profiler_search_results',
       path: ProfilerPaths.RESULTS_ROUTE,

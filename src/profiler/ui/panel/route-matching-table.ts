@@ -16,14 +16,31 @@ function outcome(route: RouteTraceEntry): SafeHtml {
   return html`Path does not match`;
 }
 
+/** The profiler's own routes (`_profiler*`, `_wdt`): registered first, so tried first, and rarely what a reader looks for. */
+function isProfilerRoute(route: RouteTraceEntry): boolean {
+  return route.name.startsWith('_profiler') || route.name === '_wdt' || route.name.startsWith('_wdt_');
+}
+
+function renderRow(route: RouteTraceEntry, index: number, closest: number): SafeHtml {
+  const classes = [ROW_CLASS[route.level], index === closest ? 'closest' : ''].filter((name) => name !== '').join(' ');
+  return html`<tr id="route-trace-${index + 1}"${classes === '' ? '' : html` class="${classes}"`} data-level="${route.level}"><td>${index + 1}</td><td class="mono">${route.name}</td><td class="mono">${route.path}</td><td>${outcome(route)}</td></tr>\n`;
+}
+
+const HEAD = html`<thead><tr><th>#</th><th>Route name</th><th>Path</th><th>Log</th></tr></thead>`;
+
 /**
  * The routes tried for a request no route answered (Symfony's "Route Matching Logs"): each with
  * its outcome, the first that almost matches highlighted and named above the table, since it is
- * most likely the route the request was meant for.
+ * most likely the route the request was meant for. The profiler's own routes that do not match
+ * are folded into a <details> under the table (one click, no script), keeping their numbers.
  */
 export function renderRouteMatching(matching: RouteMatchingLog): SafeHtml {
   const closest = matching.routes.findIndex((route) => route.level === RouteTraceLevel.ALMOST_MATCHES);
   const closestRoute = matching.routes[closest];
+  const numbered = matching.routes.map((route, index) => [route, index] as const);
+  const isFolded = (route: RouteTraceEntry): boolean => isProfilerRoute(route) && route.level === RouteTraceLevel.DOES_NOT_MATCH;
+  const shown = numbered.filter(([route]) => !isFolded(route));
+  const folded = numbered.filter(([route]) => isFolded(route));
   return html`<h3>Route matching log</h3>
 <p class="path-to-match"><strong>Path to match:</strong> <code>${matching.method} ${matching.path}</code></p>
 ${
@@ -32,13 +49,20 @@ ${
     : html`<p class="closest-route"><strong>Closest route:</strong> <a href="#route-trace-${closest + 1}"><code>${closestRoute.name}</code></a> (<code>${closestRoute.path}</code>): ${outcome(closestRoute)}</p>`
 }
 <table id="router-logs">
-<thead><tr><th>#</th><th>Route name</th><th>Path</th><th>Log</th></tr></thead>
+${HEAD}
 <tbody>
-${matching.routes.map((route, index) => {
-  const classes = [ROW_CLASS[route.level], index === closest ? 'closest' : ''].filter((name) => name !== '').join(' ');
-  return html`<tr id="route-trace-${index + 1}"${classes === '' ? '' : html` class="${classes}"`} data-level="${route.level}"><td>${index + 1}</td><td class="mono">${route.name}</td><td class="mono">${route.path}</td><td>${outcome(route)}</td></tr>\n`;
-})}</tbody>
+${shown.map(([route, index]) => renderRow(route, index, closest))}</tbody>
 </table>
+${
+  folded.length === 0
+    ? ''
+    : html`<details class="profiler-routes"><summary>The profiler's own ${folded.length} route${folded.length === 1 ? '' : 's'} (tried first, none matched)</summary>
+<table id="router-logs-profiler">
+${HEAD}
+<tbody>
+${folded.map(([route, index]) => renderRow(route, index, closest))}</tbody>
+</table></details>`
+}
 ${matching.omitted > 0 ? html`<p class="notice">${matching.omitted} more routes were tried and are not listed: a profile lists the first ${matching.routes.length}.</p>` : ''}
 <p class="help">These logs were recorded when the request was profiled, against the routes of that moment.</p>`;
 }

@@ -7,7 +7,7 @@ import { renderLiveList } from './live-list';
 import { renderPanelLayout } from './panel-layout';
 import { formatMs, formatTime } from './panel-format';
 import { searchQueryString, type SearchForm } from './search-criteria';
-import { renderWriterCounters } from './writer-counters';
+import { renderSidebarCounters } from './writer-counters';
 import { profilePath, ProfilerPaths } from '../../profiler-paths';
 
 const FIELDS: readonly (readonly [keyof SearchForm, string, string])[] = [
@@ -55,7 +55,7 @@ function renderRow(row: ProfileSummary, isChild: boolean, parentShown: boolean):
   const status = row.statusCode === 0 ? 'aborted' : `${row.statusCode} ${STATUS_TEXT[row.statusCode] ?? ''}`;
   const parent = row.parent === null || parentShown ? '' : html` <span class="empty">sub-request of <a class="mono" href="${profilePath(row.parent)}">${row.parent}</a></span>`;
   return html`<tr class="${isChild ? 'sub' : 'main'}" data-token="${row.token}">
-<td class="${row.statusCode >= 400 || row.statusCode === 0 ? 'level-error' : ''}">${status}</td><td>${row.ip}</td><td>${row.method}</td><td class="mono">${row.url}</td>
+<td class="${row.statusCode >= 400 || row.statusCode === 0 ? 'level-error' : ''}">${status}</td><td>${row.ip}</td><td>${row.method}</td><td class="mono url">${row.url}</td>
 <td><time datetime="${time.iso}">${time.iso}</time></td><td class="duration">${row.duration === undefined ? '–' : formatMs(row.duration)}</td>${renderQueries(row)}
 <td>${isChild ? '↳ ' : ''}<a class="mono" href="${profilePath(row.token)}">${row.token}</a>${parent}</td>
 </tr>\n`;
@@ -99,10 +99,10 @@ export function renderSearchPage(content: SearchPageContent, stats: ProfilerStat
   const { form, result } = content;
   const rows = result.rows.flatMap((row) => (row.ok ? [row.summary] : []));
   return renderPanelLayout({
-    sidebar: html`<h2>Profiler</h2>\n${renderWriterCounters(stats)}`,
+    sidebar: renderSidebarCounters(stats),
     content: html`<h2>Profile Search</h2>
 ${renderForm(form)}
-${renderLiveList()}
+${renderLiveList({ subRequests: form.sub_requests !== '', favicon: form.favicon !== '' })}
 <h2 class="result-count" data-total="${result.total}">${result.total === 0 ? 'No' : result.total} results found</h2>
 ${result.complete ? '' : html`<p class="empty scan-limit">Only the newest ${SEARCH_SCAN_LIMIT} profiles of this time range were searched; narrow From and Until to search older ones.</p>`}
 ${rows.length === 0 ? '' : html`<table class="results">

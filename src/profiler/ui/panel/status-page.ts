@@ -3,6 +3,7 @@ import { type WorkerStatus } from '../../../server/workers/worker-protocol';
 import { html, type SafeHtml } from '../../../view/html';
 import { renderPanelLayout } from './panel-layout';
 import { renderWriterCounters } from './writer-counters';
+import { renderProfilerSettings, type ProfilerSettings } from './profiler-settings';
 
 /** What the storage said when asked how many profiles it indexes. */
 export type StorageState =
@@ -48,10 +49,10 @@ unless it failed (5xx, a server error) or took at least PROFILER_SLOW_MS <strong
 
 /**
  * The profiler's status: this process's writer counters since it started (kept in memory, so
- * shown whether Redis answers or not), and how many profiles the shared storage indexes (every
- * process writing to this Redis), or why it cannot be asked.
+ * shown whether Redis answers or not), how many profiles the shared storage indexes (every
+ * process writing to this Redis), or why it cannot be asked, and the configuration in effect.
  */
-export function renderStatusPage(stats: ProfilerStats, storage: StorageState, workers: WorkersView | null = null): string {
+export function renderStatusPage(stats: ProfilerStats, storage: StorageState, workers: WorkersView | null = null, settings?: ProfilerSettings): string {
   return renderPanelLayout({
     content: html`<h2>Profiler status</h2>
 <p>Counters of this server process since it started. A profile is <em>dropped</em> when it could not be stored
@@ -65,6 +66,7 @@ ${
 <p>Profiles indexed in storage (all processes): <strong data-counter="indexed">${storage.indexed}</strong></p>`
     : html`<p class="level-error">Profile storage (Redis): <strong data-counter="storage">unreachable</strong> — <span data-counter="storage-error">${storage.error}</span></p>
 <p>The counters above are this process's own; profiles cannot be read until Redis answers again.</p>`
-}`,
+}
+${settings === undefined ? '' : renderProfilerSettings(settings)}`,
   });
 }

@@ -1,5 +1,6 @@
 import { type ProfilerStats } from '../../profiler';
 import { html, type SafeHtml } from '../../../view/html';
+import { ProfilerPaths } from '../../profiler-paths';
 
 /** The profiler's counters as plain numbers, for the status JSON. */
 export function counterValues(stats: ProfilerStats): Record<string, string | number | null> {
@@ -36,4 +37,20 @@ export function renderWriterCounters(stats: ProfilerStats): SafeHtml {
 <dt>Writer</dt><dd data-counter="writer-state">${writer.state}</dd>
 ${writer.lastError === null ? '' : html`<dt>Last error</dt><dd data-counter="last-error">${writer.lastError}</dd>`}
 </dl>`;
+}
+
+/**
+ * The sidebar of every page: only what tells a reader why a profile may be missing (stored,
+ * dropped, not profiled); the writer's internals (replaced, queued, its state) are on the
+ * status page, which the link opens.
+ */
+export function renderSidebarCounters(stats: ProfilerStats): SafeHtml {
+  const { writer } = stats;
+  return html`<h2>Profiler</h2>
+<dl class="counters">
+<dt>Stored</dt><dd data-counter="stored">${writer.stored}</dd>
+<dt>Dropped</dt><dd data-counter="dropped">${writer.dropped}</dd>
+<dt>Not profiled</dt><dd data-counter="not-profiled">${stats.notProfiled}</dd>
+</dl>
+<p class="help"><a href="${ProfilerPaths.STATUS}">Status and configuration</a></p>`;
 }

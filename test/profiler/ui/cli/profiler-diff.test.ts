@@ -58,7 +58,24 @@ test('profiler:diff with an unknown token fails with exit code 1 and names it; a
   t.is(unknown.code, 1);
   t.is(unknown.stderr, 'Token "abcdef" not found.\n');
   t.is(unknown.stdout, '');
-  const usage = await runMain(['profiler:diff', fast], env);
+  const usage = await runMain(['profiler:diff'], env);
   t.is(usage.code, 2);
-  t.regex(usage.stderr, /^profiler:diff needs two tokens, A and B\.\n\nUsage: loupe profiler:diff A B/);
+  t.regex(usage.stderr, /^profiler:diff needs a token B \(compared with the request before it of the same route\), or two tokens A and B\.\n\nUsage: loupe profiler:diff A B/);
+});
+
+// Serial, so before the concurrent tests: the slow request is still the latest.
+test.serial('profiler:diff latest alone compares the newest request with the one before it of the same route', async (t) => {
+  const run = await runMain(['profiler:diff', 'latest'], env);
+  t.is(run.code, 0, run.stderr);
+  t.true(run.stdout.startsWith(`Compare ${fast} (A) with ${slow} (B)\n`), run.stdout);
+  const one = await runMain(['profiler:diff', slow, '--json'], env);
+  t.is(one.code, 0, one.stderr);
+  t.like(JSON.parse(one.stdout), { a: { token: fast }, b: { token: slow } });
+});
+
+test('profiler:diff with one token and no earlier request of its route says so and how to name two', async (t) => {
+  const [first = ''] = await profileRequests(server, [{ path: '/nowhere-diff-once' }]);
+  const run = await runMain(['profiler:diff', first], env);
+  t.is(run.code, 1);
+  t.regex(run.stderr, /^No earlier profile of the route of GET \S+ to compare [0-9a-f]{6} with: name two tokens, profiler:diff A B\.\n$/);
 });

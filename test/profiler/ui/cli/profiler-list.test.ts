@@ -24,7 +24,7 @@ test('profiler:list --sub-requests (through the process) shows every request new
   // The test server's routes run no SQL: every row counts none.
   t.true(tableRows(run.stdout).every((row) => row.queries === '0'), run.stdout);
   t.true(tableRows(run.stdout).every((row) => /^\d+\.\d+ m?s$/.test(row.duration)), run.stdout);
-  t.is(run.stderr, 'Rows 1-5 of 5, page 1 of 1.\n');
+  t.true(run.stderr.endsWith('Rows 1-5 of 5, page 1 of 1.\n'), run.stderr);
   const rows = tableRows(run.stdout);
   const mains = rows.filter((row) => row.parent === '-');
   t.deepEqual(mains.map((row) => [row.token, row.status, row.method]), [
@@ -122,10 +122,18 @@ test('profiler:list --sort duration --order asc, and pages: --limit 2 --page 2, 
   const fastest = await runMain(['profiler:list', '--sort', 'duration', '--order', 'asc', '--json'], env);
   t.deepEqual((JSON.parse(fastest.stdout) as { duration: number }[]).map((row) => row.duration), [...durations].reverse());
   const first = await runMain(['profiler:list', '--limit', '2'], env);
-  t.is(first.stderr, 'Rows 1-2 of 3, page 1 of 2; --page 2 shows the next.\n');
+  t.is(first.stderr, `Profiles under the prefix "${server.config.redis.prefix}" (REDIS_PREFIX).\nRows 1-2 of 3, page 1 of 2; --page 2 shows the next.\n`);
   const second = await runMain(['profiler:list', '--limit', '2', '--page', '2'], env);
   t.deepEqual(tableRows(second.stdout).map((row) => row.token), [token.config]);
-  t.is(second.stderr, 'Rows 3-3 of 3, page 2 of 2.\n');
+  t.true(second.stderr.endsWith('Rows 3-3 of 3, page 2 of 2.\n'), second.stderr);
   const oldest = await runMain(['profiler:list', '--order', 'asc', '--limit', '1'], env);
   t.deepEqual(tableRows(oldest.stdout).map((row) => row.token), [token.config]);
+});
+
+test('profiler:list says which prefix it lists: the default one is shared by every application, and it says how to narrow it', async (t) => {
+  const shared = await runMain(['profiler:list', '--limit', '1', '--url', `/nowhere-${server.config.redis.prefix}`], { REDIS_PREFIX: undefined });
+  t.is(shared.code, 0, shared.stderr);
+  t.regex(shared.stderr, /^Profiles under the default prefix "loupe:": every application on this Redis that sets no REDIS_PREFIX stores its profiles there\. --prefix PREFIX \(or REDIS_PREFIX\) lists one application's/);
+  const own = await runMain(['--prefix', server.config.redis.prefix, 'profiler:list', '--json'], { REDIS_PREFIX: undefined });
+  t.true(own.stderr.startsWith(`Profiles under the prefix "${server.config.redis.prefix}" (--prefix).\n`), own.stderr);
 });

@@ -13,6 +13,7 @@ const BIN = path.join(ROOT, 'bin', 'loupe.js');
 interface Tail {
   readonly child: ChildProcessWithoutNullStreams;
   stdout(): string;
+  stderr(): string;
   /** Resolves once stdout has a line containing `text`; rejects after `ms` with what was printed. */
   waitForLine(text: string, ms?: number): Promise<string>;
   /** Sends SIGINT and resolves with the exit code. */
@@ -36,6 +37,7 @@ function startTail(prefix: string, args: readonly string[] = []): Promise<Tail> 
   const tail: Tail = {
     child,
     stdout: () => stdout,
+    stderr: () => stderr,
     waitForLine: (text, ms = 30_000) =>
       new Promise((resolve, reject) => {
         const check = (): void => {
@@ -85,10 +87,14 @@ test.serial('profiler:tail prints the requests of other server processes sharing
     t.false(childLine.includes('s3cret'), childLine);
     const otherLine = await tail.waitForLine(column(fromOther.headers['x-debug-token']));
     t.regex(otherLine, / 404 .* \/config\.yaml$/);
-    // Its error page was rendered by a sub-request, which names it.
-    await tail.waitForLine(`(sub-request of ${String(fromOther.headers['x-debug-token'])})`);
+    // Its error page was rendered by a sub-request, which names it, on the line right after its parent's.
+    const subLine = await tail.waitForLine(`(sub-request of ${String(fromOther.headers['x-debug-token'])})`);
+    const lines = tail.stdout().split('\n');
+    t.is(lines.indexOf(subLine), lines.indexOf(otherLine) + 1, tail.stdout());
   } finally {
     t.is(await tail.interrupt(), 0);
+    // Stopped by the user, the command does not announce a reconnection it will not make.
+    t.false(tail.stderr().includes('Lost the connection'), tail.stderr());
     await inProcess.close();
   }
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { matchesLiveFilter, parseStatusFilter } from '../../../../src/profiler/ui/live/live-filter';
 import { type LiveSummary } from '../../../../src/profiler/ui/live/live-summary';
 
-const summary: LiveSummary = { token: 'abc123', method: 'POST', path: '/api/echo?x=1', status: 502, durationMs: 120, time: 0, sub: false, parent: null, aborted: false };
+const summary: LiveSummary = { token: 'abc123', method: 'POST', path: '/api/echo?x=1', ip: '127.0.0.1', url: 'http://localhost/api/echo?x=1', status: 502, durationMs: 120, time: 0, sub: false, parent: null, aborted: false };
 
 test('a status filter is a class (5xx) or an exact code; anything else is refused', (t) => {
   t.deepEqual(parseStatusFilter('5xx'), { class: 5 });

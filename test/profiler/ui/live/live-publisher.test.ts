@@ -31,7 +31,7 @@ test('each stored batch is announced once, as one message of summaries, after it
     await writer.whenIdle();
     await until(() => received.length === 25, 'every summary arrived');
     t.deepEqual(received.map((summary) => summary.token), written);
-    t.like(received[0], { path: `/hello/${written[0] ?? ''}?password=******`, status: 503, durationMs: 12.35, sub: false, parent: null, aborted: false });
+    t.like(received[0], { path: `/hello/${written[0] ?? ''}?password=******`, ip: '127.0.0.1', status: 503, durationMs: 12.35, sub: false, parent: null, aborted: false });
     t.deepEqual(publisher.stats, { published: 25, failed: 0 });
     // Announced after the write: each announced token is stored.
     t.is(await storage.count(), 25);
@@ -62,6 +62,9 @@ test('a publish that fails loses the announcement, never the profile', async (t)
 test('a message that is not a list of summaries gives none; entries that are not summaries are left out', (t) => {
   t.deepEqual(parseLiveMessage('not json'), []);
   t.deepEqual(parseLiveMessage('{"token":"abc123"}'), []);
-  const good = { token: 'abc123', method: 'GET', path: '/', status: 200, durationMs: 1, time: 1, sub: false, parent: null, aborted: false };
+  const good = { token: 'abc123', method: 'GET', path: '/', ip: '127.0.0.1', url: 'http://localhost/', status: 200, durationMs: 1, time: 1, sub: false, parent: null, aborted: false };
   t.deepEqual(parseLiveMessage(JSON.stringify([good, { ...good, status: '200' }, null, 5])), [good]);
+  // A server of an earlier version announces no address and no URL: the path stands for the URL.
+  const { ip: _ip, url: _url, ...older } = good;
+  t.deepEqual(parseLiveMessage(JSON.stringify([older])), [{ ...older, ip: '', url: '/' }]);
 });

@@ -92,11 +92,12 @@ test('without debug there is no live route: the path is a plain 404', async (t) 
   }
 });
 
-test('a plain GET of the live path is not upgraded: it reaches the routes as any other request', async (t) => {
+test('a plain GET of the live path is not upgraded: it reaches the routes, whose _profiler_live sends a browser to the search page and its live list', async (t) => {
   const server = await startTestServer();
   try {
     const res = await httpRequest(server.port, { path: '/_profiler/live' });
-    t.is(res.status, 404);
+    t.is(res.status, 302);
+    t.is(res.headers['location'], '/_profiler/empty/search/results?limit=50');
   } finally {
     await server.close();
   }

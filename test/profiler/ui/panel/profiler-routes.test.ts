@@ -48,15 +48,16 @@ test('the routes carry Symfony\'s names, static paths first, the token requireme
     ['_profiler_home', '/_profiler/'],
     ['_profiler_search', '/_profiler/search'],
     ['_profiler_status', '/_profiler/status'],
+    ['_profiler_live', '/_profiler/live'],
     ['_profiler_search_results', '/_profiler/{token}/search/results'],
     ['_profiler_compare', '/_profiler/{token}/compare/{other}'],
     ['_profiler', '/_profiler/{token}'],
     ['_wdt', '/_wdt/{token}'],
   ]);
-  t.deepEqual(routes[3]?.requirements, { token: '[0-9a-f]{6}|empty' });
-  t.deepEqual(routes[4]?.requirements, { token: '[0-9a-f]{6}|latest', other: '[0-9a-f]{6}|latest' });
-  t.deepEqual(routes[5]?.requirements, { token: '[0-9a-f]{6}|latest' });
-  t.deepEqual(routes[6]?.requirements, { token: '[0-9a-f]{6}' });
+  t.deepEqual(routes[4]?.requirements, { token: '[0-9a-f]{6}|empty' });
+  t.deepEqual(routes[5]?.requirements, { token: '[0-9a-f]{6}|latest', other: '[0-9a-f]{6}|latest' });
+  t.deepEqual(routes[6]?.requirements, { token: '[0-9a-f]{6}|latest' });
+  t.deepEqual(routes[7]?.requirements, { token: '[0-9a-f]{6}' });
 });
 
 test('a token the writer dropped is a 404 that says so and why', async (t) => {

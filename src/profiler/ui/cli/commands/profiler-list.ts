@@ -6,6 +6,7 @@ import { N_PLUS_ONE } from '../../../app-io/analyze-calls';
 import { SEARCH_ORDERS, SEARCH_SCAN_LIMIT, SEARCH_SORTS, type ProfileCriteria, type SearchResult } from '../../../storage/profile-storage';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from '../../../../cli/commands/connection-help';
+import { type ConnectionFlags } from '../../../../cli/parse-command-args';
 
 const DEFAULT_LIMIT = 20;
 /** The storage answers at most this many rows per search. */
@@ -21,7 +22,9 @@ const HELP = `Usage: loupe profiler:list [--limit N] [--page N] [--sort time|dur
 
 Lists stored profiles, newest first, as the profiler's search page: main requests only unless
 --sub-requests (Parent names the main request of a sub-request), without the browser's
-/favicon.ico requests unless --favicon. Says on stderr how many matched and which page this is.
+/favicon.ico requests unless --favicon. Says on stderr which key prefix it lists (every
+application sharing a Redis and a prefix stores its profiles together: without --prefix or
+REDIS_PREFIX that is the default "loupe:"), how many matched and which page this is.
 A stored row that cannot be read is listed in its place as "(unreadable row TOKEN: why)" (with
 --json: on stderr); the exit code stays 0. Control characters in stored values are shown
 escaped (\\x1b). A search reads at most the newest ${SEARCH_SCAN_LIMIT} rows of the index.
@@ -95,6 +98,17 @@ function pageNote(result: SearchResult, page: number, limit: number): string {
   return `Rows ${first}-${last} of ${result.total}${partial}, page ${page} of ${pages}${next}.\n`;
 }
 
+/**
+ * Which profiles are listed, on stderr: the prefix and where it came from. The default prefix is
+ * shared by every application that does not set its own, so its rows may be another app's.
+ */
+function prefixNote(prefix: string, flags: ConnectionFlags, env: Readonly<Record<string, string | undefined>>): string {
+  const shown = `"${escapeControl(prefix)}"`;
+  if (flags.prefix !== undefined) return `Profiles under the prefix ${shown} (--prefix).\n`;
+  if (env['REDIS_PREFIX'] !== undefined) return `Profiles under the prefix ${shown} (REDIS_PREFIX).\n`;
+  return `Profiles under the default prefix ${shown}: every application on this Redis that sets no REDIS_PREFIX stores its profiles there. --prefix PREFIX (or REDIS_PREFIX) lists one application's; --url narrows to a path.\n`;
+}
+
 /** `loupe profiler:list`: the search of the profiler panel, as a table or JSON. */
 export const profilerListCommand: CliCommand = {
   name: 'profiler:list',
@@ -126,7 +140,8 @@ export const profilerListCommand: CliCommand = {
       ...(args.flag('sub-requests') ? {} : { mainRequestsOnly: true }),
       ...(args.flag('favicon') ? {} : { hideFavicon: true }),
     };
-    const result = await withProfileStorage(io.env, args.connection, ({ storage }) => storage.search(criteria));
+    const { result, prefix } = await withProfileStorage(io.env, args.connection, async ({ storage, prefix: listed }) => ({ result: await storage.search(criteria), prefix: listed }));
+    io.err(prefixNote(prefix, args.connection, io.env));
     const { rows } = result;
     if (args.flag('json')) {
       // stdout stays an array of rows a program can read; what could not be read is said on stderr.

@@ -1,4 +1,5 @@
 import { liveChannel, parseLiveMessage } from '../../live/live-summary';
+import { ParentFirst } from '../../live/parent-first';
 import { matchesLiveFilter, parseStatusFilter, type LiveFilter } from '../../live/live-filter';
 import { closeRedis, connectRedis } from '../../../../redis/connect-redis';
 import { CliError } from '../../../../cli/cli-error';
@@ -13,7 +14,8 @@ const HELP = `Usage: loupe profiler:tail [--method M] [--status CODE|Nxx] [--pat
 Prints one line per request as its profile is stored, by any server process sharing the Redis
 and the key prefix, until interrupted (Ctrl-C; exit code 0): time, method, status, duration,
 token and path (query values the profiler redacts stay redacted). Sub-requests and requests
-whose client went away say so at the end of the line. Control characters are shown escaped.
+whose client went away say so at the end of the line, and a sub-request's line comes right after
+its parent's. Control characters are shown escaped.
 
   --method M         only this HTTP method (GET, POST, …)
   --status CODE      only this status code (0: the client went away), or a class: 2xx, 4xx, 5xx…
@@ -69,16 +71,22 @@ export const profilerTailCommand: CliCommand = {
     const config = connectionConfig(io.env, args.connection);
     const interrupted = untilInterrupted();
     const redis = await connectRedis(config.url, 'loupe-cli-tail', config);
+    // Set once the user stopped the command: the connection closing then is no loss to report.
+    let stopping = false;
     try {
       const channel = liveChannel(config.prefix);
-      redis.on('message', (from: string, message: string) => {
-        if (from !== channel) return;
-        for (const summary of parseLiveMessage(message)) if (matchesLiveFilter(summary, filter)) io.out(formatLiveLine(summary));
+      // Every summary goes through, so that a parent filtered out still releases its sub-request.
+      const ordered = new ParentFirst((summary) => {
+        if (matchesLiveFilter(summary, filter)) io.out(formatLiveLine(summary));
       });
-      // ioredis reconnects and subscribes again by itself; the user is told in between.
+      redis.on('message', (from: string, message: string) => {
+        if (from === channel) ordered.push(parseLiveMessage(message));
+      });
+      // ioredis reconnects and subscribes again by itself; the user is told in between, but not
+      // when the connection closes because the user stopped the command.
       let lost = false;
       redis.on('close', () => {
-        if (!lost) io.err('Lost the connection to Redis; reconnecting…\n');
+        if (!lost && !stopping) io.err('Lost the connection to Redis; reconnecting…\n');
         lost = true;
       });
       redis.on('ready', () => {
@@ -89,8 +97,11 @@ export const profilerTailCommand: CliCommand = {
       // On stderr, so that stdout is the request lines only.
       io.err(`Waiting for profiles under the prefix "${escapeControl(config.prefix)}" (Ctrl-C to stop).\n`);
       await interrupted;
+      stopping = true;
+      ordered.flush();
       return 0;
     } finally {
+      stopping = true;
       await closeRedis(redis);
     }
   },

@@ -1,4 +1,4 @@
-import { type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../../compare-profiles';
+import { isUnchanged, type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../../compare-profiles';
 import { escapeControl } from '../../../../log/escape-control';
 import { formatDuration } from '../../../../cli/format/format-duration';
 import { formatTable } from '../../../../cli/format/format-table';
@@ -7,9 +7,10 @@ function ms(value: number | null): string {
   return value === null ? '-' : formatDuration(value);
 }
 
-/** `+1.20 ms (+15.0 %)`: what B took more (or less) than A. */
+/** `+1.20 ms (+15.0 %)`: what B took more (or less) than A; `±0.00 ms` below what can be shown. */
 export function formatDiff(row: TimingDiff): string {
   if (row.diff === null) return row.a === null ? 'only in B' : 'only in A';
+  if (isUnchanged(row)) return `±${formatDuration(0)}`;
   const sign = row.diff > 0 ? '+' : row.diff < 0 ? '-' : '±';
   const percent = row.percent === null ? '' : ` (${row.percent > 0 ? '+' : ''}${row.percent} %)`;
   return `${sign}${formatDuration(Math.abs(row.diff))}${percent}`;

@@ -1,0 +1,52 @@
+import { type ProfilerConfig } from '../../profiler-config';
+import { type RedisConfig } from '../../../redis/redis-config';
+import { html, type SafeHtml } from '../../../view/html';
+import { hideRedisPassword } from '../../../redis/hide-redis-password';
+
+/** The configuration the status page shows: where profiles go, how long they stay, what is captured. */
+export interface ProfilerSettings {
+  /** REDIS_URL, its password hidden. */
+  readonly redisUrl: string;
+  readonly prefix: string;
+  readonly lifetime: number;
+  readonly maxProfiles: number;
+  readonly maxBytes: number;
+  readonly maxProfileBytes: number;
+  readonly sample: number;
+  readonly slowMs: number;
+  readonly capture: readonly string[];
+  readonly allowedIps: readonly string[];
+}
+
+/** What of the configuration a reader of the status page may see: no password, no secret. */
+export function profilerSettings(redis: RedisConfig, profiler: ProfilerConfig): ProfilerSettings {
+  return {
+    redisUrl: hideRedisPassword(redis.url),
+    prefix: redis.prefix,
+    lifetime: profiler.lifetime,
+    maxProfiles: profiler.maxProfiles,
+    maxBytes: profiler.maxBytes,
+    maxProfileBytes: profiler.maxProfileBytes,
+    sample: profiler.sample,
+    slowMs: profiler.slowMs,
+    capture: profiler.capture,
+    allowedIps: profiler.allowedIps,
+  };
+}
+
+const GROUPED = new Intl.NumberFormat('en-US');
+
+/** One row: the setting, its value, and the variable that sets it. */
+function row(label: string, value: string, variable: string, key: string): SafeHtml {
+  return html`<tr data-setting="${key}"><th>${label}</th><td class="mono">${value}</td><td class="mono empty">${variable}</td></tr>\n`;
+}
+
+/** The configuration table of the status page, each row naming the variable that changes it. */
+export function renderProfilerSettings(settings: ProfilerSettings): SafeHtml {
+  return html`<h3>Configuration</h3>
+<table class="settings">
+<thead><tr><th>Setting</th><th>Value</th><th>Variable</th></tr></thead>
+<tbody>
+${row('Redis', settings.redisUrl, 'REDIS_URL', 'redis-url')}${row('Key prefix', settings.prefix, 'REDIS_PREFIX', 'prefix')}${row('Retention', `${GROUPED.format(settings.lifetime)} s`, 'PROFILER_LIFETIME', 'lifetime')}${row('Most profiles', GROUPED.format(settings.maxProfiles), 'PROFILER_MAX_PROFILES', 'max-profiles')}${row('Most bytes in all', GROUPED.format(settings.maxBytes), 'PROFILER_MAX_BYTES', 'max-bytes')}${row('Most bytes per profile', GROUPED.format(settings.maxProfileBytes), 'PROFILER_MAX_PROFILE_BYTES', 'max-profile-bytes')}${row('Sampling', String(settings.sample), 'PROFILER_SAMPLE', 'sample')}${row('Always kept from', `${settings.slowMs} ms`, 'PROFILER_SLOW_MS', 'slow-ms')}${row('Captured I/O', settings.capture.length === 0 ? '(none)' : settings.capture.join(', '), 'PROFILER_CAPTURE', 'capture')}${row('Readable from', settings.allowedIps.join(', '), 'PROFILER_ALLOWED_IPS', 'allowed-ips')}</tbody>
+</table>`;
+}
