@@ -22,6 +22,9 @@ export interface ProfilerListenerOptions {
   readonly sampler?: Sampler;
 }
 
+/** Set once a request was counted as not profiled. */
+const NOT_PROFILED = attributeKey<true>('profiler.not_profiled');
+
 /** Milliseconds profiling cost before kernel.terminate. */
 const COST = attributeKey<number>('profiler.cost');
 
@@ -61,6 +64,9 @@ export function createProfilerListener(options: ProfilerListenerOptions): Listen
         if (isSampledOut(exchange, response.status)) return;
         const token = writer.isAvailable ? allocator.allocate() : null;
         if (token === null) {
+          // Once per request: one whose kernel.response failed (a session save while Redis is down) passes it again.
+          if (exchange.attributes.has(NOT_PROFILED)) return;
+          exchange.attributes.set(NOT_PROFILED, true);
           options.onNotProfiled('Redis is unavailable: the profile could not be stored.');
           return;
         }

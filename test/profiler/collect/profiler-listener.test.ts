@@ -259,6 +259,23 @@ test('when the writer is unavailable no token is sent and onNotProfiled is told,
   t.is(setup.writer.stats.dropped, 0, 'nothing was collected, so nothing was dropped');
 });
 
+test('a request whose kernel.response fails after the profiler’s (a session save while Redis is down) is counted as not profiled once, its error sub-request once', async (t) => {
+  const failingSave = defineListener('FailingSessionSaveListener', {
+    'kernel.response': [
+      -1000,
+      (event) => {
+        if (event.isMainRequest && event.response.status === 200) throw new Error('The session could not be saved: Redis is unavailable.');
+      },
+    ],
+  });
+  const setup = await setUp({ extra: [failingSave] });
+  setup.writerRedis.disconnect();
+  for (let i = 0; i < 100 && setup.writer.isAvailable; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  const [response] = await setup.run(requestData({ path: '/hello' }));
+  t.is(response?.status, 500);
+  t.deepEqual(setup.notProfiled, [NOT_PROFILED, NOT_PROFILED], 'the main request and its error sub-request, each once');
+});
+
 test('no token before the allocator reserved its first block; one once it has', async (t) => {
   const setup = await setUp({ startAllocator: false });
   const [first] = await setup.run(requestData({ path: '/hello' }));
