@@ -27,7 +27,8 @@ function lastBodyEnd(body: string | Buffer): number {
 
 /** True when the response is of a kind that never gets the toolbar; cheapest checks first. */
 function isExcluded(request: Request, response: Response): boolean {
-  if (response.isRedirect || request.data.method === 'HEAD') return true;
+  // HEAD gets it too, unsent: its Content-Length is then its GET's (RFC 9110 §9.3.2), as in Symfony.
+  if (response.isRedirect) return true;
   const type = (response.headers.get('Content-Type') ?? '').trimStart().toLowerCase();
   if (!type.startsWith('text/html')) return true;
   const path = request.path;
@@ -45,7 +46,7 @@ function isExcluded(request: Request, response: Response): boolean {
  * `/_wdt/{token}` once the page is shown, so the page is never held for the profile.
  *
  * Left out: sub-requests, responses without a token (not profiled, e.g. the profiler's own
- * pages), redirects, HEAD, anything but `text/html`, pages without `</body>`, XHR requests
+ * pages), redirects, anything but `text/html`, pages without `</body>`, XHR requests
  * (`X-Requested-With: XMLHttpRequest`), attachments, clients outside PROFILER_ALLOWED_IPS (the
  * toolbar's content would be refused to them), and responses that carry `X-Debug-Toolbar: off`
  * (the header is removed: it is meant for Loupe, not the client). A Content-Security-Policy on
