@@ -211,6 +211,9 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
   };
 }
 
+/** What `/_profiler/` lists, as Symfony's home redirect (`limit=10`); a search without a limit shows DEFAULT_LIMIT. */
+const HOME_LIMIT = 10;
+
 /**
  * The profiler's routes (WebProfilerBundle's names and paths), registered only with debug on and
  * before the application's. None of them is profiled (the ProfilerListener skips `_profiler*`
@@ -220,7 +223,7 @@ export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefini
   const isConnected = unguarded.isStorageConnected ?? (() => true);
   const deps: ProfilerRoutesDeps = { ...unguarded, storage: guardStorage(unguarded.storage, isConnected) };
   return [
-    { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'profiler.home', `limit=${DEFAULT_LIMIT}`) },
+    { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'profiler.home', `limit=${HOME_LIMIT}`) },
     { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'profiler.search', '') },
     { name: '_profiler_status', path: ProfilerPaths.STATUS, methods: ['GET'], controller: createStatusController(deps) },
     { name: '_profiler_live', path: ProfilerPaths.LIVE, methods: ['GET'], controller: createLivePageController() },
