@@ -95,6 +95,8 @@ function searchResults(deps: ProfilerRoutesDeps, request: Request): Promise<Resp
 function filtersOf(request: Request): string {
   const query = new URLSearchParams(request.queryParams);
   query.delete('token');
+  // Symfony's search form sends type=request (HTTP requests, not console commands); its redirect drops it.
+  query.delete('type');
   return query.toString();
 }
 
