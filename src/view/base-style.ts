@@ -15,7 +15,7 @@ code, pre, .mono, .fn, .loc { font-family: ui-monospace, SFMono-Regular, Menlo, 
 .empty { color: #888; }
 .badge { display: inline-block; min-width: 20px; padding: 0 6px; border-radius: 10px; background: #ddd; color: #222; font-size: 12px; text-align: center; }
 table { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid #e2e2e2; margin-bottom: 12px; }
-th, td { padding: 6px 10px; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; word-break: break-word; }
+th, td { padding: 6px 10px; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; overflow-wrap: break-word; }
 th { background: #fafafa; font-weight: 600; }
 .level-error, .level-critical { color: #b0413e; font-weight: 600; }
 .level-warning { color: #a46a1f; font-weight: 600; }

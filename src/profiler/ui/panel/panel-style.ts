@@ -38,7 +38,6 @@ thead th { white-space: nowrap; }
 /* A cell breaks between words, never inside one ("Metho d"): a table wider than the column
    scrolls instead, and only a URL or a preformatted value, which may have no space at all,
    wraps anywhere. The search results keep each short value (status, IP, time) on one line. */
-th, td { word-break: normal; overflow-wrap: break-word; }
 td.url, td pre { overflow-wrap: anywhere; }
 table.results td:not(.url) { white-space: nowrap; }
 tr.sub td:first-child { padding-left: 28px; }
