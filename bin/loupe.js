@@ -4,7 +4,8 @@
  * `npx loupe …`: runs the compiled CLI after `npm run build`, else the TypeScript sources through
  * ts-node, so that it works in a fresh checkout and in the tests without a build.
  * LOUPE_CLI_FROM_SOURCE=1 forces the sources even when dist/ exists: the tests set it, so that a
- * stale build never answers for the code under test.
+ * stale build never answers for the code under test. A process started with a TypeScript loader
+ * already (`node -r ts-node/register …`, the tests' cached one) keeps it.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,6 +15,7 @@ const compiled = path.join(root, 'dist', 'src', 'cli', 'main.js');
 
 function loadCli() {
   if (process.env.LOUPE_CLI_FROM_SOURCE !== '1' && fs.existsSync(compiled)) return require(compiled);
+  if (require.extensions['.ts'] !== undefined) return require(path.join(root, 'src', 'cli', 'main.ts'));
   let tsNode;
   try {
     tsNode = require('ts-node');

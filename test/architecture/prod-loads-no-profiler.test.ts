@@ -3,13 +3,14 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { testKeyPrefix } from '../helpers/test-redis';
+import { TYPESCRIPT } from '../helpers/typescript-loader';
 
 const run = promisify(execFile);
 const FIXTURE = path.resolve(__dirname, '..', 'fixtures', 'loaded-profiler-modules.ts');
 
 /** The modules of src/profiler/ an application loads with `env`, relative to src/profiler/. */
 async function loadedModules(env: Readonly<Record<string, string>>): Promise<string[]> {
-  const { stdout } = await run(process.execPath, ['-r', 'ts-node/register/transpile-only', FIXTURE], {
+  const { stdout } = await run(process.execPath, [...TYPESCRIPT, FIXTURE], {
     cwd: path.resolve(__dirname, '..', '..'),
     env: { ...process.env, REDIS_PREFIX: testKeyPrefix(), ...env },
   });

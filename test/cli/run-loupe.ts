@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { main, type CliOptions } from '../../src/cli/main';
+import { TYPESCRIPT } from '../helpers/typescript-loader';
 import { testKeyPrefix } from '../helpers/test-redis';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
 
-/** Child processes at once per test file: each compiles the CLI with ts-node, and CI has few cores. */
+/** Child processes at once per test file: CI has few cores. */
 const MAX_RUNNING = 2;
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -28,7 +29,8 @@ export interface LoupeRun {
 
 /**
  * Runs `node bin/loupe.js …` as a child process, from the TypeScript sources (never a stale
- * dist/), with standard input not a terminal, as in CI.
+ * dist/; through the tests' compilation cache, see TYPESCRIPT), with standard input not a
+ * terminal, as in CI.
  */
 export async function runLoupe(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Promise<LoupeRun> {
   const release = await slot();
@@ -41,7 +43,7 @@ export async function runLoupe(args: readonly string[], env: Readonly<Record<str
 
 function spawnLoupe(args: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<LoupeRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...TYPESCRIPT, BIN, ...args], {
       cwd: ROOT,
       // A key prefix of its own unless the test names one: never the developer's `loupe:` profiles.
       env: { ...process.env, LOUPE_CLI_FROM_SOURCE: '1', REDIS_PREFIX: testKeyPrefix(), ...env },

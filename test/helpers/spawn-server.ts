@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { testKeyPrefix } from './test-redis';
+import { TYPESCRIPT } from './typescript-loader';
 import { deleteKeys } from './test-server';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -18,7 +19,7 @@ export interface SpawnedServer {
   close(): Promise<number | null>;
 }
 
-const DEMO = ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'demo', 'main.ts')];
+const DEMO = [...TYPESCRIPT, path.join(ROOT, 'demo', 'main.ts')];
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -77,7 +78,7 @@ export function spawnListening(
   });
 }
 
-/** Starts `demo/main.ts` in its own process on a free port, as `make run` would (through ts-node), under `node`. */
+/** Starts `demo/main.ts` in its own process on a free port, from the sources as `make dev` would (see TYPESCRIPT), under `node`. */
 export function spawnServer(env: Readonly<Record<string, string>> = {}, node = process.execPath): Promise<SpawnedServer> {
   return spawnListening(DEMO, { cwd: ROOT, env: demoEnv(env), listening: /Loupe listening on http:\/\/127\.0\.0\.1:(\d+)/, node });
 }

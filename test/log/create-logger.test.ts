@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createLogger } from '../../src/log/create-logger';
 import { type LogConfig } from '../../src/log/log-config';
+import { TYPESCRIPT } from '../helpers/typescript-loader';
 
 /** A stream that keeps what is written, seen as a terminal or not. */
 function sink(isTTY: boolean): PassThrough & { isTTY: boolean; text(): string } {
@@ -59,7 +60,7 @@ setTimeout(() => undefined, 1500);
 `;
 
 test('standard output that does not keep up: the backlog is bounded, lines past it dropped and counted', async (t) => {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', FLOODING_CHILD], { cwd: path.resolve(__dirname, '../..') });
+  const child = spawn(process.execPath, [...TYPESCRIPT, '-e', FLOODING_CHILD], { cwd: path.resolve(__dirname, '../..') });
   // Standard output is not read until the child has logged everything: its pipe fills and the lines wait in the process.
   await new Promise<void>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => (chunk.toString().includes('logged') ? resolve() : undefined));

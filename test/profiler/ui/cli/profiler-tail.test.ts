@@ -4,6 +4,7 @@ import path from 'node:path';
 import { httpRequest } from '../../../helpers/http-client';
 import { spawnServer, type SpawnedServer } from '../../../helpers/spawn-server';
 import { testKeyPrefix } from '../../../helpers/test-redis';
+import { TYPESCRIPT } from '../../../helpers/typescript-loader';
 import { startTestServer } from '../../../helpers/test-server';
 import { runLoupe } from '../../../cli/run-loupe';
 
@@ -25,7 +26,7 @@ const column = (token: unknown): string => `  ${String(token)}  `;
 
 /** `loupe profiler:tail …` as its own process, resolved once it says it is subscribed. */
 function startTail(prefix: string, args: readonly string[] = []): Promise<Tail> {
-  const child = spawn(process.execPath, [BIN, 'profiler:tail', ...args], { cwd: ROOT, env: { ...process.env, LOUPE_CLI_FROM_SOURCE: '1', REDIS_PREFIX: prefix } });
+  const child = spawn(process.execPath, [...TYPESCRIPT, BIN, 'profiler:tail', ...args], { cwd: ROOT, env: { ...process.env, LOUPE_CLI_FROM_SOURCE: '1', REDIS_PREFIX: prefix } });
   let stdout = '';
   let stderr = '';
   const waiters = new Set<() => void>();
