@@ -75,8 +75,8 @@ bench-script:
 		{ echo 'make bench: package.json has no "bench" script (npm run bench) yet.' >&2; exit 1; }
 
 .PHONY: clean
-clean: ## Remove the build output (dist/)
-	rm -rf dist
+clean: ## Remove the build output (dist/) and the tests' compilation cache (.cache/)
+	rm -rf dist .cache
 
 .PHONY: compose-up
 compose-up: ## Start Redis, PostgreSQL and the demo application with docker compose (http://127.0.0.1:8000)

@@ -35,7 +35,7 @@ function harmless(where: string): string {
 
 /**
  * The requests whose profiles the CLI test reads: the CLI formats every profile with the same
- * code and each run costs a ts-node start, so a few that hold every kind of input: a JSON body
+ * code and each run costs a process start, so a few that hold every kind of input: a JSON body
  * with headers and cookies, a redirect's Location, a 404 naming its Referer, a malformed body.
  */
 const shownByCli = new Set<object>();

@@ -2,8 +2,8 @@ import test from 'ava';
 import { httpRequest } from '../helpers/http-client';
 import { runServerToExit, spawnServer } from '../helpers/spawn-server';
 
-// One server process at a time: each compiles the demo with ts-node, which on a busy machine
-// takes long enough that five at once outlast the test timeout.
+// One server process at a time: each loads the demo from its TypeScript sources, which on a busy
+// machine takes long enough that five at once outlast the test timeout.
 
 /** Resolves once a connection to `port` is refused (the listen socket is closed); rejects after `timeoutMs`. */
 async function refused(port: number, timeoutMs = 5_000): Promise<string> {

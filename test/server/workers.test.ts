@@ -5,7 +5,7 @@ import { httpRequest, type HttpResult } from '../helpers/http-client';
 import { runServerToExit, spawnServer, type SpawnedServer } from '../helpers/spawn-server';
 import { isOpen, openWebSocket } from '../helpers/websocket-client';
 
-// One supervisor at a time: each starts three processes that compile the demo with ts-node.
+// One supervisor at a time: each starts three processes that load the demo from its TypeScript sources.
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -171,7 +171,7 @@ test.serial('WORKERS=2: SIGTERM under load finishes every accepted request, stor
 });
 
 test.serial('WORKERS=2: a worker killed with SIGKILL is logged and restarted in its slot, later each time it dies again soon; the other keeps serving', async (t) => {
-  // A restarted worker compiles its sources again (ts-node): on a busy machine that takes a while.
+  // A restarted worker loads its sources again: on a busy machine that takes a while.
   t.timeout(150_000);
   const restarted = 40_000;
   const server = await startWorkers();

@@ -26,7 +26,7 @@ test.after.always(async () => {
   await server?.close();
 });
 
-// The tests run one CLI process at a time: each compiles the sources with ts-node, slow on a busy machine.
+// The tests run one CLI process at a time: each loads the sources in a process of its own, slow on a busy machine.
 
 test.serial('profiler:show of a 404 lists the routes tried, the closest first and marked', async (t) => {
   const run = await runLoupe(['profiler:show', tokens.notFound], env);
