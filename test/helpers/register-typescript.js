@@ -1,14 +1,14 @@
 'use strict';
 /*
- * Loads .ts files as `-r ts-node/register/transpile-only` does (TypeScript's transpileModule with
- * the repository's tsconfig.json, ts-node's settings, its source-map-support for stack traces),
- * but keeps what it compiled in .cache/typescript/: every test worker and every server or CLI the
- * tests start loads the same sources, and compiling them again cost each process 4–8 s of CPU
- * (most of the suite's time). A cached file needs no TypeScript loaded at all.
+ * Loads .ts files as `-r ts-node/register/transpile-only` does (ts-node's own compiler with the
+ * repository's tsconfig.json, its source-map-support for stack traces), but keeps what it
+ * compiled in .cache/typescript/: every test worker and every server or CLI the tests start
+ * loads the same sources, and compiling them again cost each process 4–8 s of CPU (most of the
+ * suite's time). A cached file needs no TypeScript loaded at all.
  *
- * The key is the file's path and content, TypeScript's version, tsconfig.json and this file: a
- * changed source, setting or compiler is another key, so what is loaded is always what the
- * sources say now. `make clean` deletes the cache.
+ * The key is the file's path and content, TypeScript's and ts-node's versions, tsconfig.json and
+ * this file: a changed source, setting or compiler is another key, so what is loaded is always
+ * what the sources say now. `make clean` deletes the cache.
  *
  * ava's workers load it (package.json, "ava.require"); test/helpers/spawn-server.ts and
  * test/cli/run-loupe.ts start the demo and the CLI with `node -r` it.
@@ -27,33 +27,18 @@ const salt = crypto
   .update(fs.readFileSync(__filename))
   .update(fs.readFileSync(TSCONFIG))
   .update(fs.readFileSync(fromRoot('typescript/package.json')))
+  .update(fs.readFileSync(fromRoot('ts-node/package.json')))
   .digest('hex');
 
 /** What each .ts file compiled to in this process, for the stack traces' source maps. */
 const outputs = new Map();
 
-let transpile = null;
+let service = null;
 
-/** ts-node's transpile-only compilation (its fixConfig settings), made on the first cache miss. */
-function transpiler() {
-  const ts = require(fromRoot('typescript'));
-  const read = ts.readConfigFile(TSCONFIG, ts.sys.readFile);
-  if (read.error !== undefined) throw new Error(ts.flattenDiagnosticMessageText(read.error.messageText, '\n'));
-  const { options } = ts.parseJsonConfigFileContent(read.config, ts.sys, ROOT, undefined, TSCONFIG);
-  const compilerOptions = { ...options, sourceMap: true, inlineSourceMap: false, inlineSources: true, declaration: false, declarationMap: false, noEmit: false, outDir: '.ts-node' };
-  for (const name of ['out', 'outFile', 'composite', 'declarationDir', 'emitDeclarationOnly', 'tsBuildInfoFile', 'incremental']) delete compilerOptions[name];
-  return (source, fileName) => {
-    const result = ts.transpileModule(source, { fileName, compilerOptions, reportDiagnostics: true });
-    const errors = (result.diagnostics ?? []).filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error);
-    if (errors.length > 0) throw new Error(`⨯ Unable to compile TypeScript:\n${ts.formatDiagnostics(errors, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' })}`);
-    // As ts-node: the map names the .ts file itself, inline, in place of tsc's `//# sourceMappingURL=x.js.map`.
-    const map = JSON.parse(result.sourceMapText);
-    map.file = fileName;
-    map.sources = [fileName];
-    delete map.sourceRoot;
-    const code = result.outputText.replace(/\n\/\/# sourceMappingURL=[^\n]*$/, '');
-    return `${code}\n//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(JSON.stringify(map), 'utf8').toString('base64')}`;
-  };
+/** ts-node's transpile-only compiler with the repository's tsconfig.json, made on the first cache miss. */
+function transpile(source, fileName) {
+  service ??= require(fromRoot('ts-node')).create({ transpileOnly: true, project: TSCONFIG });
+  return service.compile(source, fileName);
 }
 
 function compiled(source, fileName) {
@@ -64,7 +49,6 @@ function compiled(source, fileName) {
   } catch (error) {
     if (error.code !== 'ENOENT') throw error;
   }
-  transpile ??= transpiler();
   const code = transpile(source, fileName);
   // Written aside and renamed: another process reading the same key sees all of it or nothing.
   fs.mkdirSync(path.dirname(file), { recursive: true });
