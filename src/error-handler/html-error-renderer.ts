@@ -111,11 +111,25 @@ function publicPage(flat: FlatError): SafeHtml {
 `;
 }
 
+/** Public pages by status line; statuses come from the error code registry, so few ever exist. */
+const publicPages = new Map<string, string>();
+const MAX_PUBLIC_PAGES = 64;
+
 /**
  * The HTML error page, as Symfony's HtmlErrorRenderer: in debug the full page (error chain,
  * stack traces, logs), else the "Oops! An Error Occurred" page. Everything taken from the
  * error or the request is escaped.
  */
 export function renderHtmlError(flat: FlatError, options: HtmlErrorOptions): string {
-  return (options.debug ? debugPage(flat, options.logs ?? []) : publicPage(flat)).toString();
+  if (options.debug) return debugPage(flat, options.logs ?? []).toString();
+  // The public page says nothing but the status line: the same text for every error of a status,
+  // built once (a prod 404 otherwise renders the whole page and its stylesheet every time).
+  const key = `${flat.statusCode} ${flat.statusText}`;
+  let page = publicPages.get(key);
+  if (page === undefined) {
+    page = publicPage(flat).toString();
+    if (publicPages.size < MAX_PUBLIC_PAGES) publicPages.set(key, page);
+  }
+  return page;
 }
+

@@ -120,6 +120,9 @@ export class Trace implements Stopwatch, SpanRecorder {
 
   /** Closes a span opened here; a span not recorded, or already closed, is left as it is. */
   end(index: number): void {
+    // Not recorded (no detail): nothing to close, and no array read at a negative index, which
+    // V8 answers as a named-property lookup on every listener of every request.
+    if (index < 0) return;
     const span = this.spans[index];
     if (span !== undefined && span.duration === OPEN_SPAN) span.duration = this.now() - span.start;
     if (index === this.#unit) this.#unit = NOT_RECORDED;
@@ -166,7 +169,7 @@ export class Trace implements Stopwatch, SpanRecorder {
   }
 
   #closePhase(now: number): void {
-    const span = this.spans[this.#phase];
+    const span = this.#phase < 0 ? undefined : this.spans[this.#phase];
     if (span !== undefined) span.duration = now - span.start;
     this.#unit = NOT_RECORDED;
   }

@@ -102,6 +102,8 @@ export class CompiledRoute {
   /** Upper-cased; empty accepts every method. */
   readonly methods: readonly string[];
   readonly #regex: RegExp;
+  /** The text of the first token when it is text: every path this route matches starts with it. */
+  readonly #literalPrefix: string;
 
   /** Throws LOUPE_ERR_ROUTING_INVALID_ROUTE for a path, placeholder or requirement that cannot work. */
   constructor(definition: RouteDefinition) {
@@ -124,6 +126,10 @@ export class CompiledRoute {
     }
     this.firstOptional = firstOptional;
     const source = this.tokens.map((_, index) => tokenSource(this.tokens, index, firstOptional)).join('');
+    // A text token is matched literally, never inside the optional tail: a path that does not
+    // start with the first one cannot match, and most paths are told so without the regex.
+    const first = this.tokens[0];
+    this.#literalPrefix = first?.kind === 'text' ? first.text : '';
     try {
       this.#regex = new RegExp(`^${source}$`);
     } catch (error) {
@@ -133,6 +139,7 @@ export class CompiledRoute {
 
   /** The parameters (defaults applied) when the percent-decoded `path` matches, else `null`. */
   matchPath(path: string): Record<string, string> | null {
+    if (!path.startsWith(this.#literalPrefix)) return null;
     const match = this.#regex.exec(path);
     if (match === null) return null;
     const params: Record<string, string> = { ...this.defaults };
