@@ -1,10 +1,11 @@
 import { type Exchange } from '../../kernel/exchange';
 import { type ProfileCollector } from '../collector';
-import { roundedStates, roundMs } from './collectors/timings';
+import { lastStateEnd } from './collectors/timings';
 import { type CollectorEntry, type Profile } from '../profile';
 import { PROFILE_VERSION } from '../profiler-config';
 import { cutText } from './cut-text';
 import { type RedactionPolicy } from './redaction-policy';
+import { isRedactingItself } from './redacts-itself';
 
 export interface CollectOptions {
   readonly token: string;
@@ -12,7 +13,7 @@ export interface CollectOptions {
   readonly children: readonly string[];
   /** What the profile records, each collector's data under its name (see defaultCollectors). */
   readonly collectors: readonly ProfileCollector[];
-  /** What the profile may keep: applied by the collectors and, to every string, once more here. */
+  /** What the profile may keep: applied by the collectors and, to every string, once more here (but to those of collectors that redact every string themselves, see redactsItself). */
   readonly redaction: RedactionPolicy;
 }
 
@@ -24,7 +25,8 @@ function collectEntries(exchange: Exchange, collectors: readonly ProfileCollecto
   const entries: Record<string, CollectorEntry> = {};
   for (const collector of collectors) {
     try {
-      const data = redaction.entry(collector.collect(exchange, redaction));
+      const collected = collector.collect(exchange, redaction);
+      const data = isRedactingItself(collector) ? collected : redaction.entry(collected);
       if (isEntry(data)) entries[collector.name] = data;
     } catch {
       // A collector that fails (an application's, most likely) loses its own entry, whose panel
@@ -50,7 +52,6 @@ function urlOf(exchange: Exchange, redaction: RedactionPolicy): string {
  */
 export function collectProfile(exchange: Exchange, options: CollectOptions): Profile {
   const { request, response, trace } = exchange;
-  const end = roundedStates(exchange).at(-1);
   return {
     version: PROFILE_VERSION,
     token: options.token,
@@ -63,7 +64,7 @@ export function collectProfile(exchange: Exchange, options: CollectOptions): Pro
     // A sub-request is never sent itself: its status is its response's.
     statusCode: exchange.sent || exchange.parent !== null ? (response?.status ?? 0) : 0,
     time: trace.startedAt,
-    duration: end === undefined ? 0 : roundMs(end.start + end.duration),
+    duration: lastStateEnd(exchange),
     aborted: exchange.aborted,
     collectors: collectEntries(exchange, options.collectors, options.redaction),
     profilerCost: { collect: 0 },

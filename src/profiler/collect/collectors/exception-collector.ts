@@ -1,8 +1,10 @@
 import { flattenError, type FlatError, type FlatErrorEntry } from '../../../error-handler/flatten-error';
+import { type StackFrame } from '../../../error-handler/parse-stack';
 import { type CollectedRequest } from '../../../kernel/collected-request';
 import { type ProfileCollector } from '../../collector';
 import { profileTokenOf } from '../profile-token';
 import { type RedactionPolicy } from '../redaction-policy';
+import { redactsItself } from '../redacts-itself';
 
 export const EXCEPTION_COLLECTOR = 'exception';
 
@@ -30,9 +32,32 @@ export interface StoredExceptionData {
   readonly errors: readonly (FlatError | ParentErrorReference)[];
 }
 
-/** An error as recorded: its message and the headers it asks for redacted (cached FlatErrors are shared: copied). */
+/** A frame with its function and file redacted: a file may be a URL with a query (`file:///app.mjs?v=…`). */
+function redactFrame(frame: StackFrame, redaction: RedactionPolicy): StackFrame {
+  const fn = redaction.text(frame.function);
+  const file = redaction.text(frame.file);
+  return fn === frame.function && file === frame.file ? frame : { ...frame, function: fn, file };
+}
+
+/** `text` redacted when it is a string; `null` as it is. */
+function textOrNull(text: string | null, redaction: RedactionPolicy): string | null {
+  return text === null ? null : redaction.text(text);
+}
+
+/**
+ * An error as recorded, every string of it redacted: its message and the headers it asks for
+ * above all (cached FlatErrors are shared: copied).
+ */
 function redactEntry<TEntry extends FlatErrorEntry>(entry: TEntry, redaction: RedactionPolicy): TEntry {
-  return { ...entry, message: redaction.text(entry.message), headers: redaction.headers(entry.headers) };
+  return {
+    ...entry,
+    class: redaction.text(entry.class),
+    message: redaction.text(entry.message),
+    code: textOrNull(entry.code, redaction),
+    statusText: redaction.text(entry.statusText),
+    headers: redaction.headers(entry.headers),
+    trace: entry.trace.map((frame) => redactFrame(frame, redaction)),
+  };
 }
 
 function redactError(error: unknown, redaction: RedactionPolicy): FlatError {
@@ -58,9 +83,10 @@ function parentReference(exchange: CollectedRequest, error: unknown): ParentErro
  * The request's errors, flattened, as Symfony's exception collector. An error sub-request
  * lists the error it renders first: that is what it is about. That error is its parent's,
  * whose profile records it in full: the sub-request's profile refers to it there (readers
- * put it back, see resolveParentErrors), unless the parent has no profile.
+ * put it back, see resolveParentErrors), unless the parent has no profile. Every string is
+ * redacted here (see redactEntry): no last pass walks the frames.
  */
-export const exceptionCollector: ProfileCollector<StoredExceptionData> = {
+export const exceptionCollector: ProfileCollector<StoredExceptionData> = redactsItself({
   name: EXCEPTION_COLLECTOR,
   collect: (exchange, redaction) => {
     const own = ownErrors(exchange).map((error) => redactError(error, redaction));
@@ -68,4 +94,4 @@ export const exceptionCollector: ProfileCollector<StoredExceptionData> = {
     const rendered = exchange.renderedError;
     return { errors: [parentReference(exchange, rendered) ?? redactError(rendered, redaction), ...own] };
   },
-};
+});

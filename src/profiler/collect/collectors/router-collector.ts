@@ -3,6 +3,8 @@ import { ResourceNotFoundError } from '../../../routing/resource-not-found-error
 import { type RouteTraceEntry } from '../../../routing/route-trace';
 import { RoutingAttributes } from '../../../routing/routing-attributes';
 import { type ProfileCollector } from '../../collector';
+import { type RedactionPolicy } from '../redaction-policy';
+import { redactsItself } from '../redacts-itself';
 
 export const ROUTER_COLLECTOR = 'router';
 
@@ -41,32 +43,53 @@ function isRoutingFailure(error: unknown): boolean {
   return error instanceof Error && (error.cause instanceof ResourceNotFoundError || error.cause instanceof MethodNotAllowedError);
 }
 
+/** A route's defaults, each redacted (a route declared in plain JavaScript may have other values than strings). */
+function redactDefaults(values: Readonly<Record<string, string>> | undefined, redaction: RedactionPolicy): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (values !== undefined) for (const [key, value] of Object.entries(values)) out[key] = typeof value === 'string' ? redaction.text(value) : (redaction.entry(value) as string);
+  return out;
+}
+
+/** The routes tried, every string of them redacted (a log may quote the path asked for). */
+function redactTrace(routes: readonly RouteTraceEntry[], redaction: RedactionPolicy): RouteTraceEntry[] {
+  return routes.map((route) => ({ name: redaction.text(route.name), path: redaction.text(route.path), level: route.level, log: redaction.text(route.log) }));
+}
+
+/** `value` redacted as text when it is a string, else `null`. */
+function textOrNull(value: unknown, redaction: RedactionPolicy): string | null {
+  return typeof value === 'string' ? redaction.text(value) : null;
+}
+
 /**
  * The routing outcome: route, controller, parameters, the route's pattern and defaults, or why
  * no route matched. For a 404 or 405 it asks the router, now and only then, to trace each
  * route: stored rather than traced when the panel opens, because the routes may have changed by then.
+ * Every string is redacted here (parameters, the failure and the routes' logs hold the request's path).
  */
-export const routerCollector: ProfileCollector<RouterCollectorData> = {
+export const routerCollector: ProfileCollector<RouterCollectorData> = redactsItself({
   name: ROUTER_COLLECTOR,
-  collect: (exchange) => {
+  collect: (exchange, redaction) => {
     const { request } = exchange;
     const { attributes } = request;
     const route = attributes.get('_route');
     const controller = attributes.get('_controller');
     const params: Record<string, string> = {};
-    for (const [key, value] of attributes) if (typeof value === 'string') params[key] = value;
+    for (const [key, value] of attributes) if (typeof value === 'string') params[key] = redaction.text(value);
     const router = exchange.attributes.get(RoutingAttributes.ROUTER);
     const described = typeof route === 'string' ? router?.describe(route) : undefined;
     const failure = exchange.errors.find((error) => error instanceof Error && /^No route found/.test(error.message));
     const trace = exchange.errors.some(isRoutingFailure) ? router?.trace(request.method, request.path, ROUTES_TRIED_LIMIT) : undefined;
     return {
-      route: typeof route === 'string' ? route : null,
-      controller: typeof controller === 'string' ? controller : (exchange.controller?.name ?? null),
+      route: textOrNull(route, redaction),
+      controller: textOrNull(typeof controller === 'string' ? controller : exchange.controller?.name, redaction),
       params,
-      failure: failure instanceof Error ? failure.message : null,
-      path: described?.path ?? null,
-      defaults: { ...described?.defaults },
-      matching: trace === undefined ? null : { method: request.method, path: request.path, routes: trace.routes, omitted: trace.omitted },
+      failure: failure instanceof Error ? textOrNull(failure.message, redaction) : null,
+      path: textOrNull(described?.path, redaction),
+      defaults: redactDefaults(described?.defaults, redaction),
+      matching:
+        trace === undefined
+          ? null
+          : { method: redaction.text(request.method), path: redaction.text(request.path), routes: redactTrace(trace.routes, redaction), omitted: trace.omitted },
     };
   },
-};
+});

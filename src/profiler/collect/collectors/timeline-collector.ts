@@ -1,8 +1,10 @@
 import { type CollectedRequest, type RequestTimings } from '../../../kernel/collected-request';
-import { type SpanCategory } from '../../../kernel/stopwatch';
+import { SPAN_CATEGORIES, type SpanCategory } from '../../../kernel/stopwatch';
 import { OPEN_SPAN } from '../../../kernel/trace';
 import { type ProfileCollector } from '../../collector';
 import { profileTokenOf } from '../profile-token';
+import { type RedactionPolicy } from '../redaction-policy';
+import { redactsItself } from '../redacts-itself';
 import { roundMs } from './timings';
 
 export const TIMELINE_COLLECTOR = 'timeline';
@@ -41,11 +43,19 @@ export function ownSpans(data: TimelineCollectorData): readonly TimelineSpan[] {
   return data.subRequest === undefined ? data.spans : data.spans.slice(0, data.subRequest);
 }
 
+const CATEGORIES: ReadonlySet<string> = new Set(SPAN_CATEGORIES);
+
+/** A span's category: one of Loupe's, or (from an application in plain JavaScript) any text, redacted. */
+function categoryOf(category: SpanCategory, redaction: RedactionPolicy): SpanCategory {
+  return CATEGORIES.has(category) ? category : (redaction.text(category) as SpanCategory);
+}
+
 /**
  * Appends the spans of `trace`, shifted by `offset` ms, under `parent` (-1: at the top). A span
  * still open (the current state, or one an abort abandoned) ends at `now`, within its parent.
+ * Names are redacted: an application names its own spans, and may put input in them.
  */
-function appendSpans(out: TimelineSpan[], trace: RequestTimings, now: number, offset: number, parent: number): void {
+function appendSpans(out: TimelineSpan[], trace: RequestTimings, now: number, offset: number, parent: number, redaction: RedactionPolicy): void {
   const base = out.length;
   const depthBase = parent === -1 ? 0 : (out[parent]?.depth ?? 0) + 1;
   const ends: number[] = [];
@@ -58,11 +68,12 @@ function appendSpans(out: TimelineSpan[], trace: RequestTimings, now: number, of
     const duration = roundMs(end - span.start);
     const at = parentIndex === -1 ? parent : base + parentIndex;
     const depth = depthBase + span.depth;
+    const name = redaction.text(span.name);
     // Built whole, each shape once: a listener's has its priority (most spans are listeners).
     const stored: TimelineSpan =
       span.category === 'listener'
-        ? { name: span.name, category: span.category, start, duration, parent: at, depth, priority: span.priority }
-        : { name: span.name, category: span.category, start, duration, parent: at, depth };
+        ? { name, category: 'listener', start, duration, parent: at, depth, priority: span.priority }
+        : { name, category: categoryOf(span.category, redaction), start, duration, parent: at, depth };
     out.push(span.duration === OPEN_SPAN ? { ...stored, running: true } : stored);
   }
 }
@@ -73,7 +84,7 @@ function lastStateEnd(trace: RequestTimings): number {
 }
 
 /** The error sub-request's spans, nested in the main request's `error_sub_request` state. */
-function appendSubRequest(out: TimelineSpan[], main: RequestTimings, sub: CollectedRequest): void {
+function appendSubRequest(out: TimelineSpan[], main: RequestTimings, sub: CollectedRequest, redaction: RedactionPolicy): void {
   let state = out.length - 1;
   while (state >= 0 && !(out[state]?.depth === 0 && out[state]?.name === 'error_sub_request')) state--;
   const end = lastStateEnd(sub.trace);
@@ -82,9 +93,9 @@ function appendSubRequest(out: TimelineSpan[], main: RequestTimings, sub: Collec
   const parent = out.length;
   // From its first state: the sub-request's exchange is prepared before the parent enters error_sub_request.
   const first = sub.trace.spans[0]?.start ?? 0;
-  const base = { name: `sub-request ${sub.request.method} ${sub.request.path}`, category: 'sub_request', start: roundMs(offset + first), duration: roundMs(end - first), parent: state, depth: state === -1 ? 0 : 1 } as const;
+  const base = { name: redaction.text(`sub-request ${sub.request.method} ${sub.request.path}`), category: 'sub_request', start: roundMs(offset + first), duration: roundMs(end - first), parent: state, depth: state === -1 ? 0 : 1 } as const;
   out.push(token === null ? base : { ...base, token });
-  appendSpans(out, sub.trace, end, offset, parent);
+  appendSpans(out, sub.trace, end, offset, parent, redaction);
 }
 
 /**
@@ -92,20 +103,21 @@ function appendSubRequest(out: TimelineSpan[], main: RequestTimings, sub: Collec
  * states, the listeners and the controller in them, the session's storage work, the
  * application's own spans, and the error sub-request's spans nested where it ran. The Events
  * and State machine panels read their phases, listeners and states from it (eventsOf,
- * machineOf): a profile stores them once.
+ * machineOf): a profile stores them once. Its only strings that can hold input are the spans'
+ * names (and a category that is not one of Loupe's), redacted here; tokens are its own: no last pass walks the spans.
  */
-export const timelineCollector: ProfileCollector<TimelineCollectorData> = {
+export const timelineCollector: ProfileCollector<TimelineCollectorData> = redactsItself({
   name: TIMELINE_COLLECTOR,
-  collect: (exchange) => {
+  collect: (exchange, redaction) => {
     const { trace } = exchange;
     // A sub-request is collected with its parent, once it has long finished.
     const now = exchange.parent === null ? trace.now() : lastStateEnd(trace);
     const spans: TimelineSpan[] = [];
-    appendSpans(spans, trace, now, 0, -1);
+    appendSpans(spans, trace, now, 0, -1, redaction);
     const subRequest = spans.length;
     const droppedSpans = trace.droppedSpans + (exchange.subRequest?.trace.droppedSpans ?? 0);
     if (exchange.subRequest === null || exchange.subRequest.trace.spans.length === 0) return { total: roundMs(now), spans, droppedSpans };
-    appendSubRequest(spans, trace, exchange.subRequest);
+    appendSubRequest(spans, trace, exchange.subRequest, redaction);
     return { total: roundMs(now), spans, droppedSpans, subRequest };
   },
-};
+});

@@ -10,3 +10,12 @@ export function roundMs(value: number): number {
 export function roundedStates(exchange: CollectedRequest): PhaseRecord[] {
   return exchange.trace.states.map((state) => ({ name: state.name, start: roundMs(state.start), duration: roundMs(state.duration) }));
 }
+
+/** Milliseconds from the request's start to the end of its last state, rounded as roundedStates' last one (0 without states). */
+export function lastStateEnd(exchange: CollectedRequest): number {
+  const { spans } = exchange.trace;
+  let last = spans.length - 1;
+  while (last >= 0 && spans[last]?.depth !== 0) last--;
+  const state = spans[last];
+  return state === undefined ? 0 : roundMs(roundMs(state.start) + roundMs(Math.max(state.duration, 0)));
+}
