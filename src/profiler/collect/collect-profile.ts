@@ -1,6 +1,6 @@
 import { type Exchange } from '../../kernel/exchange';
 import { type ProfileCollector } from '../collector';
-import { lastStateEnd } from './collectors/timings';
+import { profileDuration } from './collectors/timings';
 import { type CollectorEntry, type Profile } from '../profile';
 import { PROFILE_VERSION } from '../profiler-config';
 import { cutText } from './cut-text';
@@ -64,7 +64,7 @@ export function collectProfile(exchange: Exchange, options: CollectOptions): Pro
     // A sub-request is never sent itself: its status is its response's.
     statusCode: exchange.sent || exchange.parent !== null ? (response?.status ?? 0) : 0,
     time: trace.startedAt,
-    duration: lastStateEnd(exchange),
+    duration: profileDuration(exchange),
     aborted: exchange.aborted,
     collectors: collectEntries(exchange, options.collectors, options.redaction),
     profilerCost: { collect: 0 },

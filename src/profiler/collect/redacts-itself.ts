@@ -1,4 +1,5 @@
 import { type ProfileCollector } from '../collector';
+import { type RedactionPolicy } from './redaction-policy';
 
 /**
  * Loupe's own collectors that pass every string of their entry through the redaction policy as
@@ -18,4 +19,9 @@ export function redactsItself<TCollector extends ProfileCollector>(collector: TC
 /** True for a collector marked by redactsItself: its entry needs no last redaction pass. */
 export function isRedactingItself(collector: ProfileCollector): boolean {
   return REDACTING_ITSELF.has(collector);
+}
+
+/** `value` redacted as text when it is a string, else `null`: for a collector that redacts itself. */
+export function textOrNull(value: unknown, redaction: RedactionPolicy): string | null {
+  return typeof value === 'string' ? redaction.text(value) : null;
 }

@@ -4,7 +4,7 @@ import { type CollectedRequest } from '../../../kernel/collected-request';
 import { type ProfileCollector } from '../../collector';
 import { profileTokenOf } from '../profile-token';
 import { type RedactionPolicy } from '../redaction-policy';
-import { redactsItself } from '../redacts-itself';
+import { redactsItself, textOrNull } from '../redacts-itself';
 
 export const EXCEPTION_COLLECTOR = 'exception';
 
@@ -37,11 +37,6 @@ function redactFrame(frame: StackFrame, redaction: RedactionPolicy): StackFrame 
   const fn = redaction.text(frame.function);
   const file = redaction.text(frame.file);
   return fn === frame.function && file === frame.file ? frame : { ...frame, function: fn, file };
-}
-
-/** `text` redacted when it is a string; `null` as it is. */
-function textOrNull(text: string | null, redaction: RedactionPolicy): string | null {
-  return text === null ? null : redaction.text(text);
 }
 
 /**

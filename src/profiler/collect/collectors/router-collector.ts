@@ -4,7 +4,7 @@ import { type RouteTraceEntry } from '../../../routing/route-trace';
 import { RoutingAttributes } from '../../../routing/routing-attributes';
 import { type ProfileCollector } from '../../collector';
 import { type RedactionPolicy } from '../redaction-policy';
-import { redactsItself } from '../redacts-itself';
+import { redactsItself, textOrNull } from '../redacts-itself';
 
 export const ROUTER_COLLECTOR = 'router';
 
@@ -53,11 +53,6 @@ function redactDefaults(values: Readonly<Record<string, string>> | undefined, re
 /** The routes tried, every string of them redacted (a log may quote the path asked for). */
 function redactTrace(routes: readonly RouteTraceEntry[], redaction: RedactionPolicy): RouteTraceEntry[] {
   return routes.map((route) => ({ name: redaction.text(route.name), path: redaction.text(route.path), level: route.level, log: redaction.text(route.log) }));
-}
-
-/** `value` redacted as text when it is a string, else `null`. */
-function textOrNull(value: unknown, redaction: RedactionPolicy): string | null {
-  return typeof value === 'string' ? redaction.text(value) : null;
 }
 
 /**
