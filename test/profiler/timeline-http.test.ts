@@ -194,7 +194,8 @@ test('profiler:show prints the timeline as a text waterfall, 40 columns of bar w
     return ms(start) + ms(duration);
   }));
   const [, waitDuration = '0', waitBar = ''] = /(\d+\.\d+ m?s) {2}\|([ #]{40})\|$/.exec(wait ?? '') ?? [];
-  t.true(ms(waitDuration) >= 30, wait);
+  // The controller sleeps 30 ms; Node's timers may fire a little early against the span's clock.
+  t.true(ms(waitDuration) >= 25, wait);
   const hashes = waitBar.replaceAll(' ', '').length;
   t.true(Math.abs(hashes - (ms(waitDuration) / axis) * 40) <= 1.5, `${hashes} columns for ${waitDuration} of ${axis} ms: ${wait ?? ''}`);
   t.regex(waitBar, /^ *#+ *$/, 'one unbroken bar');
