@@ -58,6 +58,8 @@ function compiled(source, fileName) {
   return code;
 }
 
+module.exports = { ROOT, compiled };
+
 require.extensions['.ts'] = function loadTypeScript(module, fileName) {
   let source = fs.readFileSync(fileName, 'utf8');
   if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);

@@ -6,7 +6,7 @@ import { httpRequest } from '../helpers/http-client';
 import { spawnListening } from '../helpers/spawn-server';
 import { testKeyPrefix } from '../helpers/test-redis';
 import { deleteKeys } from '../helpers/test-server';
-import { npmInstall, packFreshClone, ROOT, run } from './packed-tarball';
+import { npmInstall, packedFreshClone, ROOT, run } from './packed-tarball';
 
 const TSC = path.join(ROOT, 'node_modules', '.bin', 'tsc');
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -27,11 +27,9 @@ function packed(t: ExecutionContext): Promise<void> {
   t.timeout(400_000);
   packing ??= (async () => {
     work = await mkdtemp(path.join(os.tmpdir(), 'loupe-pack-'));
-    const stage = path.join(work, 'stage');
     app = path.join(work, 'app');
-    await mkdir(stage);
     await mkdir(app);
-    tarball = await packFreshClone(stage);
+    ({ tarball } = await packedFreshClone());
     installOutput = await npmInstall(app, [tarball]);
   })();
   return packing;
