@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server';
 let server: TestServer;
 
 test.before(async () => {
-  server = await startTestServer({ PROFILER_SAMPLE: '0', PROFILER_SLOW_MS: '300' });
+  server = await startTestServer({ PROFILER_SAMPLE: '0', PROFILER_SLOW_MS: '1000' });
 });
 
 test.after.always(async () => {
@@ -33,7 +33,7 @@ test('PROFILER_SAMPLE=0 profiles no ordinary request, but every 5xx and every re
   const hello = await httpRequest(server.port, { path: '/hello/anna' });
   const missing = await httpRequest(server.port, { path: '/config.yaml' });
   const boom = await httpRequest(server.port, { path: '/boom' });
-  const slow = await httpRequest(server.port, { path: '/slow?ms=350' });
+  const slow = await httpRequest(server.port, { path: '/slow?ms=1100' });
   const quick = await httpRequest(server.port, { path: '/slow?ms=0' });
   t.deepEqual([hello.status, missing.status, boom.status, slow.status, quick.status], [200, 404, 500, 200, 200]);
   // Sampled out: no token, so no link to a profile that will never exist.
@@ -57,7 +57,7 @@ test('PROFILER_SAMPLE=0 profiles no ordinary request, but every 5xx and every re
   const status = await httpRequest(server.port, { path: '/_profiler/status', headers: { Accept: 'application/json' } });
   const counters = JSON.parse(status.body) as Record<string, unknown>;
   const expected = { sampledOut: before.sampledOut + 3, keptAsError: before.keptAsError + 1, keptAsSlow: before.keptAsSlow + 1 };
-  t.like(counters, { sampleRate: 0, slowMs: 300, notProfiled: 0, ...expected });
+  t.like(counters, { sampleRate: 0, slowMs: 1000, notProfiled: 0, ...expected });
   const page = (await httpRequest(server.port, { path: '/_profiler/status' })).body;
   t.true(page.includes(`<dd data-counter="sampled-out">${expected.sampledOut}</dd>`));
   t.true(page.includes(`<dd data-counter="kept-as-error">${expected.keptAsError}</dd>`));
