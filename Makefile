@@ -75,7 +75,7 @@ bench-script:
 		{ echo 'make bench: package.json has no "bench" script (npm run bench) yet.' >&2; exit 1; }
 
 .PHONY: clean
-clean: ## Remove the build output (dist/) and the tests' compilation cache (.cache/)
+clean: ## Remove the build output (dist/) and the tests' caches (.cache/)
 	rm -rf dist .cache
 
 .PHONY: compose-up
