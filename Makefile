@@ -22,6 +22,7 @@ install: ## Install dependencies (npm ci) when node_modules is missing or older 
 	@if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
 		$(NPM) ci --no-audit --no-fund && touch node_modules/.package-lock.json; \
 	fi
+	@node scripts/patch-xstate.js
 	@node scripts/check-native.js
 
 .PHONY: build

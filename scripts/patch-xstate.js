@@ -7,9 +7,12 @@
 // gets it without an install script to approve. Without devDependencies, or with another XState
 // version than the patch was made for, it leaves XState as it is: correct, only slower.
 // Before patching, the pristine files are kept next to the patched ones (`<file>.orig`): the
-// tests run Loupe's machines on both and compare. Running it again changes nothing.
+// tests run Loupe's machines on both and compare. Running it again changes nothing, unless the
+// patch itself changed since it was applied (node_modules/xstate/.loupe-patch records which one
+// was): then the pristine copies are put back and the new patch applied (`make install` runs it).
 // `--check` (npm's prepack) changes nothing and fails unless every file of the patch is patched:
 // the tarball must not bundle an unpatched XState.
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -20,6 +23,8 @@ const PATCH = path.join(ROOT, 'patches', `xstate+${XSTATE_VERSION}.patch`);
 const XSTATE_DIR = path.join(ROOT, 'node_modules', 'xstate');
 /** Every hunk of the patch comments its change with this. */
 const MARKER = 'Loupe patch:';
+/** The digest of the patch last applied to node_modules/xstate. */
+const APPLIED = path.join(XSTATE_DIR, '.loupe-patch');
 
 function leaveUnpatched(reason) {
   console.warn(`loupe: XState is left unpatched (correct, slower): ${reason}`);
@@ -57,12 +62,35 @@ function keepPristineCopies() {
   }
 }
 
-/** True when every file the patch changes carries its marker. */
+function patchDigest() {
+  return crypto.createHash('sha256').update(fs.readFileSync(PATCH)).digest('hex');
+}
+
+function appliedDigest() {
+  try {
+    return fs.readFileSync(APPLIED, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+function carriesMarker(file) {
+  const target = path.join(XSTATE_DIR, file);
+  return fs.existsSync(target) && fs.readFileSync(target, 'utf8').includes(MARKER);
+}
+
+/** True when every file the patch changes carries its marker, from this very patch. */
 function isPatched() {
-  return patchedFiles().every((file) => {
+  return patchedFiles().every(carriesMarker) && appliedDigest() === patchDigest();
+}
+
+/** Puts back the pristine copy of every file an earlier version of the patch changed. */
+function restorePristineCopies() {
+  for (const file of patchedFiles().filter(carriesMarker)) {
     const target = path.join(XSTATE_DIR, file);
-    return fs.existsSync(target) && fs.readFileSync(target, 'utf8').includes(MARKER);
-  });
+    if (!fs.existsSync(`${target}.orig`)) throw new Error(`loupe: ${file} carries an older patch and has no pristine copy; reinstall XState (npm ci)`);
+    fs.copyFileSync(`${target}.orig`, target);
+  }
 }
 
 function check() {
@@ -82,9 +110,11 @@ function main() {
   if (patchPackage === null) return leaveUnpatched('patch-package is not installed (devDependencies omitted)');
   keepPristineCopies();
   if (isPatched()) return;
+  restorePristineCopies();
   // --error-on-fail: a patch that does not apply to the exact version it was made for fails the install.
   const result = spawnSync(process.execPath, [patchPackage, '--error-on-fail'], { cwd: ROOT, stdio: 'inherit' });
   process.exitCode = result.status ?? 1;
+  if (result.status === 0) fs.writeFileSync(APPLIED, `${patchDigest()}\n`);
 }
 
 main();
