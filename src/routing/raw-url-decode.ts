@@ -4,6 +4,8 @@
  * is not valid UTF-8 is kept as it was sent.
  */
 export function rawUrlDecode(path: string): string {
+  // Most paths have nothing to decode: no regular expression runs for them.
+  if (!path.includes('%')) return path;
   return path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (escaped) => {
     try {
       return decodeURIComponent(escaped);

@@ -21,6 +21,8 @@ export interface FirewallConfig {
 
 /** The path as the rules see it: `/%61dmin` must not slip past `^/admin`. */
 export function decodePath(path: string): string {
+  // Most paths have nothing to decode; decodeURIComponent would copy them.
+  if (!path.includes('%')) return path;
   try {
     return decodeURIComponent(path);
   } catch {

@@ -12,11 +12,13 @@ import { type LogLevel } from '../trace';
  * stops propagation keeps the phase's later listeners from running.
  */
 export abstract class KernelEvent {
+  // Assigned by the constructor only, not declared as a field: a field is defined by an
+  // initializer that the events of every subclass share, which V8 then runs on its slow path.
   /**
    * The request's whole state, for Loupe's own listeners; applications use the accessors.
    * @internal
    */
-  readonly exchange: Exchange;
+  declare readonly exchange: Exchange;
   #propagationStopped = false;
 
   /** @internal */
