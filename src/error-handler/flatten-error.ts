@@ -3,6 +3,7 @@ import { HttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
 import { hideMachineFrames } from './hide-machine-frames';
 import { parseStack, type StackFrame } from './parse-stack';
+import { stackTrace } from './read-stack';
 
 /** One error of a chain as plain data: what the renderers, the log and the profiler show. */
 export interface FlatErrorEntry {
@@ -83,6 +84,19 @@ function headersOf(error: unknown): Readonly<Record<string, string>> {
   }
 }
 
+function parseFrames(stack: string): StackFrame[] {
+  return hideMachineFrames(parseStack(stack, MAX_FRAMES));
+}
+
+function traceOf(error: Error): readonly StackFrame[] {
+  try {
+    return stackTrace(error, parseFrames);
+  } catch {
+    // A throwing `stack` getter, a hostile Proxy: no trace to show.
+    return [];
+  }
+}
+
 function flattenOne(error: unknown, withTrace: boolean): FlatErrorEntry {
   const statusCode = statusOf(error);
   const statusText = STATUS_TEXT[statusCode] ?? UNKNOWN_STATUS_TEXT;
@@ -101,7 +115,7 @@ function flattenOne(error: unknown, withTrace: boolean): FlatErrorEntry {
   const message = read(error, 'message');
   const code = read(error, 'code');
   // Formatting and parsing a stack is the costly part: skipped when nobody will see it.
-  const stack = withTrace ? read(error, 'stack') : undefined;
+  const trace = withTrace ? traceOf(error) : [];
   let isLoupe = false;
   try {
     isLoupe = error instanceof LoupeError;
@@ -115,7 +129,7 @@ function flattenOne(error: unknown, withTrace: boolean): FlatErrorEntry {
     statusCode,
     statusText,
     headers: headersOf(error),
-    trace: typeof stack === 'string' ? hideMachineFrames(parseStack(stack, MAX_FRAMES)) : [],
+    trace,
   };
 }
 

@@ -15,12 +15,39 @@ export interface HtmlErrorOptions {
 
 const CONTEXT_MAX = 300;
 
+/** One frame as V8 writes it; the frame standing for hidden ones as what it says. */
+function plainFrame(frame: StackFrame): string {
+  if (frame.hidden !== undefined) return `    ${frame.function}`;
+  return frame.function === '' ? `    at ${frameLocation(frame)}` : `    at ${frame.function} (${frameLocation(frame)})`;
+}
+
+/** A trace as the page shows it: its list of frames, and its frames as plain text (`\n    at …` each). */
+interface RenderedTrace {
+  readonly list: SafeHtml;
+  readonly plain: SafeHtml;
+}
+
+/**
+ * Rendered traces by trace: errors created at the same place with the same callers share one
+ * parsed trace (see stackTrace), rendered once. A trace is never changed once flattened.
+ */
+const renderedTraces = new WeakMap<readonly StackFrame[], RenderedTrace>();
+
+function renderedTrace(trace: readonly StackFrame[]): RenderedTrace {
+  let rendered = renderedTraces.get(trace);
+  if (rendered === undefined) {
+    rendered = { list: renderStackTrace(trace), plain: html`${trace.map((frame) => `\n${plainFrame(frame)}`).join('')}` };
+    renderedTraces.set(trace, rendered);
+  }
+  return rendered;
+}
+
 function renderError(error: FlatErrorEntry, position: number, total: number): SafeHtml {
   const code = error.code !== null && html` <span class="error-code">${error.code}</span>`;
   return html`<div class="error-block">
 <div class="error-head"><span class="error-index">[${position}/${total}]</span> <span class="error-class">${error.class}</span>${code}</div>
 <p class="error-message">${error.message}</p>
-${renderStackTrace(error.trace)}
+${renderedTrace(error.trace).list}
 </div>`;
 }
 
@@ -54,15 +81,9 @@ ${rows}</tbody>
 </table>`;
 }
 
-/** One frame as V8 writes it; the frame standing for hidden ones as what it says. */
-function plainFrame(frame: StackFrame): string {
-  if (frame.hidden !== undefined) return `    ${frame.function}`;
-  return frame.function === '' ? `    at ${frameLocation(frame)}` : `    at ${frame.function} (${frameLocation(frame)})`;
-}
-
 /** The chain as plain text, to copy into a bug report. */
-function plainTraces(chain: readonly FlatErrorEntry[]): string {
-  return chain.map((error) => [`${error.class}: ${error.message}`, ...error.trace.map(plainFrame)].join('\n')).join('\n\n');
+function plainTraces(chain: readonly FlatErrorEntry[]): SafeHtml[] {
+  return chain.map((error, index) => html`${index > 0 && '\n\n'}${error.class}: ${error.message}${renderedTrace(error.trace).plain}`);
 }
 
 function debugPage(flat: FlatError, logs: readonly LogRecord[]): SafeHtml {

@@ -11,7 +11,8 @@ export interface StackFrame {
   readonly hidden?: number;
 }
 
-const FRAME_LINE = /^\s+at\s/;
+/** A line of a V8 stack that is a frame: `    at …`. */
+export const FRAME_LINE = /^\s+at\s/;
 const CALL = /^(.*?) \((.*)\)$/;
 const POSITION = /^(.*):(\d+):(\d+)$/;
 

@@ -1,4 +1,4 @@
-import Redis, { Cluster } from 'ioredis';
+import Redis, { Cluster, Command } from 'ioredis';
 import { requestContext } from '../kernel/request-context';
 import { CLUSTER_URL, formatClusterNodes, parseClusterUrl } from './cluster-nodes';
 import { hideRedisPassword } from './hide-redis-password';
@@ -23,6 +23,13 @@ export interface RedisClientOptions {
   readonly maxReconnectDelayMs: number;
   /** True: not connected until `connect()`. */
   readonly lazyConnect: boolean;
+  /**
+   * False: the client's commands are not published on ioredis' tracing channel (`ioredis:command`).
+   * For the profile writer, whose commands carry whole profiles: for every subscriber (Loupe's own
+   * capture of the application's commands among them) ioredis would copy each profile back into a
+   * string, for a command that is never the application's. Default true.
+   */
+  readonly traced?: boolean;
 }
 
 /** Whether `url` names a Redis Cluster (`redis+cluster://…`). */
@@ -47,7 +54,7 @@ export function describeRedisUrl(url: string): string {
  * again, so that a replica promoted after a failover is found.
  */
 export function createRedisClient(url: string, options: RedisClientOptions): RedisClient {
-  return outsideRequests(connectTo(url, options));
+  return outsideRequests(connectTo(url, options), options.traced ?? true);
 }
 
 /**
@@ -56,12 +63,16 @@ export function createRedisClient(url: string, options: RedisClientOptions): Red
  * counts them as the application's. Where no request context runs (REQUEST_CONTEXT off) nothing
  * is wrapped into one: leaving a context that was never entered costs nothing.
  */
-function outsideRequests<TClient extends RedisClient>(client: TClient): TClient {
+function outsideRequests<TClient extends RedisClient>(client: TClient, traced = true): TClient {
   const send = client.sendCommand.bind(client) as (...args: unknown[]) => unknown;
   Object.defineProperty(client, 'sendCommand', {
     configurable: true,
     writable: true,
-    value: (...args: unknown[]) => (requestContext.getStore() === undefined ? send(...args) : requestContext.exit(() => send(...args))),
+    value: (...args: unknown[]) => {
+      // ioredis publishes a command once, unless it is marked as published already (a command sent again after a reconnect).
+      if (!traced && args[0] instanceof Command) args[0].isTraced = true;
+      return requestContext.getStore() === undefined ? send(...args) : requestContext.exit(() => send(...args));
+    },
   });
   return client;
 }

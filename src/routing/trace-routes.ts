@@ -30,6 +30,25 @@ function trailingSlashMismatch(route: CompiledRoute, target: Target): string {
   return `Trailing slash does not match: no redirect to "${toggled}", as a route answers "${target.path}"${methods}`;
 }
 
+/** Per route, the route compiled with no requirement (key `null`) and with each one alone (key: its name). */
+const relaxedRoutes = new WeakMap<CompiledRoute, Map<string | null, CompiledRoute>>();
+
+/** `route` with only the requirement `only` (`[name, pattern]`; none for `null`), compiled the first time it is asked for. */
+function relaxed(route: CompiledRoute, only: readonly [string, string] | null): CompiledRoute {
+  let compiled = relaxedRoutes.get(route);
+  if (compiled === undefined) {
+    compiled = new Map();
+    relaxedRoutes.set(route, compiled);
+  }
+  const key = only === null ? null : only[0];
+  let variant = compiled.get(key);
+  if (variant === undefined) {
+    variant = route.withRequirements(only === null ? {} : { [only[0]]: only[1] });
+    compiled.set(key, variant);
+  }
+  return variant;
+}
+
 /**
  * As Symfony's TraceableUrlMatcher: when the path matches once the route's requirements are
  * dropped, the first requirement that fails on its own.
@@ -40,11 +59,11 @@ function failedRequirement(route: CompiledRoute, target: Target): RouteTraceEntr
   // The static prefix first, as Symfony does: most routes stop here without compiling anything.
   const prefix = route.staticPrefix;
   if (prefix !== '' && !(target.path.replace(/\/+$/, '') || '/').startsWith(prefix)) return null;
-  const relaxed = route.withRequirements({});
-  const candidate = [target.path, target.toggled].find((path) => relaxed.matchPath(path) !== null);
+  const unrestricted = relaxed(route, null);
+  const candidate = [target.path, target.toggled].find((path) => unrestricted.matchPath(path) !== null);
   if (candidate === undefined) return null;
   for (const [name, requirement] of requirements) {
-    if (route.withRequirements({ [name]: requirement }).matchPath(candidate) === null) {
+    if (relaxed(route, [name, requirement]).matchPath(candidate) === null) {
       return entry(route, RouteTraceLevel.ALMOST_MATCHES, `Requirement for "${name}" does not match (${requirement})`);
     }
   }
@@ -65,7 +84,7 @@ function explain(route: CompiledRoute, target: Target): RouteTraceEntry {
  * Symfony's TraceableUrlMatcher, with its wording), at most `limit` of them. Which route answers
  * follows UrlMatcherRouter.match: the exact path first, then for GET and HEAD the path with its
  * trailing slash toggled, unless a route answers the exact path for other methods (a 405).
- * Compiles routes without their requirements to explain a failure: never on the hot path.
+ * Compiles routes without their requirements to explain a failure, once per route: never on the hot path.
  */
 export function traceRoutes(routes: readonly CompiledRoute[], method: string, rawPath: string, limit: number): RouteTrace {
   const upper = method.toUpperCase();

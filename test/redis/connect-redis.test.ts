@@ -1,4 +1,5 @@
 import test from 'ava';
+import { tracingChannel } from 'node:diagnostics_channel';
 import { LoupeError } from '../../src/errors/loupe-error';
 import { connectWriterRedis } from '../../src/profiler/write/connect-writer-redis';
 import { connectRedis } from '../../src/redis/connect-redis';
@@ -21,4 +22,29 @@ test('a Redis that is not a cluster, named as one, is refused at start with what
   const error = await t.throwsAsync(connectRedis(`redis+cluster://${SHARED.host}`, 'loupe-test', TIMEOUTS), { instanceOf: LoupeError });
   t.regex(error?.message ?? '', new RegExp(`^Cannot reach the Redis Cluster at ${SHARED.host.replace(/\./g, '\\.')}\\. `));
   t.regex(error?.message ?? '', /cluster support disabled/);
+});
+
+test('the profile writer\'s commands, which carry whole profiles, are not published on ioredis\' tracing channel; other clients\' are', async (t) => {
+  const published: string[] = [];
+  const handlers = {
+    start: (context: { command?: string; args?: readonly string[] }) => void published.push(`${context.command} ${context.args?.join(' ')}`),
+    end: () => undefined,
+    asyncStart: () => undefined,
+    asyncEnd: () => undefined,
+    error: () => undefined,
+  };
+  const channel = tracingChannel<unknown, { command?: string; args?: readonly string[] }>('ioredis:command');
+  const writer = await connectWriterRedis(SHARED.href, 'loupe-test-writer', TIMEOUTS);
+  const other = await connectRedis(SHARED.href, 'loupe-test', TIMEOUTS);
+  channel.subscribe(handlers);
+  try {
+    await writer.get('loupe-test:from-the-writer');
+    await other.get('loupe-test:from-another-client');
+  } finally {
+    channel.unsubscribe(handlers);
+    writer.disconnect();
+    other.disconnect();
+  }
+  t.false(published.some((command) => command.includes('from-the-writer')));
+  t.true(published.includes('get loupe-test:from-another-client'));
 });

@@ -2,6 +2,7 @@ import { findSourceMap } from 'node:module';
 import { basename, dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseStack } from '../../error-handler/parse-stack';
+import { NODE_FORMAT } from '../../error-handler/read-stack';
 
 /** Where a captured call was made: the application's file and line (source-mapped where a map is known). */
 export interface CallOrigin {
@@ -25,8 +26,6 @@ export const STACK_DEPTH = 24;
 
 type PrepareStackTrace = (error: Error, sites: NodeJS.CallSite[]) => unknown;
 
-/** Node's own `Error.prepareStackTrace` (Node 20+): it maps through findSourceMap, which is cheaper to ask directly. */
-const NODE_FORMAT = 'ErrorPrepareStackTrace';
 /** What a loader's formatter is given to format one frame: made once, its own stack is never read. */
 const FORMAT_ERROR = new Error('origin');
 
@@ -48,6 +47,7 @@ function mapSite(site: NodeJS.CallSite, file: string, format: PrepareStackTrace 
   const fn = site.getFunctionName() ?? site.getMethodName() ?? '';
   const line = site.getLineNumber() ?? 0;
   const column = site.getColumnNumber() ?? 0;
+  // Node's own formatter maps through findSourceMap, which is cheaper to ask directly.
   if (format !== undefined && format.name !== NODE_FORMAT) {
     // A formatter installed by a loader (ts-node's source-map-support) knows the maps Node does not.
     const [frame] = parseStack(String(format(FORMAT_ERROR, [site])), 1);
