@@ -10,7 +10,7 @@
  * this file: a changed source, setting or compiler is another key, so what is loaded is always
  * what the sources say now. `make clean` deletes the cache.
  *
- * ava's workers load it (package.json, "ava.require"); test/helpers/spawn-server.ts and
+ * ava's workers load it (ava.config.mjs, "require"); test/helpers/spawn-server.ts and
  * test/cli/run-loupe.ts start the demo and the CLI with `node -r` it.
  */
 const crypto = require('node:crypto');
