@@ -14,8 +14,9 @@ const WRITER_TIMEOUT_FACTOR = 5;
  * The profile writer's own connection, ready: no offline queue and no retries, so a write to a
  * dead or slow Redis fails at once (or after `WRITER_TIMEOUT_FACTOR × commandTimeoutMs`) instead
  * of piling up in memory; it reconnects by itself. Its commands, which carry whole profiles, are
- * not published on ioredis' tracing channel (see RedisClientOptions.traced). On a cluster, a write to a master that just
- * died is retried by ioredis until its replica takes over or the timeout ends it.
+ * not published on ioredis' tracing channel (see RedisClientOptions.traced). On a cluster, a
+ * write to a master that just died is retried by ioredis until its replica takes over or the
+ * timeout ends it.
  * Not ready within `connectTimeoutMs`: an error. The caller disconnects it.
  */
 export async function connectWriterRedis(url: string, name = 'loupe-profile-writer', timeouts: RedisTimeouts = REDIS_TIMEOUT_DEFAULTS): Promise<RedisClient> {
