@@ -33,18 +33,17 @@ function trailingSlashMismatch(route: CompiledRoute, target: Target): string {
 /** Per route, the route compiled with no requirement (key `null`) and with each one alone (key: its name). */
 const relaxedRoutes = new WeakMap<CompiledRoute, Map<string | null, CompiledRoute>>();
 
-/** `route` with only the requirement `only` (`[name, pattern]`; none for `null`), compiled the first time it is asked for. */
-function relaxed(route: CompiledRoute, only: readonly [string, string] | null): CompiledRoute {
+/** `route` with only its requirement `name` (none for `null`), compiled the first time it is asked for. */
+function relaxed(route: CompiledRoute, name: string | null): CompiledRoute {
   let compiled = relaxedRoutes.get(route);
   if (compiled === undefined) {
     compiled = new Map();
     relaxedRoutes.set(route, compiled);
   }
-  const key = only === null ? null : only[0];
-  let variant = compiled.get(key);
+  let variant = compiled.get(name);
   if (variant === undefined) {
-    variant = route.withRequirements(only === null ? {} : { [only[0]]: only[1] });
-    compiled.set(key, variant);
+    variant = route.withRequirements(name === null ? {} : { [name]: route.requirements[name] ?? '' });
+    compiled.set(name, variant);
   }
   return variant;
 }
@@ -63,7 +62,7 @@ function failedRequirement(route: CompiledRoute, target: Target): RouteTraceEntr
   const candidate = [target.path, target.toggled].find((path) => unrestricted.matchPath(path) !== null);
   if (candidate === undefined) return null;
   for (const [name, requirement] of requirements) {
-    if (relaxed(route, [name, requirement]).matchPath(candidate) === null) {
+    if (relaxed(route, name).matchPath(candidate) === null) {
       return entry(route, RouteTraceLevel.ALMOST_MATCHES, `Requirement for "${name}" does not match (${requirement})`);
     }
   }

@@ -58,12 +58,17 @@ function compiled(source, fileName) {
   return code;
 }
 
-module.exports = { ROOT, compiled };
-
-require.extensions['.ts'] = function loadTypeScript(module, fileName) {
+/** What the .ts file `fileName` compiles to, from the cache when it is there. */
+function compiledFile(fileName) {
   let source = fs.readFileSync(fileName, 'utf8');
   if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
-  const code = compiled(source, fileName);
+  return compiled(source, fileName);
+}
+
+module.exports = { ROOT, compiledFile };
+
+require.extensions['.ts'] = function loadTypeScript(module, fileName) {
+  const code = compiledFile(fileName);
   outputs.set(fileName, code);
   module._compile(code, fileName);
 };

@@ -10,7 +10,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, compiled } = require('./register-typescript.js');
+const { ROOT, compiledFile } = require('./register-typescript.js');
 
 const FOLDERS = ['src', 'machines', 'demo', 'test', 'bench', 'scripts', 'create'];
 
@@ -28,10 +28,8 @@ for (const folder of FOLDERS) {
   const root = path.join(fs.realpathSync(ROOT), folder);
   if (!fs.existsSync(root)) continue;
   for (const file of typeScriptFiles(root)) {
-    let source = fs.readFileSync(file, 'utf8');
-    if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
     try {
-      compiled(source, file);
+      compiledFile(file);
       count += 1;
     } catch {
       // Reported by the test that loads it, with the test's own context.
