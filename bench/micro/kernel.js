@@ -5,6 +5,7 @@
 // `npm run build`:
 //   node bench/micro/kernel.js /hello/anna prod 30000
 //   node bench/micro/kernel.js /config.yaml debug 5000
+// KERNEL_WARMUP (default 5000) sets how many requests warm the kernel up before the measured ones.
 const { createLogger, readConfig } = require('../../dist/src');
 const { createDemoApp } = require('../../dist/demo/demo-app');
 
@@ -26,7 +27,8 @@ const debug = mode === 'debug';
   const settle = async (i) => {
     if (app.profiler !== null && i % BATCH === BATCH - 1) await app.profiler.writer.whenIdle();
   };
-  for (let i = 0; i < 5000; i++) {
+  const warmup = Number(process.env.KERNEL_WARMUP ?? 5000);
+  for (let i = 0; i < warmup; i++) {
     await app.inject(request);
     await settle(i);
   }
