@@ -3,6 +3,7 @@ import { type RedisClient } from '../../redis/redis-client';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { profileWriterMachine } from '../../../machines/profile-writer.machine';
 import { type LivePublisher } from '../ui/live/live-publisher';
+import { liveSummary, type LiveSummary } from '../ui/live/live-summary';
 import { summarize, type Profile } from '../profile';
 import { encodeWithinBudget } from './profile-budget';
 import { type BatchId, type ProfileStorage, type StoredProfile } from '../storage/profile-storage';
@@ -38,14 +39,23 @@ export interface WriterStats {
 
 const TOMBSTONES_KEPT = 10_000;
 
+/** A profile waiting to be stored: already serialized, so that its objects die young. */
+interface QueuedProfile extends StoredProfile {
+  readonly token: string;
+  /** What the live lists announce of it once stored; null without a live publisher. */
+  readonly live: LiveSummary | null;
+}
+
 /**
  * Takes finished profiles from kernel.terminate and stores them through a long-lived actor
  * (machines/profile-writer.machine.ts): a bounded queue, batched writes, drops counted.
- * Serializing happens here, after the response was sent: once per profile, to the bytes stored.
+ * Serializing happens as a profile is queued, after the response was sent: once per profile, to
+ * the bytes stored and its search row. The queue holds those, not the profile's objects, which
+ * would otherwise live on (and be copied by the garbage collector) until their batch is written.
  */
 export class ProfileWriter {
   readonly stats: WriterStats = { queued: 0, stored: 0, dropped: 0, replaced: 0, batches: 0, unconfirmed: 0, lastError: null, state: 'idle' };
-  readonly #queue: Profile[] = [];
+  readonly #queue: QueuedProfile[] = [];
   readonly #maxQueue: number;
   readonly #batchSize: number;
   readonly #storage: ProfileStorage;
@@ -58,9 +68,9 @@ export class ProfileWriter {
   /** This writer's id in the batch records Redis keeps (one per writer: the last batch stored). */
   readonly #id = randomBytes(6).toString('hex');
   #batchNumber = 0;
-  #inFlight: Profile[] = [];
+  #inFlight: QueuedProfile[] = [];
   /** The batch whose write failed: stored or not, Redis says once it answers again. */
-  #held: { readonly batch: BatchId; readonly profiles: Profile[]; readonly reason: string } | null = null;
+  #held: { readonly batch: BatchId; readonly profiles: QueuedProfile[]; readonly reason: string } | null = null;
   #idleWaiters: (() => void)[] = [];
   readonly #actor: Actor<typeof profileWriterMachine>;
 
@@ -116,7 +126,7 @@ export class ProfileWriter {
     return state !== 'unavailable' && state !== 'probing' && state !== 'stopped' && this.#queue.length < this.#maxQueue;
   }
 
-  /** Queues a finished profile; O(1), never waits. */
+  /** Serializes a finished profile and queues it; never waits. */
   enqueue(profile: Profile): void {
     if (this.stats.state === 'stopped') {
       this.#drop([profile], 'The server was shutting down.');
@@ -126,7 +136,14 @@ export class ProfileWriter {
       this.#drop([profile], 'The profile queue was full.');
       return;
     }
-    this.#queue.push(profile);
+    let queued: QueuedProfile;
+    try {
+      queued = { token: profile.token, summary: summarize(profile), json: encodeWithinBudget(profile, this.#maxProfileBytes), live: this.#live === undefined ? null : liveSummary(profile) };
+    } catch (error) {
+      this.#drop([profile], `The profile could not be serialized: ${String(error)}`);
+      return;
+    }
+    this.#queue.push(queued);
     this.stats.queued = this.#queue.length;
     if (this.#queue.length === 1) this.#actor.send({ type: 'profiles.queued' });
   }
@@ -154,10 +171,9 @@ export class ProfileWriter {
   async #writeBatch(): Promise<void> {
     this.#inFlight = this.#queue.splice(0, this.#batchSize);
     this.stats.queued = this.#queue.length;
-    const profiles: StoredProfile[] = this.#inFlight.map((profile) => ({ summary: summarize(profile), json: encodeWithinBudget(profile, this.#maxProfileBytes) }));
     this.#batchNumber += 1;
-    const { stored, replaced } = await this.#storage.write(profiles, { writer: this.#id, number: this.#batchNumber });
-    this.#live?.publish(this.#inFlight);
+    const { stored, replaced } = await this.#storage.write(this.#inFlight, { writer: this.#id, number: this.#batchNumber });
+    this.#live?.publish(this.#inFlight.map((profile) => profile.live).filter((live) => live !== null));
     this.#inFlight = [];
     this.#count(stored, replaced);
     // Drops while Redis was up (a full queue) are marked along with the next batch.
@@ -208,7 +224,7 @@ export class ProfileWriter {
     }
   }
 
-  #drop(profiles: readonly Profile[], reason: string): void {
+  #drop(profiles: readonly { readonly token: string }[], reason: string): void {
     if (profiles.length === 0) return;
     this.stats.dropped += profiles.length;
     this.stats.queued = this.#queue.length;

@@ -1,10 +1,9 @@
 import { type RedisClient } from '../../../redis/redis-client';
-import { type Profile } from '../../profile';
-import { liveChannel, liveSummary } from './live-summary';
+import { liveChannel, type LiveSummary } from './live-summary';
 
 /** Announces stored profiles to live lists; never throws, never waits. */
 export interface LivePublisher {
-  publish(profiles: readonly Profile[]): void;
+  publish(summaries: readonly LiveSummary[]): void;
 }
 
 /** What the publisher could not announce, for the status counters. */
@@ -29,18 +28,11 @@ export class RedisLivePublisher implements LivePublisher {
     this.#channel = liveChannel(prefix);
   }
 
-  publish(profiles: readonly Profile[]): void {
-    if (profiles.length === 0) return;
-    let message: string;
-    try {
-      message = JSON.stringify(profiles.map(liveSummary));
-    } catch {
-      this.stats.failed += profiles.length;
-      return;
-    }
-    this.#redis.publish(this.#channel, message).then(
-      () => void (this.stats.published += profiles.length),
-      () => void (this.stats.failed += profiles.length),
+  publish(summaries: readonly LiveSummary[]): void {
+    if (summaries.length === 0) return;
+    this.#redis.publish(this.#channel, JSON.stringify(summaries)).then(
+      () => void (this.stats.published += summaries.length),
+      () => void (this.stats.failed += summaries.length),
     );
   }
 }
