@@ -38,6 +38,16 @@ export class HeaderBag {
     this.#entries.delete(name.toLowerCase());
   }
 
+  /**
+   * Calls `write` with every header line in insertion order, once per value, with the name as
+   * set and lower-cased: what the uWS adapter writes, without a pair made per line.
+   */
+  forEachLine(write: (name: string, value: string, lowerCaseName: string) => void): void {
+    this.#entries.forEach(({ name, values }, lowerCaseName) => {
+      for (const value of values) write(name, value, lowerCaseName);
+    });
+  }
+
   /** Every header line in insertion order, one pair per value. */
   *lines(): IterableIterator<[string, string]> {
     for (const { name, values } of this.#entries.values()) {

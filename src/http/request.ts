@@ -10,6 +10,41 @@ import { type RequestData } from './request-data';
  */
 const HOST_ALLOWED = /(?:^\[)?[a-zA-Z0-9-:\]_]+\.?/g;
 
+/** Where `host`'s `:<digits>` suffix starts (what `/:\d+$/` matches), or its length when it has none. */
+function portSuffixStart(host: string): number {
+  let index = host.length;
+  while (index > 0 && isDigit(host.charCodeAt(index - 1))) index--;
+  return index < host.length && index > 0 && host.charCodeAt(index - 1) === COLON ? index - 1 : host.length;
+}
+
+const COLON = 0x3a;
+const DOT = 0x2e;
+const HYPHEN = 0x2d;
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/**
+ * A lower-case name or IPv4 address: runs of `a-z`, `0-9` and `-` separated by single dots, as
+ * nearly every Host is. HOST_ALLOWED leaves nothing of such a name; anything else goes through it.
+ */
+function isPlainHostName(host: string): boolean {
+  let afterDot = true;
+  for (let index = 0; index < host.length; index++) {
+    const code = host.charCodeAt(index);
+    if (code === DOT) {
+      if (afterDot) return false;
+      afterDot = true;
+    } else if (isDigit(code) || code === HYPHEN || (code >= 0x61 && code <= 0x7a)) {
+      afterDot = false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** Methods an override may name whatever their spelling; any other must be letters only (Request::getMethod). */
 const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'PATCH', 'PURGE', 'TRACE']);
 
@@ -84,8 +119,8 @@ export class Request {
     if (this.#host !== null) return this.#host;
     if (this.#hostFailed) return '';
     const raw = (this.header('host') ?? '').trim();
-    const host = raw.replace(/:\d+$/, '').toLowerCase();
-    if (host !== '' && host.replace(HOST_ALLOWED, '') !== '') {
+    const host = raw.slice(0, portSuffixStart(raw)).toLowerCase();
+    if (host !== '' && !isPlainHostName(host) && host.replace(HOST_ALLOWED, '') !== '') {
       this.#hostFailed = true;
       throw new BadRequestHttpError(`Invalid Host "${host}".`, { code: 'LOUPE_ERR_HTTP_INVALID_HOST' });
     }
@@ -99,9 +134,9 @@ export class Request {
   get port(): number {
     if (this.#port !== null) return this.#port;
     const host = (this.header('host') ?? '').trim();
-    const match = /:(\d+)$/.exec(host);
+    const suffix = portSuffixStart(host);
     const schemeDefault = this.data.scheme === 'https' ? 443 : 80;
-    return (this.#port = match?.[1] !== undefined ? Number(match[1]) : host === '' ? this.data.serverPort : schemeDefault);
+    return (this.#port = suffix < host.length ? Number(host.slice(suffix + 1)) : host === '' ? this.data.serverPort : schemeDefault);
   }
 
   /** `scheme://host[:port]`, the port left out when it is the scheme's default. */

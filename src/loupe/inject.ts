@@ -50,11 +50,10 @@ export function inject(kernel: Kernel, request: InjectRequest, server: { readonl
     kernel.handle(data, {
       write: (response: Response) => {
         const written: Record<string, string | string[]> = {};
-        for (const [spelled, value] of response.headers.lines()) {
-          const name = spelled.toLowerCase();
+        response.headers.forEachLine((_spelled, value, name) => {
           const previous = written[name];
           written[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
-        }
+        });
         const { body: sent } = response;
         const text = data.method === 'HEAD' ? '' : typeof sent === 'string' ? sent : sent.toString('utf8');
         resolve({ status: response.status, headers: written, body: text });

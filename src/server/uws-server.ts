@@ -117,10 +117,10 @@ export class UwsServer {
         const body = response.body;
         res.cork(() => {
           res.writeStatus(statusLine(response.status));
-          for (const [name, value] of response.headers.lines()) {
+          response.headers.forEachLine((name, value, lowerCaseName) => {
             // uWS computes Content-Length itself; a second one would corrupt the response.
-            if (name.toLowerCase() !== 'content-length') res.writeHeader(name, value);
-          }
+            if (lowerCaseName !== 'content-length') res.writeHeader(name, value);
+          });
           if (head) res.endWithoutBody(Buffer.byteLength(body));
           else res.end(body, state.unreadBody);
         });

@@ -55,6 +55,25 @@ test('lines() yields one pair per value, in the order the headers were added, wi
   );
 });
 
+test('forEachLine calls back once per value, in the order of lines(), with the name lower-cased too', (t) => {
+  const headers = new HeaderBag({ 'Content-Type': 'text/html' });
+  headers.append('Set-Cookie', 'a=1');
+  headers.set('Cache-Control', 'no-cache');
+  headers.append('set-cookie', 'b=2');
+  const seen: [string, string, string][] = [];
+  headers.forEachLine((name, value, lowerCaseName) => seen.push([name, value, lowerCaseName]));
+  t.deepEqual(seen, [
+    ['Content-Type', 'text/html', 'content-type'],
+    ['Set-Cookie', 'a=1', 'set-cookie'],
+    ['Set-Cookie', 'b=2', 'set-cookie'],
+    ['Cache-Control', 'no-cache', 'cache-control'],
+  ]);
+  t.deepEqual(
+    seen.map(([name, value]) => [name, value]),
+    [...headers.lines()],
+  );
+});
+
 test('toJSON gives a single value as a string and several as an array', (t) => {
   const headers = new HeaderBag({ 'Content-Type': 'application/json' });
   headers.append('Set-Cookie', 'a=1').append('Set-Cookie', 'b=2');

@@ -37,6 +37,21 @@ for (const host of ['exa mple.com', 'a/b', 'example.com@evil.test', 'example.com
   });
 }
 
+test('the host and port are split and checked as the Host regular expressions do, on every shape of name', (t) => {
+  // The checks a plain name (letters, digits, hyphens, single dots) takes, against the ones every Host used to.
+  const HOST_ALLOWED = /(?:^\[)?[a-zA-Z0-9-:\]_]+\.?/g;
+  const hosts = ['127.0.0.1:8000', 'example.com', 'example.com.', '.example.com', 'a..b', 'a.-b', '-a', 'x:', ':80', '::80', 'a:1:2', 'a:b', '[::1]', '[::1]:80', '[', 'a[b', 'x_y', 'a b', 'a.b.c:65536'];
+  for (const raw of hosts) {
+    const host = raw.replace(/:\d+$/, '').toLowerCase();
+    const valid = host === '' || host.replace(HOST_ALLOWED, '') === '';
+    const request = withHost(raw, { serverPort: 9000 });
+    if (valid) t.is(request.host, host === '' ? '127.0.0.1' : host, raw);
+    else t.throws(() => request.host, { instanceOf: BadRequestHttpError }, raw);
+    const match = /:(\d+)$/.exec(raw);
+    t.is(withHost(raw, { serverPort: 9000 }).port, match?.[1] !== undefined ? Number(match[1]) : 80, raw);
+  }
+});
+
 test('the invalid-host message names the host lower-cased, without its port, as Symfony does', (t) => {
   t.throws(() => withHost('EXA MPLE.com:8080').host, { instanceOf: BadRequestHttpError, message: 'Invalid Host "exa mple.com".' });
 });

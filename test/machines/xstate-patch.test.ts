@@ -334,3 +334,27 @@ test('the profile writer runs the same on the patched XState as on the released 
   t.deepEqual(statesReached(patched.entries), Object.keys(profileWriterMachine.states).sort(), 'the writer goes through every state');
   t.deepEqual(patched.entries, released.entries);
 });
+
+test('snapshots have the same tags on the patched XState as on the released one; an empty set of them refuses changes', (t) => {
+  const tagsAlong = ({ xstate }: Flavour): { tags: string[]; hasTag: boolean; json: unknown }[] => {
+    const actor = xstate.createActor(xstate.createMachine({ initial: 'plain', states: { plain: { on: { tag: 'tagged' } }, tagged: { tags: ['busy'], on: { untag: 'plain' } } } }));
+    actor.start();
+    const seen = [];
+    for (const type of ['start', 'tag', 'untag']) {
+      if (type !== 'start') actor.send({ type });
+      const snapshot = actor.getSnapshot();
+      seen.push({ tags: [...snapshot.tags], hasTag: snapshot.hasTag('busy'), json: (snapshot.toJSON() as { tags: unknown }).tags });
+    }
+    return seen;
+  };
+  const patched = tagsAlong(PATCHED);
+  t.deepEqual(patched, tagsAlong(RELEASED));
+  t.deepEqual(
+    patched.map(({ tags }) => tags),
+    [[], ['busy'], []],
+  );
+  const untagged = PATCHED.xstate.createActor(PATCHED.xstate.createMachine({ initial: 'plain', states: { plain: {} } })).start().getSnapshot();
+  t.true(untagged.tags instanceof Set);
+  t.throws(() => untagged.tags.add('sneaked'), { instanceOf: TypeError });
+  t.is(untagged.tags.size, 0);
+});
