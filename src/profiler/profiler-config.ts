@@ -1,5 +1,14 @@
-/** The schema version of a stored profile; readers refuse any other with a message. */
-export const PROFILE_VERSION = 1;
+/**
+ * The schema version of the profiles this Loupe stores. Version 2 stores the timeline's spans and
+ * the router's routes tried as columns (see StoredTimeline, StoredRouteMatching), which
+ * parseProfile reads back as version 1 stored them.
+ */
+export const PROFILE_VERSION = 2;
+
+/** The schema versions parseProfile reads; it refuses any other with a message. */
+export const READABLE_PROFILE_VERSIONS = [1, PROFILE_VERSION] as const;
+
+export type ProfileVersion = (typeof READABLE_PROFILE_VERSIONS)[number];
 
 /** The smallest PROFILER_MAX_PROFILE_BYTES: an envelope with every collector's entry left out must fit. */
 export const MIN_PROFILE_BYTES = 4_096;
