@@ -152,3 +152,47 @@ test('a malformed version 2 timeline is refused with what it must be', (t) => {
     t.is(errorOf(withChanges({ version: 2, collectors: { timeline: wrong } })), expected, JSON.stringify(wrong));
   }
 });
+
+/** The routes tried of a 404 as a version 2 profile stores them: a log only where the level and path do not give it. */
+const storedMatching = {
+  method: 'GET',
+  path: '/hello',
+  routes: {
+    name: ['home', 'hello', 'hello_slash', 'any'],
+    path: ['/', '/hello/{name}', '/hello/', '/{page}'],
+    level: [0, 1, 1, 2],
+    log: [null, 'Requirement for "name" does not match (\\w+)', 'Trailing slash does not match: no redirect to "/hello/"', null],
+  },
+  omitted: 3,
+};
+
+test('the routes tried of a version 2 router entry, stored as columns, are read as version 1 stored them, every log rebuilt', (t) => {
+  const router = { route: null, controller: null, params: {}, failure: 'No route found', path: null, defaults: {}, matching: storedMatching };
+  const parsed = parseProfile(withChanges({ version: 2, collectors: { router } }));
+  const routes = [
+    { name: 'home', path: '/', level: 0, log: 'Path "/" does not match' },
+    { name: 'hello', path: '/hello/{name}', level: 1, log: 'Requirement for "name" does not match (\\w+)' },
+    { name: 'hello_slash', path: '/hello/', level: 1, log: 'Trailing slash does not match: no redirect to "/hello/"' },
+    { name: 'any', path: '/{page}', level: 2, log: 'Route matches!' },
+  ];
+  t.deepEqual(parsed, { ok: true, profile: { ...profile, version: 2, collectors: { router: { ...router, matching: { method: 'GET', path: '/hello', routes, omitted: 3 } } } } });
+  t.like(parseProfile(withChanges({ version: 2, collectors: { router: { ...router, matching: null } } })), { ok: true });
+});
+
+test('malformed routes tried of a version 2 profile are refused with what they must be', (t) => {
+  const expected = 'the "matching" of the collector "router" is not the routes tried (method, path, routes of name, path, level 0-2 and log columns of one length, omitted)';
+  const { routes } = storedMatching;
+  for (const wrong of [
+    [],
+    { ...storedMatching, omitted: undefined },
+    { ...storedMatching, method: 3 },
+    { ...storedMatching, routes: [{ name: 'home', path: '/', level: 0, log: 'Path "/" does not match' }] },
+    { ...storedMatching, routes: { ...routes, log: routes.log.slice(1) } },
+    { ...storedMatching, routes: { ...routes, level: [0, 1, 3, 2] } },
+    { ...storedMatching, routes: { ...routes, name: ['home', 'hello', 'hello_slash', null] } },
+    // A route that almost matches says why: its log is never left out.
+    { ...storedMatching, routes: { ...routes, log: [null, null, null, null] } },
+  ]) {
+    t.is(errorOf(withChanges({ version: 2, collectors: { router: { route: null, matching: wrong } } })), expected, JSON.stringify(wrong));
+  }
+});
