@@ -5,10 +5,11 @@
  */
 export const PROFILE_VERSION = 2;
 
-/** The schema versions parseProfile reads; it refuses any other with a message. */
-export const READABLE_PROFILE_VERSIONS = [1, PROFILE_VERSION] as const;
+/** A schema version parseProfile reads: the one stored now, and version 1. */
+export type ProfileVersion = 1 | typeof PROFILE_VERSION;
 
-export type ProfileVersion = (typeof READABLE_PROFILE_VERSIONS)[number];
+/** The schema versions parseProfile reads; it refuses any other with a message. */
+export const READABLE_PROFILE_VERSIONS: readonly ProfileVersion[] = [1, PROFILE_VERSION];
 
 /** The smallest PROFILER_MAX_PROFILE_BYTES: an envelope with every collector's entry left out must fit. */
 export const MIN_PROFILE_BYTES = 4_096;
