@@ -87,9 +87,9 @@ function versionProblem(version: unknown): string {
 /**
  * The one reader of stored profiles (the panel, the CLI and their tests use it): the JSON as a
  * Profile once its version, its envelope, that every collector entry is an object and the
- * entries listed in ENTRY_READERS are checked and read (a version 2 timeline as version 1
- * stored it), or what is wrong in words a person can act on. A collector entry that is missing
- * is no error: its panel says it has no data.
+ * entries listed in ENTRY_READERS are checked and read (a version 2 timeline and routes tried
+ * as version 1 stored them), or what is wrong in words a person can act on. A collector entry
+ * that is missing is no error: its panel says it has no data.
  */
 export function parseProfile(json: string): ParsedProfile {
   let value: unknown;
