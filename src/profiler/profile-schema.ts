@@ -1,5 +1,4 @@
 import { ROUTER_COLLECTOR } from './collect/collectors/router-collector';
-import { readStoredRouteMatching } from './collect/collectors/stored-route-matching';
 import { readStoredTimeline } from './collect/collectors/stored-timeline';
 import { TIMELINE_COLLECTOR } from './collect/collectors/timeline-collector';
 import { type Profile } from './profile';
@@ -38,9 +37,8 @@ const isTraceEntry: Check = (value) =>
   isRecord(value) && isString(value['name']) && isString(value['path']) && isString(value['log']) && [0, 1, 2].includes(value['level'] as number);
 
 /**
- * The router's routes tried in a version 1 profile (added after version 1 was first written):
- * absent or `null` in profiles without them, else each field with what it must be, as the panel
- * and CLI read them.
+ * The router's routes tried (added after version 1 was first written): absent or `null` in
+ * profiles without them, else each field with what it must be, as the panel and CLI read them.
  */
 function routerEntryProblem(entry: Record<string, unknown>): string | null {
   const matching = entry['matching'];
@@ -58,22 +56,15 @@ function routerEntryProblem(entry: Record<string, unknown>): string | null {
 /** An entry as its readers take it, or what is wrong with it. */
 type EntryReader = (entry: Record<string, unknown>) => object | string;
 
-/** A version 2 router entry, its routes tried stored as columns, read as version 1 stored it. */
-function readStoredRouter(entry: Record<string, unknown>): object | string {
-  const matching = entry['matching'];
-  if (matching === undefined || matching === null) return entry;
-  const read = readStoredRouteMatching(matching);
-  if (read === null) return `the "matching" of the collector "${ROUTER_COLLECTOR}" is not the routes tried (method, path, routes of name, path, level 0-2 and log columns of one length, omitted)`;
-  return { ...entry, matching: read };
-}
+const checkedRouter: EntryReader = (entry) => routerEntryProblem(entry) ?? entry;
 
 /**
  * The readers of the entries that need more than an object, by collector name, for each version:
- * version 2 stores the timeline and the routes tried as columns, read back as version 1 stored them.
+ * version 2 stores the timeline as columns, read back as version 1 stored it.
  */
 const ENTRY_READERS: Readonly<Record<ProfileVersion, Readonly<Record<string, EntryReader>>>> = {
-  1: { [ROUTER_COLLECTOR]: (entry) => routerEntryProblem(entry) ?? entry },
-  2: { [ROUTER_COLLECTOR]: readStoredRouter, [TIMELINE_COLLECTOR]: readStoredTimeline },
+  1: { [ROUTER_COLLECTOR]: checkedRouter },
+  2: { [ROUTER_COLLECTOR]: checkedRouter, [TIMELINE_COLLECTOR]: readStoredTimeline },
 };
 
 const isReadableVersion = (version: unknown): version is ProfileVersion => READABLE_PROFILE_VERSIONS.includes(version as ProfileVersion);
@@ -87,9 +78,9 @@ function versionProblem(version: unknown): string {
 /**
  * The one reader of stored profiles (the panel, the CLI and their tests use it): the JSON as a
  * Profile once its version, its envelope, that every collector entry is an object and the
- * entries listed in ENTRY_READERS are checked and read (a version 2 timeline and routes tried
- * as version 1 stored them), or what is wrong in words a person can act on. A collector entry
- * that is missing is no error: its panel says it has no data.
+ * entries listed in ENTRY_READERS are checked and read (a version 2 timeline as version 1
+ * stored it), or what is wrong in words a person can act on. A collector entry that is missing
+ * is no error: its panel says it has no data.
  */
 export function parseProfile(json: string): ParsedProfile {
   let value: unknown;

@@ -1,7 +1,6 @@
 /**
- * The schema version of the profiles this Loupe stores. Version 2 stores the timeline's spans and
- * the router's routes tried as columns (see StoredTimeline, StoredRouteMatching), which
- * parseProfile reads back as version 1 stored them.
+ * The schema version of the profiles this Loupe stores. Version 2 stores the timeline's spans as
+ * columns (see StoredTimeline), which parseProfile reads back as version 1 stored them.
  */
 export const PROFILE_VERSION = 2;
 

@@ -5,7 +5,6 @@ import { RoutingAttributes } from '../../../routing/routing-attributes';
 import { type ProfileCollector } from '../../collector';
 import { type RedactionPolicy } from '../redaction-policy';
 import { redactsItself, textOrNull } from '../redacts-itself';
-import { storeRoutesTried, type StoredRouteMatching } from './stored-route-matching';
 
 export const ROUTER_COLLECTOR = 'router';
 
@@ -39,9 +38,6 @@ export interface RouterCollectorData {
   readonly matching?: RouteMatchingLog | null;
 }
 
-/** The router entry as stored since profile version 2: the routes tried as columns; parseProfile reads it as RouterCollectorData. */
-export type StoredRouterCollectorData = Omit<RouterCollectorData, 'matching'> & { readonly matching: StoredRouteMatching | null };
-
 /** True for the error the RouterListener raises when no route answers (404) or not for this method (405). */
 function isRoutingFailure(error: unknown): boolean {
   return error instanceof Error && (error.cause instanceof ResourceNotFoundError || error.cause instanceof MethodNotAllowedError);
@@ -54,13 +50,18 @@ function redactDefaults(values: Readonly<Record<string, string>> | undefined, re
   return out;
 }
 
+/** The routes tried, every string of them redacted (a log may quote the path asked for). */
+function redactTrace(routes: readonly RouteTraceEntry[], redaction: RedactionPolicy): RouteTraceEntry[] {
+  return routes.map((route) => ({ name: redaction.text(route.name), path: redaction.text(route.path), level: route.level, log: redaction.text(route.log) }));
+}
+
 /**
  * The routing outcome: route, controller, parameters, the route's pattern and defaults, or why
  * no route matched. For a 404 or 405 it asks the router, now and only then, to trace each
  * route: stored rather than traced when the panel opens, because the routes may have changed by then.
  * Every string is redacted here (parameters, the failure and the routes' logs hold the request's path).
  */
-export const routerCollector: ProfileCollector<StoredRouterCollectorData> = redactsItself({
+export const routerCollector: ProfileCollector<RouterCollectorData> = redactsItself({
   name: ROUTER_COLLECTOR,
   collect: (exchange, redaction) => {
     const { request } = exchange;
@@ -83,7 +84,7 @@ export const routerCollector: ProfileCollector<StoredRouterCollectorData> = reda
       matching:
         trace === undefined
           ? null
-          : { method: redaction.text(request.method), path: redaction.text(request.path), routes: storeRoutesTried(trace.routes, redaction), omitted: trace.omitted },
+          : { method: redaction.text(request.method), path: redaction.text(request.path), routes: redactTrace(trace.routes, redaction), omitted: trace.omitted },
     };
   },
 });
