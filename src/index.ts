@@ -81,7 +81,7 @@ export { type PanelDefinition, type PanelContext, type PanelBadge } from './prof
 export { type ChildProfile } from './profiler';
 export { type EditorLink } from './profiler';
 export { type SourcePosition, type SourceReader, type SourceExcerpt } from './profiler';
-export { PROFILE_VERSION, type Profile, type CollectorEntry, type ProfileCut, type ProfileSummary } from './profiler';
+export { PROFILE_VERSION, type Profile, type ProfileVersion, type CollectorEntry, type ProfileCut, type ProfileSummary } from './profiler';
 
 export { ProfilerPaths, profilePath } from './profiler';
 

@@ -1,6 +1,8 @@
 import { ROUTER_COLLECTOR } from './collect/collectors/router-collector';
+import { readStoredTimeline } from './collect/collectors/stored-timeline';
+import { TIMELINE_COLLECTOR } from './collect/collectors/timeline-collector';
 import { type Profile } from './profile';
-import { PROFILE_VERSION } from './profiler-config';
+import { READABLE_PROFILE_VERSIONS, type ProfileVersion } from './profiler-config';
 
 /** A stored profile read back, or why it cannot be. */
 export type ParsedProfile = { readonly ok: true; readonly profile: Profile } | { readonly ok: false; readonly error: string };
@@ -51,19 +53,34 @@ function routerEntryProblem(entry: Record<string, unknown>): string | null {
   return valid ? null : `the "matching" of the collector "${ROUTER_COLLECTOR}" is not a list of routes tried (method, path, routes of name, path, level 0-2 and log, omitted)`;
 }
 
-/** Checks of the entries whose readers need more than an object, by collector name. */
-const ENTRY_CHECKS: Readonly<Record<string, (entry: Record<string, unknown>) => string | null>> = { [ROUTER_COLLECTOR]: routerEntryProblem };
+/** An entry as its readers take it, or what is wrong with it. */
+type EntryReader = (entry: Record<string, unknown>) => object | string;
+
+const checkedRouter: EntryReader = (entry) => routerEntryProblem(entry) ?? entry;
+
+/**
+ * The readers of the entries that need more than an object, by collector name, for each version:
+ * version 2 stores the timeline as columns, read back as version 1 stored it.
+ */
+const ENTRY_READERS: Readonly<Record<ProfileVersion, Readonly<Record<string, EntryReader>>>> = {
+  1: { [ROUTER_COLLECTOR]: checkedRouter },
+  2: { [ROUTER_COLLECTOR]: checkedRouter, [TIMELINE_COLLECTOR]: readStoredTimeline },
+};
+
+const isReadableVersion = (version: unknown): version is ProfileVersion => READABLE_PROFILE_VERSIONS.includes(version as ProfileVersion);
 
 function versionProblem(version: unknown): string {
-  if (version === undefined) return `it has no "version": it was stored by an earlier Loupe; this one reads version ${PROFILE_VERSION}`;
-  return `it is a profile of version ${JSON.stringify(version)}; this Loupe reads version ${PROFILE_VERSION}`;
+  const readable = `this Loupe reads versions ${READABLE_PROFILE_VERSIONS.join(' and ')}`;
+  if (version === undefined) return `it has no "version": it was stored by an earlier Loupe; ${readable}`;
+  return `it is a profile of version ${JSON.stringify(version)}; ${readable}`;
 }
 
 /**
  * The one reader of stored profiles (the panel, the CLI and their tests use it): the JSON as a
  * Profile once its version, its envelope, that every collector entry is an object and the
- * fields of entries listed in ENTRY_CHECKS are checked, or what is wrong in words a person can
- * act on. A collector entry that is missing is no error: its panel says it has no data.
+ * entries listed in ENTRY_READERS are checked and read (a version 2 timeline as version 1
+ * stored it), or what is wrong in words a person can act on. A collector entry that is missing
+ * is no error: its panel says it has no data.
  */
 export function parseProfile(json: string): ParsedProfile {
   let value: unknown;
@@ -73,14 +90,18 @@ export function parseProfile(json: string): ParsedProfile {
     return { ok: false, error: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
   }
   if (!isRecord(value)) return { ok: false, error: 'it is not a JSON object' };
-  if (value['version'] !== PROFILE_VERSION) return { ok: false, error: versionProblem(value['version']) };
+  const version = value['version'];
+  if (!isReadableVersion(version)) return { ok: false, error: versionProblem(version) };
   for (const [field, expected, check] of ENVELOPE) {
     if (!check(value[field])) return { ok: false, error: `the field "${field}" is missing or not ${expected}` };
   }
-  for (const [name, entry] of Object.entries(value['collectors'] as Record<string, unknown>)) {
+  const readers = ENTRY_READERS[version];
+  const collectors = value['collectors'] as Record<string, unknown>;
+  for (const [name, entry] of Object.entries(collectors)) {
     if (!isRecord(entry)) return { ok: false, error: `the entry of the collector "${name}" is not an object` };
-    const problem = Object.hasOwn(ENTRY_CHECKS, name) ? ENTRY_CHECKS[name]?.(entry) : null;
-    if (problem !== null && problem !== undefined) return { ok: false, error: problem };
+    const read = Object.hasOwn(readers, name) ? readers[name]?.(entry) : entry;
+    if (typeof read === 'string') return { ok: false, error: read };
+    if (read !== entry) collectors[name] = read;
   }
   const cut = value['cut'];
   if (cut !== undefined && !(isRecord(cut) && isNumber(cut['originalBytes']) && isNumber(cut['strings']) && Array.isArray(cut['collectors']) && cut['collectors'].every(isString))) {

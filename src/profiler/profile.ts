@@ -1,4 +1,4 @@
-import { type PROFILE_VERSION } from './profiler-config';
+import { type ProfileVersion } from './profiler-config';
 import { ROUTER_COLLECTOR, type RouterCollectorData } from './collect/collectors/router-collector';
 import { ioCounters } from './app-io/io-counters';
 import { cutText } from './collect/cut-text';
@@ -13,7 +13,7 @@ export type CollectorEntry = Readonly<Record<string, unknown>>;
  * collector, as Symfony's Profile and its data collectors.
  */
 export interface Profile {
-  readonly version: typeof PROFILE_VERSION;
+  readonly version: ProfileVersion;
   readonly token: string;
   readonly parent: string | null;
   readonly children: readonly string[];

@@ -1,5 +1,14 @@
-/** The schema version of a stored profile; readers refuse any other with a message. */
-export const PROFILE_VERSION = 1;
+/**
+ * The schema version of the profiles this Loupe stores. Version 2 stores the timeline's spans as
+ * columns (see StoredTimeline), which parseProfile reads back as version 1 stored them.
+ */
+export const PROFILE_VERSION = 2;
+
+/** A schema version parseProfile reads: the one stored now, and version 1. */
+export type ProfileVersion = 1 | typeof PROFILE_VERSION;
+
+/** The schema versions parseProfile reads; it refuses any other with a message. */
+export const READABLE_PROFILE_VERSIONS: readonly ProfileVersion[] = [1, PROFILE_VERSION];
 
 /** The smallest PROFILER_MAX_PROFILE_BYTES: an envelope with every collector's entry left out must fit. */
 export const MIN_PROFILE_BYTES = 4_096;

@@ -1,7 +1,9 @@
 import test from 'ava';
 import { defineListener } from '../../src';
 import { accountTimeline } from '../../src/profiler/ui/account-timeline';
-import { type TimelineCollectorData, type TimelineSpan } from '../../src/profiler/collect/collectors/timeline-collector';
+import { TIMELINE_COLLECTOR, type TimelineCollectorData, type TimelineSpan } from '../../src/profiler/collect/collectors/timeline-collector';
+import { collectorData } from '../../src/profiler/profile';
+import { parseProfile } from '../../src/profiler/profile-schema';
 import { runLoupe } from '../cli/run-loupe';
 import { httpRequest, type HttpResult } from '../helpers/http-client';
 import { parseServerTiming } from '../helpers/server-timing';
@@ -39,7 +41,10 @@ async function timelineOf(path: string, headers: Record<string, string> = {}): P
   await server.profiler?.writer.whenIdle();
   const found = await server.profiler?.storage.read(String(res.headers['x-debug-token']));
   if (found?.kind !== 'found') throw new Error(`No profile stored for ${path}.`);
-  const timeline = (JSON.parse(found.json) as { collectors: { timeline: TimelineCollectorData } }).collectors.timeline;
+  const parsed = parseProfile(found.json);
+  if (!parsed.ok) throw new Error(`The profile of ${path} does not read back: ${parsed.error}.`);
+  const timeline = collectorData<TimelineCollectorData>(parsed.profile, TIMELINE_COLLECTOR);
+  if (timeline === undefined) throw new Error(`The profile of ${path} has no timeline.`);
   return { res, timeline, spans: timeline.spans };
 }
 

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLoupe, createLogger, type Loupe, type Profile, type RouteDefinition } from '../../../src';
+import { parseProfile } from '../../../src/profiler/profile-schema';
 import { httpRequest, type HttpRequestOptions } from '../../helpers/http-client';
 import { deleteKeys, testConfig } from '../../helpers/test-server';
 
@@ -58,7 +59,11 @@ export async function profiledRequest(io: IoApp, request: HttpRequestOptions): P
   for (;;) {
     await profiler.writer.whenIdle();
     const found = await profiler.storage.read(token);
-    if (found.kind === 'found') return { ...res, profile: JSON.parse(found.json) as Profile };
+    if (found.kind === 'found') {
+      const parsed = parseProfile(found.json);
+      if (!parsed.ok) throw new Error(`The profile ${token} does not read back: ${parsed.error}.`);
+      return { ...res, profile: parsed.profile };
+    }
     if (Date.now() > deadline) throw new Error(`The profile ${token} was not stored.`);
     await sleep(10);
   }

@@ -16,6 +16,7 @@ import { collectProfile } from '../../../src/profiler/collect/collect-profile';
 import { type ProfileCollector } from '../../../src/profiler/collector';
 import { defaultCollectors } from '../../../src/profiler/collect/collectors/default-collectors';
 import { type Profile } from '../../../src/profiler/profile';
+import { parseProfile } from '../../../src/profiler/profile-schema';
 import { PROFILE_TOKEN } from '../../../src/profiler/collect/profile-token';
 import { roundMs } from '../../../src/profiler/collect/collectors/timings';
 import { eventsOf } from '../../../src/profiler/collect/collectors/events-view';
@@ -99,6 +100,13 @@ interface RunOptions {
  * Runs `data` through a real Kernel with a table router and a fake connection, and collects
  * the profiles at kernel.terminate as the profiler listener does (priority -1024).
  */
+/** `profile` as its readers take it once stored: written as JSON and read by parseProfile. */
+function stored(profile: Profile): Profile {
+  const parsed = parseProfile(JSON.stringify(profile));
+  if (!parsed.ok) throw new Error(`The profile ${profile.token} does not read back: ${parsed.error}.`);
+  return parsed.profile;
+}
+
 async function run(routes: Readonly<Record<string, Route>>, data: RequestData, options: RunOptions = {}): Promise<Collected> {
   const written: Response[] = [];
   const crashes: unknown[] = [];
@@ -116,8 +124,8 @@ async function run(routes: Readonly<Record<string, Route>>, data: RequestData, o
         }
         collected.push({
           exchange,
-          main: collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: sub === null ? [] : [SUB_TOKEN], collectors, redaction }),
-          sub: sub === null ? null : collectProfile(sub, { token: SUB_TOKEN, parent: MAIN_TOKEN, children: [], collectors, redaction }),
+          main: stored(collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: sub === null ? [] : [SUB_TOKEN], collectors, redaction })),
+          sub: sub === null ? null : stored(collectProfile(sub, { token: SUB_TOKEN, parent: MAIN_TOKEN, children: [], collectors, redaction })),
         });
       },
     ],
@@ -547,9 +555,9 @@ test('the authenticated user and log records are copied, log contexts redacted',
   t.true(decimals(records[0]?.at ?? 0.00001) <= 3);
 });
 
-test('the profile is a version 1 envelope with one entry per collector, under its name', async (t) => {
+test('the profile is a version 2 envelope with one entry per collector, under its name', async (t) => {
   const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
-  t.is(main.version, 1);
+  t.is(main.version, 2);
   t.deepEqual(Object.keys(main.collectors), ['request', 'exception', 'logs', 'router', 'timeline', 'memory', 'db', 'http_client', 'redis']);
   t.deepEqual(Object.keys(main), ['version', 'token', 'parent', 'children', 'type', 'method', 'url', 'ip', 'statusCode', 'time', 'duration', 'aborted', 'collectors', 'profilerCost']);
 });

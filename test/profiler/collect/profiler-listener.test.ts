@@ -12,6 +12,7 @@ import { ListenerRegistry } from '../../../src/kernel/listener-registry';
 import { defaultCollectors } from '../../../src/profiler/collect/collectors/default-collectors';
 import { createProfilerListener } from '../../../src/profiler/collect/profiler-listener';
 import { type Profile } from '../../../src/profiler/profile';
+import { parseProfile } from '../../../src/profiler/profile-schema';
 import { ProfileWriter } from '../../../src/profiler/write/profile-writer';
 import { RedactionPolicy } from '../../../src/profiler/collect/redaction-policy';
 import { RedisProfileStorage } from '../../../src/profiler/storage/redis-profile-storage';
@@ -133,7 +134,10 @@ async function setUp(options: SetUpOptions = {}): Promise<Setup> {
     read: async (token) => {
       if (token === undefined) return null;
       const result = await storage.read(token);
-      return result.kind === 'found' ? (JSON.parse(result.json) as Profile) : null;
+      if (result.kind !== 'found') return null;
+      const parsed = parseProfile(result.json);
+      if (!parsed.ok) throw new Error(`The profile ${token} does not read back: ${parsed.error}.`);
+      return parsed.profile;
     },
   };
 }

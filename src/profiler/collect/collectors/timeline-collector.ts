@@ -5,11 +5,11 @@ import { type ProfileCollector } from '../../collector';
 import { profileTokenOf } from '../profile-token';
 import { type RedactionPolicy } from '../redaction-policy';
 import { redactsItself } from '../redacts-itself';
-import { roundMs } from './timings';
+import { type StoredSpans, type StoredTimeline } from './stored-timeline';
 
 export const TIMELINE_COLLECTOR = 'timeline';
 
-/** One span as stored: what the Performance panel, `profiler:show` and the toolbar draw. */
+/** One span as its readers take it (see readStoredTimeline): what the Performance panel, `profiler:show` and the toolbar draw. */
 export interface TimelineSpan {
   readonly name: string;
   readonly category: SpanCategory;
@@ -27,6 +27,7 @@ export interface TimelineSpan {
   readonly running?: true;
 }
 
+/** The timeline as its readers take it: as profile version 1 stored it, and as parseProfile reads StoredTimeline. */
 export interface TimelineCollectorData {
   /** Milliseconds from the start of the request to the collection (kernel.terminate). */
   readonly total: number;
@@ -46,8 +47,27 @@ export function ownSpans(data: TimelineCollectorData): readonly TimelineSpan[] {
 const CATEGORIES: ReadonlySet<string> = new Set(SPAN_CATEGORIES);
 
 /** A span's category: one of Loupe's, or (from an application in plain JavaScript) any text, redacted. */
-function categoryOf(category: SpanCategory, redaction: RedactionPolicy): SpanCategory {
-  return CATEGORIES.has(category) ? category : (redaction.text(category) as SpanCategory);
+function categoryOf(category: SpanCategory, redaction: RedactionPolicy): string {
+  return CATEGORIES.has(category) ? category : redaction.text(category);
+}
+
+/** Milliseconds as the integer microseconds stored (see StoredSpans). */
+const us = (ms: number): number => Math.round(ms * 1000);
+
+/** The columns being filled, and the spans still running among them. */
+interface Columns {
+  readonly spans: StoredSpans;
+  readonly running: number[];
+}
+
+/** Appends one span to the columns. */
+function push({ spans }: Columns, name: string, category: string, start: number, duration: number, parent: number, priority: number): void {
+  spans.name.push(name);
+  spans.category.push(category);
+  spans.startUs.push(us(start));
+  spans.durationUs.push(us(duration));
+  spans.parent.push(parent);
+  spans.priority.push(priority);
 }
 
 /**
@@ -55,26 +75,17 @@ function categoryOf(category: SpanCategory, redaction: RedactionPolicy): SpanCat
  * still open (the current state, or one an abort abandoned) ends at `now`, within its parent.
  * Names are redacted: an application names its own spans, and may put input in them.
  */
-function appendSpans(out: TimelineSpan[], trace: RequestTimings, now: number, offset: number, parent: number, redaction: RedactionPolicy): void {
-  const base = out.length;
-  const depthBase = parent === -1 ? 0 : (out[parent]?.depth ?? 0) + 1;
+function appendSpans(out: Columns, trace: RequestTimings, now: number, offset: number, parent: number, redaction: RedactionPolicy): void {
+  const base = out.spans.name.length;
   const ends: number[] = [];
   for (const span of trace.spans) {
-    const parentIndex = span.parent === -1 ? -1 : span.parent;
-    const parentEnd = parentIndex === -1 ? now : (ends[parentIndex] ?? now);
-    const end = span.duration === OPEN_SPAN ? Math.max(span.start, parentEnd) : span.start + span.duration;
+    const parentEnd = span.parent === -1 ? now : (ends[span.parent] ?? now);
+    const open = span.duration === OPEN_SPAN;
+    const end = open ? Math.max(span.start, parentEnd) : span.start + span.duration;
     ends.push(end);
-    const start = roundMs(span.start + offset);
-    const duration = roundMs(end - span.start);
-    const at = parentIndex === -1 ? parent : base + parentIndex;
-    const depth = depthBase + span.depth;
-    const name = redaction.text(span.name);
-    // Built whole, each shape once: a listener's has its priority (most spans are listeners).
-    const stored: TimelineSpan =
-      span.category === 'listener'
-        ? { name, category: 'listener', start, duration, parent: at, depth, priority: span.priority }
-        : { name, category: categoryOf(span.category, redaction), start, duration, parent: at, depth };
-    out.push(span.duration === OPEN_SPAN ? { ...stored, running: true } : stored);
+    if (open) out.running.push(out.spans.name.length);
+    const category = span.category === 'listener' ? 'listener' : categoryOf(span.category, redaction);
+    push(out, redaction.text(span.name), category, span.start + offset, end - span.start, span.parent === -1 ? parent : base + span.parent, span.priority);
   }
 }
 
@@ -84,17 +95,16 @@ function lastStateEnd(trace: RequestTimings): number {
 }
 
 /** The error sub-request's spans, nested in the main request's `error_sub_request` state. */
-function appendSubRequest(out: TimelineSpan[], main: RequestTimings, sub: CollectedRequest, redaction: RedactionPolicy): void {
-  let state = out.length - 1;
-  while (state >= 0 && !(out[state]?.depth === 0 && out[state]?.name === 'error_sub_request')) state--;
+function appendSubRequest(out: Columns, main: RequestTimings, sub: CollectedRequest, redaction: RedactionPolicy): void {
+  const { name, parent: parents } = out.spans;
+  let state = name.length - 1;
+  while (state >= 0 && !(parents[state] === -1 && name[state] === 'error_sub_request')) state--;
   const end = lastStateEnd(sub.trace);
-  const token = profileTokenOf(sub);
   const offset = sub.trace.origin - main.origin;
-  const parent = out.length;
+  const parent = name.length;
   // From its first state: the sub-request's exchange is prepared before the parent enters error_sub_request.
   const first = sub.trace.spans[0]?.start ?? 0;
-  const base = { name: redaction.text(`sub-request ${sub.request.method} ${sub.request.path}`), category: 'sub_request', start: roundMs(offset + first), duration: roundMs(end - first), parent: state, depth: state === -1 ? 0 : 1 } as const;
-  out.push(token === null ? base : { ...base, token });
+  push(out, redaction.text(`sub-request ${sub.request.method} ${sub.request.path}`), 'sub_request', offset + first, end - first, state, 0);
   appendSpans(out, sub.trace, end, offset, parent, redaction);
 }
 
@@ -106,18 +116,20 @@ function appendSubRequest(out: TimelineSpan[], main: RequestTimings, sub: Collec
  * machineOf): a profile stores them once. Its only strings that can hold input are the spans'
  * names (and a category that is not one of Loupe's), redacted here; tokens are its own: no last pass walks the spans.
  */
-export const timelineCollector: ProfileCollector<TimelineCollectorData> = redactsItself({
+export const timelineCollector: ProfileCollector<StoredTimeline> = redactsItself({
   name: TIMELINE_COLLECTOR,
   collect: (exchange, redaction) => {
     const { trace } = exchange;
     // A sub-request is collected with its parent, once it has long finished.
     const now = exchange.parent === null ? trace.now() : lastStateEnd(trace);
-    const spans: TimelineSpan[] = [];
-    appendSpans(spans, trace, now, 0, -1, redaction);
-    const subRequest = spans.length;
+    const columns: Columns = { spans: { name: [], category: [], startUs: [], durationUs: [], parent: [], priority: [] }, running: [] };
+    appendSpans(columns, trace, now, 0, -1, redaction);
+    const subRequest = columns.spans.name.length;
     const droppedSpans = trace.droppedSpans + (exchange.subRequest?.trace.droppedSpans ?? 0);
-    if (exchange.subRequest === null || exchange.subRequest.trace.spans.length === 0) return { total: roundMs(now), spans, droppedSpans };
-    appendSubRequest(spans, trace, exchange.subRequest, redaction);
-    return { total: roundMs(now), spans, droppedSpans, subRequest };
+    const stored = { totalUs: us(now), spans: columns.spans, running: columns.running, droppedSpans };
+    if (exchange.subRequest === null || exchange.subRequest.trace.spans.length === 0) return stored;
+    appendSubRequest(columns, trace, exchange.subRequest, redaction);
+    const token = profileTokenOf(exchange.subRequest);
+    return token === null ? { ...stored, subRequest } : { ...stored, subRequest, subRequestToken: token };
   },
 });
