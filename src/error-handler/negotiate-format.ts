@@ -42,6 +42,24 @@ function rankAccept(header: string): string[] {
     .map(({ type }) => type);
 }
 
+/** The format of the first media range of an Accept header with a known format, else `html`. */
+function formatOfAccept(header: string): string {
+  for (const type of rankAccept(header)) {
+    const format = formatOfMediaType(type);
+    if (format !== null) return format;
+  }
+  return 'html';
+}
+
+/**
+ * Formats by Accept header: clients send the same few headers again and again, and ranking one
+ * (a split on a look-ahead, a sort) costs an error response more than rendering it. Bounded in
+ * entries and in the length of a header kept.
+ */
+const formatByAccept = new Map<string, string>();
+const MAX_CACHED_ACCEPTS = 128;
+const MAX_CACHED_ACCEPT_LENGTH = 512;
+
 /**
  * The response format the client prefers, as Symfony's Request::getPreferredFormat(): the
  * `_format` attribute, else the first Accept media type (q-ordered) with a known format,
@@ -50,9 +68,11 @@ function rankAccept(header: string): string[] {
 export function preferredFormat(request: Request): string {
   const fromAttribute = request.attributes.get('_format');
   if (typeof fromAttribute === 'string' && fromAttribute !== '') return fromAttribute;
-  for (const type of rankAccept(request.header('accept') ?? '')) {
-    const format = formatOfMediaType(type);
-    if (format !== null) return format;
+  const header = request.header('accept') ?? '';
+  let format = formatByAccept.get(header);
+  if (format === undefined) {
+    format = formatOfAccept(header);
+    if (formatByAccept.size < MAX_CACHED_ACCEPTS && header.length <= MAX_CACHED_ACCEPT_LENGTH) formatByAccept.set(header, format);
   }
-  return 'html';
+  return format;
 }

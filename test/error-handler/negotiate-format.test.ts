@@ -50,3 +50,13 @@ test('formatOfMediaType maps known types only', (t) => {
   t.is(formatOfMediaType('*/*'), null);
   t.is(formatOfMediaType('application/problem+json'), null);
 });
+
+test('the same Accept header gives the same format every time, also past the headers kept', (t) => {
+  const headers = Array.from({ length: 300 }, (_, index) => (index % 2 === 0 ? `application/json;v=${index}` : `text/plain;v=${index}, application/json`));
+  for (let round = 0; round < 2; round++) {
+    headers.forEach((accept, index) => t.is(preferredFormat(request({ accept })), index % 2 === 0 ? 'json' : 'txt'));
+  }
+  const long = `${'x/y, '.repeat(200)}application/json`;
+  t.is(preferredFormat(request({ accept: long })), 'json');
+  t.is(preferredFormat(request({ accept: long })), 'json');
+});
