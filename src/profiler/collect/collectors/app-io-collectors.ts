@@ -82,15 +82,18 @@ function storedCall(call: CapturedCall, redaction: RedactionPolicy): StoredCall 
   };
 }
 
-function totals(calls: readonly StoredCall[], recorded: RecordedEntries, slowMs: number): CallTotals {
-  return {
+/** The totals of `calls`, then `rest`: one object built once (spreading the totals into another cost more than the rest). */
+function withTotals<TRest extends object>(calls: readonly StoredCall[], recorded: RecordedEntries, slowMs: number, rest: TRest): CallTotals & TRest {
+  const empty = calls.length === 0;
+  const totals: CallTotals = {
     count: calls.length + recorded.dropped,
-    time: totalTime(calls),
+    time: empty ? 0 : totalTime(calls),
     dropped: recorded.dropped,
-    errors: calls.filter((call) => call.error !== null).length,
-    slow: slowCalls(calls, slowMs).size,
+    errors: empty ? 0 : calls.filter((call) => call.error !== null).length,
+    slow: empty ? 0 : slowCalls(calls, slowMs).size,
     slowMs,
   };
+  return Object.assign(totals, rest);
 }
 
 function cutValue(value: unknown, redaction: RedactionPolicy): unknown {
@@ -118,13 +121,13 @@ export function createDatabaseCollector(options: AppIoCollectorOptions): Profile
     collect: (request: CollectedRequest, redaction) => {
       const recorded = request.records<DbQueryEntry>(AppIoKinds.DB);
       const queries = recorded.entries.map((query) => storedQuery(query, redaction));
-      const analysis = analyzeQueries(queries, options.slowMs);
-      return {
-        ...totals(queries, recorded, options.slowMs),
+      // Most requests make no query: nothing to analyse.
+      const analysis = queries.length === 0 ? null : analyzeQueries(queries, options.slowMs);
+      return withTotals(queries, recorded, options.slowMs, {
         queries,
-        nPlusOne: analysis.groups.filter((group) => group.nPlusOne).length,
-        duplicates: analysis.duplicates.size,
-      };
+        nPlusOne: analysis === null ? 0 : analysis.groups.filter((group) => group.nPlusOne).length,
+        duplicates: analysis === null ? 0 : analysis.duplicates.size,
+      });
     },
   });
 }
@@ -148,7 +151,7 @@ export function createHttpClientCollector(options: AppIoCollectorOptions): Profi
           responseSize: call.responseSize,
         }),
       );
-      return { ...totals(calls, recorded, options.slowMs), calls };
+      return withTotals(calls, recorded, options.slowMs, { calls });
     },
   });
 }
@@ -169,7 +172,7 @@ export function createRedisCollector(options: AppIoCollectorOptions): ProfileCol
         };
         return command.batch === undefined ? stored : { ...stored, batch: command.batch };
       });
-      return { ...totals(commands, recorded, options.slowMs), commands };
+      return withTotals(commands, recorded, options.slowMs, { commands });
     },
   });
 }
