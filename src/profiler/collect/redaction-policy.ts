@@ -35,12 +35,19 @@ const USERINFO = /(\/\/[^\s/?#@"'<>:]{0,256}:)([^\s/?#@"'<>]{1,256})@/g;
 
 /** What every pattern above needs: most strings of a profile (names, phases, paths) have none of it. */
 const MIGHT_HIDE_A_SECRET = /[=@%]|["']\s*:/;
+/** What QUOTED needs. */
+const QUOTE_COLON = /["']\s*:/;
+/** The characters of a name in PAIR and QUOTED (`[\w.%+\-[\]]`), by character code. */
+const NAME_CHARACTERS = new Uint8Array(128).map((_, code) => (/[\w.%+\-[\]]/.test(String.fromCharCode(code)) ? 1 : 0));
+const isNameCharacter = (code: number): boolean => code < 128 && NAME_CHARACTERS[code] === 1;
 /** Longest secret-free text remembered as such, and how many are (all forgotten when full). */
 const MAX_REMEMBERED_LENGTH = 1_024;
 const MAX_REMEMBERED = 2_000;
 
 /** Decodes every well-formed `%XX` run and leaves a malformed one as it is. */
 function decodeLoosely(text: string): string {
+  // Most names and values have no `%`: a search is cheaper than the regular expression.
+  if (!text.includes('%')) return text;
   return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
     try {
       return decodeURIComponent(run);
@@ -113,18 +120,38 @@ export class RedactionPolicy {
     return out;
   }
 
+  /** `text` redacted, `text` being one that MIGHT_HIDE_A_SECRET. */
   #text(text: string, encodings: number): string {
-    if (!MIGHT_HIDE_A_SECRET.test(text)) return text;
-    let out = text
-      .replace(USERINFO, `$1${REDACTED}@`)
-      .replace(QUOTED, (all, quote: string, name: string, colon: string) => (this.#names.test(decodeLoosely(name)) ? `${quote}${name}${quote}${colon}"${REDACTED}"` : all))
-      .replace(PAIR, (all, before: string, name: string, value: string) => {
+    // Each pattern runs only where what it needs is there: most texts (a Server-Timing value,
+    // a log message) have `=` but no `@`, no quoted name, no `%` and no secret name.
+    let out = text;
+    if (out.includes('@')) out = out.replace(USERINFO, `$1${REDACTED}@`);
+    if (QUOTE_COLON.test(out)) {
+      out = out.replace(QUOTED, (all, quote: string, name: string, colon: string) => (this.#names.test(decodeLoosely(name)) ? `${quote}${name}${quote}${colon}"${REDACTED}"` : all));
+    }
+    const encoded = out.includes('%');
+    if (encoded || this.#namesASecret(out)) {
+      out = out.replace(PAIR, (all, before: string, name: string, value: string) => {
         if (value === '') return all;
         if (this.#names.test(decodeLoosely(name))) return `${before}${name}=${REDACTED}`;
         return value.includes('%') ? `${before}${name}=${this.#encoded(value, encodings, encodeURIComponent)}` : all;
       });
-    if (out.includes('%')) out = this.#encoded(out, encodings, rawUrlEncode);
+    }
+    if (encoded) out = this.#encoded(out, encodings, rawUrlEncode);
     return out;
+  }
+
+  /**
+   * True when a name before some `=` of `text` names a secret: without a `%` in the text, what
+   * PAIR would replace (every name it matches is the longest run of name characters before a `=`).
+   */
+  #namesASecret(text: string): boolean {
+    for (let equals = text.indexOf('='); equals !== -1; equals = text.indexOf('=', equals + 1)) {
+      let start = equals;
+      while (start > 0 && isNameCharacter(text.charCodeAt(start - 1))) start--;
+      if (start < equals && this.#names.test(text.slice(start, equals))) return true;
+    }
+    return false;
   }
 
   /** `encoded` itself, or, when decoding it shows a secret, the redacted text encoded again. */
@@ -132,7 +159,7 @@ export class RedactionPolicy {
     if (encodings >= MAX_ENCODINGS) return encoded;
     const decoded = decodeLoosely(encoded);
     if (decoded === encoded) return encoded;
-    const redacted = this.#text(decoded, encodings + 1);
+    const redacted = MIGHT_HIDE_A_SECRET.test(decoded) ? this.#text(decoded, encodings + 1) : decoded;
     return redacted === decoded ? encoded : encode(redacted);
   }
 

@@ -53,7 +53,17 @@ function isExcluded(request: Request, response: Response): boolean {
  * the page gets a nonce for the toolbar's script and stylesheet (see allowToolbarInCsp).
  */
 export function createWebDebugToolbarListener(allowedIps: readonly string[]): Listener {
-  const isAllowed = createIpRangeMatcher(allowedIps);
+  const isInRange = createIpRangeMatcher(allowedIps);
+  // A server's clients are few and come back request after request: the last answer is kept.
+  let lastAddress: string | null = null;
+  let lastAllowed = false;
+  const isAllowed = (address: string): boolean => {
+    if (address !== lastAddress) {
+      lastAllowed = isInRange(address);
+      lastAddress = address;
+    }
+    return lastAllowed;
+  };
   return defineListener('WebDebugToolbarListener', {
     'kernel.response': [
       -128,
@@ -75,8 +85,9 @@ export function createWebDebugToolbarListener(allowedIps: readonly string[]): Li
         response.body =
           typeof body === 'string' ? body.slice(0, end) + snippet + body.slice(end) : Buffer.concat([body.subarray(0, end), Buffer.from(snippet), body.subarray(end)]);
         // The length the ResponseListener set plus the snippet's: measuring the joined page would flatten it, for no gain.
+        // The snippet is ASCII (see renderToolbarSnippet): its length is its size in bytes.
         const length = response.headers.get('Content-Length');
-        if (length !== undefined) response.headers.set('Content-Length', String(Number(length) + Buffer.byteLength(snippet)));
+        if (length !== undefined) response.headers.set('Content-Length', String(Number(length) + snippet.length));
       },
     ],
   });

@@ -222,6 +222,15 @@ test('text: the values of secret-named query parameters are replaced wherever a 
   t.is(policy.text('plain words, no pairs'), 'plain words, no pairs');
 });
 
+test('text: a name before any `=` is looked at, as the pair patterns see it: at the start, after a separator, at the end, after an empty value', (t) => {
+  t.is(policy.text('token=t1'), `token=${REDACTED}`);
+  t.is(policy.text('a=1;b=2;password=p1'), `a=1;b=2;password=${REDACTED}`);
+  t.is(policy.text('empty=&secret=s1'), `empty=&secret=${REDACTED}`);
+  t.is(policy.text('kernel.request;dur=0.142, controller;dur=0.020;desc="hello.hello", total;dur=0.491'), 'kernel.request;dur=0.142, controller;dur=0.020;desc="hello.hello", total;dur=0.491');
+  t.is(policy.text('a=x,password=p1'), 'a=x,password=p1', "inside another pair's value, as before");
+  t.is(policy.text('Grüße ключ=1 token=t1'), `Grüße ключ=1 token=${REDACTED}`, 'after letters outside ASCII');
+});
+
 test('text: a URL password and a JSON secret quoted in a message are replaced', (t) => {
   t.is(policy.text('redis://user:p4ss@cache.test:6379/0'), `redis://user:${REDACTED}@cache.test:6379/0`);
   t.is(policy.text('http://127.0.0.1:8000/path'), 'http://127.0.0.1:8000/path', 'a port is not a password');

@@ -5,6 +5,9 @@ import { parseStack } from '../../../src/error-handler/parse-stack';
 import { NotFoundHttpError } from '../../../src/errors/http-error';
 import { type CollectorEntry } from '../../../src/profiler/profile';
 import { EXCEPTION_COLLECTOR } from '../../../src/profiler/collect/collectors/exception-collector';
+import { LOGS_COLLECTOR } from '../../../src/profiler/collect/collectors/logs-collector';
+import { MEMORY_COLLECTOR } from '../../../src/profiler/collect/collectors/memory-collector';
+import { REQUEST_COLLECTOR } from '../../../src/profiler/collect/collectors/request-collector';
 import { ROUTER_COLLECTOR } from '../../../src/profiler/collect/collectors/router-collector';
 import { TIMELINE_COLLECTOR } from '../../../src/profiler/collect/collectors/timeline-collector';
 import { RedactionPolicy } from '../../../src/profiler/collect/redaction-policy';
@@ -13,12 +16,14 @@ import { startTestServer, type TestServer } from '../../helpers/test-server';
 
 let server: TestServer;
 
-/** An application span named with what the request asked for, as a careless application might. */
+/** An application span and a log record that repeat what the request asked for, as a careless application might. */
 const echoingSpan = defineListener('EchoingSpan', {
   'kernel.request': [
     200,
-    ({ request, stopwatch }) => {
-      stopwatch.span(`lookup ${request.uri}`, () => undefined);
+    (event) => {
+      const { request } = event;
+      event.stopwatch.span(`lookup ${request.uri}`, () => undefined);
+      event.log('info', `looking up ${request.uri}`, { uri: request.uri, referer: request.header('referer') });
     },
   ],
 });
@@ -32,7 +37,7 @@ test.after.always(async () => {
 });
 
 /** The stored entries of the collectors that redact every string themselves (no last pass over them). */
-const REDACTING_ITSELF = [TIMELINE_COLLECTOR, ROUTER_COLLECTOR, EXCEPTION_COLLECTOR];
+const REDACTING_ITSELF = [REQUEST_COLLECTOR, EXCEPTION_COLLECTOR, LOGS_COLLECTOR, ROUTER_COLLECTOR, TIMELINE_COLLECTOR, MEMORY_COLLECTOR];
 
 async function storedProfile(token: string): Promise<{ readonly collectors: Readonly<Record<string, CollectorEntry>> }> {
   const found = await server.profiler?.storage.read(token);
@@ -40,8 +45,11 @@ async function storedProfile(token: string): Promise<{ readonly collectors: Read
   return JSON.parse(found.json) as { collectors: Readonly<Record<string, CollectorEntry>> };
 }
 
-test('the timeline, router and exception entries hold no secret of the request: the last pass over them would change nothing', async (t) => {
-  const res = await httpRequest(server.port, { path: '/missing/password=hunter2/x?token=s3cr3t&api_key=k3y', headers: { accept: 'text/html' } });
+test('the request, exception, logs, router, timeline and memory entries hold no secret of the request: the last pass over them would change nothing', async (t) => {
+  const res = await httpRequest(server.port, {
+    path: '/missing/password=hunter2/x?token=s3cr3t&api_key=k3y',
+    headers: { accept: 'text/html', authorization: 'Bearer b34r3r', referer: 'http://user:pa55w0rd@example.com/?session_id=s355' },
+  });
   t.is(res.status, 404);
   await server.profiler?.writer.whenIdle();
   // The main request's profile and its error sub-request's.
@@ -53,7 +61,7 @@ test('the timeline, router and exception entries hold no secret of the request: 
       const entry = profile.collectors[name];
       t.truthy(entry, `the profile has a ${name} entry`);
       const json = JSON.stringify(entry);
-      for (const secret of ['hunter2', 's3cr3t', 'k3y']) t.false(json.includes(secret), `${name} keeps no "${secret}"`);
+      for (const secret of ['hunter2', 's3cr3t', 'k3y', 'b34r3r', 'pa55w0rd', 's355']) t.false(json.includes(secret), `${name} keeps no "${secret}"`);
       // The entry's JSON parsed again: the same object back means the last pass finds nothing to redact.
       t.is(policy.entry(entry), entry, `${name}: redacting it again changes nothing`);
     }

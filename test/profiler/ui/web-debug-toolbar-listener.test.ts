@@ -6,6 +6,7 @@ import { Exchange } from '../../../src/kernel/exchange';
 import { defineListener } from '../../../src/kernel/listener';
 import { ListenerRegistry } from '../../../src/kernel/listener-registry';
 import { responseListener } from '../../../src/kernel/listeners/response-listener';
+import { renderToolbarSnippet } from '../../../src/profiler/ui/toolbar/toolbar-snippet';
 import { createWebDebugToolbarListener } from '../../../src/profiler/ui/web-debug-toolbar-listener';
 import { exchangeFor, requestData } from '../../helpers/request-data';
 import { runPhaseSync } from '../../helpers/run-phase';
@@ -49,6 +50,17 @@ test('the toolbar goes before the last </body>, in any letter case, and Content-
   t.is(exchange.requireResponse().headers.get('Content-Length'), String(Buffer.byteLength(body)));
 });
 
+test('the snippet is ASCII, with a nonce or without: the listener counts its characters as its bytes', (t) => {
+  for (const nonce of [null, 'q8Zx+/AbCdEfGhIjKlMnOp==']) t.regex(renderToolbarSnippet('a1b2c3', nonce), /^[\x00-\x7f]*$/);
+});
+
+test('a page with a Content-Security-Policy gets the toolbar with a nonce, and Content-Length follows', (t) => {
+  const exchange = respond(new Response(PAGE, 200, { 'Content-Type': 'text/html', 'Content-Security-Policy': "script-src 'self'" }));
+  const body = bodyOf(exchange);
+  t.regex(body, /<script nonce="[^"]+">/);
+  t.is(exchange.requireResponse().headers.get('Content-Length'), String(Buffer.byteLength(body)));
+});
+
 test('a Buffer body gets the toolbar too, its bytes around it untouched', (t) => {
   const page = Buffer.from('<html><body>Grüße aus Köln</body></html>', 'utf8');
   const exchange = respond(new Response(page, 200, { 'Content-Type': 'text/html; charset=UTF-8' }));
@@ -86,6 +98,8 @@ test('X-Debug-Toolbar: off keeps the toolbar out; the header is removed, and an 
 test('a client outside the profiler\'s addresses gets no toolbar: its content would be refused to it', (t) => {
   t.is(bodyOf(respond(new Response(PAGE), { remoteAddress: '10.1.2.3' })), PAGE);
   t.true(bodyOf(respond(new Response(PAGE), { remoteAddress: '127.0.0.1' })).includes('loupe-wdt-a1b2c3'));
+  t.true(bodyOf(respond(new Response(PAGE), { remoteAddress: '127.0.0.1' })).includes('loupe-wdt-a1b2c3'), 'the same client again');
+  t.is(bodyOf(respond(new Response(PAGE), { remoteAddress: '10.1.2.3' })), PAGE, 'after an allowed client, one outside is still refused');
 });
 
 test('with a Content-Security-Policy the script and stylesheet carry the nonce the policy names', (t) => {

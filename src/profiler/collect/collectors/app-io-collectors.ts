@@ -6,6 +6,7 @@ import { redactSql } from '../../app-io/sql-text';
 import { type ProfileCollector } from '../../collector';
 import { cutText } from '../cut-text';
 import { type RedactionPolicy } from '../redaction-policy';
+import { redactsItself, textOrNull } from '../redacts-itself';
 
 export const DATABASE_COLLECTOR = 'db';
 export const HTTP_CLIENT_COLLECTOR = 'http_client';
@@ -70,20 +71,29 @@ export interface AppIoCollectorOptions {
   readonly slowMs: number;
 }
 
-function storedCall(call: CapturedCall): StoredCall {
+/** What every call stores; its strings redacted, as every string these collectors store (they redact themselves). */
+function storedCall(call: CapturedCall, redaction: RedactionPolicy): StoredCall {
   const { origin } = call;
-  return { start: call.start, duration: call.duration, error: call.error, origin: origin === null ? null : { file: origin.file, line: origin.line, function: origin.function } };
+  return {
+    start: call.start,
+    duration: call.duration,
+    error: textOrNull(call.error, redaction),
+    origin: origin === null ? null : { file: redaction.text(origin.file), line: origin.line, function: redaction.text(origin.function) },
+  };
 }
 
-function totals(calls: readonly StoredCall[], recorded: RecordedEntries, slowMs: number): CallTotals {
-  return {
+/** The totals of `calls`, then `rest`: one object built once (spreading the totals into another cost more than the rest). */
+function withTotals<TRest extends object>(calls: readonly StoredCall[], recorded: RecordedEntries, slowMs: number, rest: TRest): CallTotals & TRest {
+  const empty = calls.length === 0;
+  const totals: CallTotals = {
     count: calls.length + recorded.dropped,
-    time: totalTime(calls),
+    time: empty ? 0 : totalTime(calls),
     dropped: recorded.dropped,
-    errors: calls.filter((call) => call.error !== null).length,
-    slow: slowCalls(calls, slowMs).size,
+    errors: empty ? 0 : calls.filter((call) => call.error !== null).length,
+    slow: empty ? 0 : slowCalls(calls, slowMs).size,
     slowMs,
   };
+  return Object.assign(totals, rest);
 }
 
 function cutValue(value: unknown, redaction: RedactionPolicy): unknown {
@@ -94,38 +104,45 @@ function cutValue(value: unknown, redaction: RedactionPolicy): unknown {
 function storedQuery(query: DbQueryEntry, redaction: RedactionPolicy): StoredQuery {
   const redacted = redactSql(query.sql, query.params, (name) => redaction.isSecretName(name));
   const params = Array.isArray(redacted.params) ? redacted.params.map((param) => cutValue(param, redaction)) : redaction.data(redacted.params);
-  return { ...storedCall(query), driver: query.driver, sql: cutText(redaction.text(redacted.sql), SQL_BYTES), params, database: query.database, rows: query.rows };
+  return {
+    ...storedCall(query, redaction),
+    driver: redaction.text(query.driver),
+    sql: cutText(redaction.text(redacted.sql), SQL_BYTES),
+    params,
+    database: redaction.text(query.database),
+    rows: query.rows,
+  };
 }
 
 /** The application's SQL queries (mysql2, pg), as Symfony's Doctrine collector: text, parameters, rows, timing, origin. */
 export function createDatabaseCollector(options: AppIoCollectorOptions): ProfileCollector<DatabaseCollectorData> {
-  return {
+  return redactsItself({
     name: DATABASE_COLLECTOR,
     collect: (request: CollectedRequest, redaction) => {
       const recorded = request.records<DbQueryEntry>(AppIoKinds.DB);
       const queries = recorded.entries.map((query) => storedQuery(query, redaction));
-      const analysis = analyzeQueries(queries, options.slowMs);
-      return {
-        ...totals(queries, recorded, options.slowMs),
+      // Most requests make no query: nothing to analyse.
+      const analysis = queries.length === 0 ? null : analyzeQueries(queries, options.slowMs);
+      return withTotals(queries, recorded, options.slowMs, {
         queries,
-        nPlusOne: analysis.groups.filter((group) => group.nPlusOne).length,
-        duplicates: analysis.duplicates.size,
-      };
+        nPlusOne: analysis === null ? 0 : analysis.groups.filter((group) => group.nPlusOne).length,
+        duplicates: analysis === null ? 0 : analysis.duplicates.size,
+      });
     },
-  };
+  });
 }
 
 /** The application's outgoing HTTP calls (fetch/undici, node:http/https), as Symfony's HttpClient collector. */
 export function createHttpClientCollector(options: AppIoCollectorOptions): ProfileCollector<HttpClientCollectorData> {
-  return {
+  return redactsItself({
     name: HTTP_CLIENT_COLLECTOR,
     collect: (request: CollectedRequest, redaction) => {
       const recorded = request.records<HttpCallEntry>(AppIoKinds.HTTP);
       const calls = recorded.entries.map(
         (call): StoredHttpCall => ({
-          ...storedCall(call),
-          client: call.client,
-          method: call.method,
+          ...storedCall(call, redaction),
+          client: redaction.text(call.client),
+          method: redaction.text(call.method),
           url: redaction.text(call.url),
           status: call.status,
           requestHeaders: redaction.headers(call.requestHeaders),
@@ -134,28 +151,28 @@ export function createHttpClientCollector(options: AppIoCollectorOptions): Profi
           responseSize: call.responseSize,
         }),
       );
-      return { ...totals(calls, recorded, options.slowMs), calls };
+      return withTotals(calls, recorded, options.slowMs, { calls });
     },
-  };
+  });
 }
 
 /** The application's own Redis commands (ioredis), as Symfony's Redis/Cache collectors; Loupe's own are not among them. */
 export function createRedisCollector(options: AppIoCollectorOptions): ProfileCollector<RedisCollectorData> {
-  return {
+  return redactsItself({
     name: REDIS_COLLECTOR,
     collect: (request: CollectedRequest, redaction) => {
       const recorded = request.records<RedisCommandEntry>(AppIoKinds.REDIS);
       const commands = recorded.entries.map((command): StoredRedisCommand => {
         const stored = {
-          ...storedCall(command),
-          client: command.client,
-          command: command.command,
+          ...storedCall(command, redaction),
+          client: redaction.text(command.client),
+          command: redaction.text(command.command),
           args: command.args.map((arg) => cutText(redaction.text(arg), VALUE_BYTES)),
           database: command.database,
         };
         return command.batch === undefined ? stored : { ...stored, batch: command.batch };
       });
-      return { ...totals(commands, recorded, options.slowMs), commands };
+      return withTotals(commands, recorded, options.slowMs, { commands });
     },
-  };
+  });
 }

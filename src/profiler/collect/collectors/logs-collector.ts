@@ -1,5 +1,6 @@
 import { type LogRecord } from '../../../kernel/trace';
 import { type ProfileCollector } from '../../collector';
+import { redactsItself } from '../redacts-itself';
 import { roundMs } from './timings';
 
 export const LOGS_COLLECTOR = 'logs';
@@ -9,8 +10,8 @@ export interface LogsCollectorData {
   readonly records: readonly LogRecord[];
 }
 
-/** The request's log records, as Symfony's logger collector: messages and contexts through the redaction policy. */
-export const logsCollector: ProfileCollector<LogsCollectorData> = {
+/** The request's log records, as Symfony's logger collector: messages and contexts through the redaction policy (every string of its entry). */
+export const logsCollector: ProfileCollector<LogsCollectorData> = redactsItself({
   name: LOGS_COLLECTOR,
   collect: (exchange, redaction) => ({
     records: exchange.trace.logs.map((log) => ({
@@ -20,4 +21,4 @@ export const logsCollector: ProfileCollector<LogsCollectorData> = {
       at: roundMs(log.at),
     })),
   }),
-};
+});

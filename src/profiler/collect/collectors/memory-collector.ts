@@ -1,5 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { type ProfileCollector } from '../../collector';
+import { redactsItself } from '../redacts-itself';
 
 export const MEMORY_COLLECTOR = 'memory';
 
@@ -15,10 +16,10 @@ export interface MemoryCollectorData {
  * this is the process's heap; read from V8's heap statistics, which cost well under a
  * microsecond, where `process.memoryUsage()` reads /proc and costs some fifteen.
  */
-export const memoryCollector: ProfileCollector<MemoryCollectorData> = {
+export const memoryCollector: ProfileCollector<MemoryCollectorData> = redactsItself({
   name: MEMORY_COLLECTOR,
   collect: () => {
     const heap = getHeapStatistics();
     return { heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size };
   },
-};
+});

@@ -2,6 +2,7 @@ import { type CollectedRequest } from '../../../kernel/collected-request';
 import { KernelAttributes } from '../../../kernel/kernel-attributes';
 import { type ProfileCollector } from '../../collector';
 import { type RedactionPolicy } from '../redaction-policy';
+import { redactsItself } from '../redacts-itself';
 
 export const REQUEST_COLLECTOR = 'request';
 
@@ -71,13 +72,17 @@ function sessionAndUserOf(exchange: CollectedRequest, redaction: RedactionPolicy
   const user = exchange.attributes.get(KernelAttributes.USER) ?? null;
   return {
     session: session?.isStarted === true ? (redaction.data(session.all()) as Record<string, unknown>) : null,
-    user: user === null ? null : { identifier: user.identifier, roles: [...user.roles], via: user.via },
+    user: user === null ? null : { identifier: redaction.text(user.identifier), roles: user.roles.map((role) => redaction.text(role)), via: redaction.text(user.via) },
   };
 }
 
-/** The request collector: headers, query, cookies, body, session, locale, user and the response. */
+/**
+ * The request collector: headers, query, cookies, body, session, locale, user and the response.
+ * Every string of its entry is redacted here (the response's Server-Timing, new on every request,
+ * would otherwise be redacted twice).
+ */
 export function createRequestCollector(options: RequestCollectorOptions): ProfileCollector<RequestCollectorData> {
-  return {
+  return redactsItself({
     name: REQUEST_COLLECTOR,
     collect: (exchange, redaction) => {
       const { request, response } = exchange;
@@ -88,12 +93,12 @@ export function createRequestCollector(options: RequestCollectorOptions): Profil
         body: bodyOf(exchange, redaction),
         ...sessionAndUserOf(exchange, redaction),
         // kernel.finish_request has reset request.locale by now: the handled one is kept aside.
-        locale: exchange.attributes.get(KernelAttributes.HANDLED_LOCALE) ?? request.locale,
+        locale: redaction.text(exchange.attributes.get(KernelAttributes.HANDLED_LOCALE) ?? request.locale),
         response: {
           statusCode: response?.status ?? 0,
           headers: response === null ? {} : redaction.headers(response.headers.toJSON()),
         },
       };
     },
-  };
+  });
 }

@@ -85,7 +85,7 @@ const PLACEHOLDER_PARTS = renderPlaceholder('lwdttoken').split('lwdttoken');
  * digits): the stylesheet, a placeholder bar that already links to the profile (the whole
  * toolbar without JavaScript), and the script that fills it from `/_wdt/{token}`. The bar is
  * fixed at the bottom; the placeholder keeps its height in the page so it never covers the
- * page's last lines.
+ * page's last lines. ASCII only, whatever the nonce: its length is its size in bytes.
  */
 export function renderToolbarSnippet(token: string, nonce: string | null): string {
   if (!TOKEN.test(token)) throw new Error(`Not a profiler token: "${token}".`);
