@@ -79,7 +79,7 @@ function versionProblem(version: unknown): string {
  * The one reader of stored profiles (the panel, the CLI and their tests use it): the JSON as a
  * Profile once its version, its envelope, that every collector entry is an object and the
  * entries listed in ENTRY_READERS are checked and read (a version 2 timeline as version 1
- * stored it), or what is wrong in words a person can act on. A collector entry that is missing
+ * stored it, and the profile then says version 1), or what is wrong in words a person can act on. A collector entry that is missing
  * is no error: its panel says it has no data.
  */
 export function parseProfile(json: string): ParsedProfile {
@@ -107,6 +107,8 @@ export function parseProfile(json: string): ParsedProfile {
   if (cut !== undefined && !(isRecord(cut) && isNumber(cut['originalBytes']) && isNumber(cut['strings']) && Array.isArray(cut['collectors']) && cut['collectors'].every(isString))) {
     return { ok: false, error: 'the field "cut" is not an object with "originalBytes", "strings" and "collectors"' };
   }
+  // What the readers get is version 1's form, and says so: the JSON API answers it, and parses back.
+  if (version !== 1) value['version'] = 1;
   return { ok: true, profile: value as unknown as Profile };
 }
 

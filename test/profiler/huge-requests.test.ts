@@ -80,7 +80,8 @@ test('huge requests to a 404 and to routed pages: each stored profile fits the b
       t.is((await httpRequest(server.port, { path: `/_profiler/${token}?panel=${panel}` })).status, 200, panel);
     }
     const json = await httpRequest(server.port, { path: `/_profiler/${token}`, headers: { accept: 'application/json' } });
-    t.true(parseProfile(json.body).ok);
+    const parsedJson = parseProfile(json.body);
+    t.true(parsedJson.ok, parsedJson.ok ? "" : parsedJson.error);
     const shown = await runLoupe(['profiler:show', token], { REDIS_PREFIX: prefix });
     t.is(shown.code, 0, shown.stderr);
     t.regex(shown.stdout, /\(cut: [\d,]+ more bytes/);

@@ -120,6 +120,8 @@ test('a version 2 timeline, stored as columns of integer microseconds, is read a
   if (!parsed.ok) return t.fail(parsed.error);
   t.deepEqual(parsed.profile.collectors['timeline'], readTimeline);
   t.is(JSON.stringify(parsed.profile.collectors['timeline']), JSON.stringify(readTimeline));
+  t.is(parsed.profile.version, 1, 'what is read back is in version 1\'s form, and says so');
+  t.like(parseProfile(JSON.stringify(parsed.profile)), { ok: true }, 'so that what the JSON API answers reads back');
   const { subRequest, subRequestToken, ...alone } = storedTimeline;
   const without = parseProfile(withChanges({ version: 2, collectors: { timeline: { ...alone, running: [] } } }));
   const { subRequest: index, ...rest } = readTimeline;

@@ -556,8 +556,9 @@ test('the authenticated user and log records are copied, log contexts redacted',
 });
 
 test('the profile is a version 2 envelope with one entry per collector, under its name', async (t) => {
-  const { main } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
-  t.is(main.version, 2);
+  const { main, exchange } = await run({ '/hello/anna': hello }, requestData({ path: '/hello/anna' }));
+  t.is(collectProfile(exchange, { token: MAIN_TOKEN, parent: null, children: [], collectors: defaultCollectors({ secretCookies: new Set() }), redaction: new RedactionPolicy() }).version, 2);
+  t.is(main.version, 1, 'read back, it is in the form of version 1, and says so');
   t.deepEqual(Object.keys(main.collectors), ['request', 'exception', 'logs', 'router', 'timeline', 'memory', 'db', 'http_client', 'redis']);
   t.deepEqual(Object.keys(main), ['version', 'token', 'parent', 'children', 'type', 'method', 'url', 'ip', 'statusCode', 'time', 'duration', 'aborted', 'collectors', 'profilerCost']);
 });
