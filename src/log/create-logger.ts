@@ -8,8 +8,7 @@ import { REQUEST_LINE_FIELDS } from './request-log-listener';
  * Bytes one write to standard output may carry. sonic-boom writes one piece per event-loop turn,
  * and a turn of a loaded server handles dozens of requests: with its default, 16 KiB, a debug server
  * answering 1,000 404s/s logged faster than that and the waiting lines grew without end (200 MiB
- * in 6 minutes). Larger pieces cost more per line while a backlog builds (sonic-boom measures the
- * piece it appends to), so not more than needed: 256 KiB a turn.
+ * in 6 minutes): 256 KiB a turn.
  */
 const MAX_WRITE_BYTES = 256 << 10;
 
@@ -52,8 +51,14 @@ export function createLogger(config: LogConfig, destination: LoggerDestination =
  * counted and reported once a second at most, by a warning that is itself a line of the log.
  */
 function asyncStdoutLogger(config: LogConfig): Logger {
-  const stdout = pino.destination({ dest: 1, sync: false, maxWrite: MAX_WRITE_BYTES, maxLength: MAX_BACKLOG_BYTES });
-  const logger = pino({ level: config.level }, stdout);
+  // In buffer mode sonic-boom adds up the lengths of the lines it holds: as text it measured the
+  // UTF-8 length of the whole piece it appends to for every line (a backlog of 100 lines, 100 times).
+  const stdout = pino.destination({ dest: 1, sync: false, maxWrite: MAX_WRITE_BYTES, maxLength: MAX_BACKLOG_BYTES, contentMode: 'buffer' });
+  const lines = {
+    write: (line: string): boolean => stdout.write(Buffer.from(line, 'utf8') as unknown as string),
+    flush: (callback?: (error?: Error) => void): void => stdout.flush(callback),
+  };
+  const logger = pino({ level: config.level }, lines);
   let dropped = 0;
   const report = (): void => {
     const droppedLines = dropped;
