@@ -95,8 +95,14 @@ export function createIpRangeMatcher(ranges: readonly string[]): (address: strin
     }
     return range;
   });
+  // A server's clients are few and come back request after request: the last answer is kept.
+  let lastAddress: string | null = null;
+  let lastAnswer = false;
   return (address) => {
+    if (address === lastAddress) return lastAnswer;
     const bytes = parseIpAddress(address);
-    return bytes !== null && parsed.some((range) => contains(range, bytes));
+    lastAnswer = bytes !== null && parsed.some((range) => contains(range, bytes));
+    lastAddress = address;
+    return lastAnswer;
   };
 }

@@ -53,17 +53,7 @@ function isExcluded(request: Request, response: Response): boolean {
  * the page gets a nonce for the toolbar's script and stylesheet (see allowToolbarInCsp).
  */
 export function createWebDebugToolbarListener(allowedIps: readonly string[]): Listener {
-  const isInRange = createIpRangeMatcher(allowedIps);
-  // A server's clients are few and come back request after request: the last answer is kept.
-  let lastAddress: string | null = null;
-  let lastAllowed = false;
-  const isAllowed = (address: string): boolean => {
-    if (address !== lastAddress) {
-      lastAllowed = isInRange(address);
-      lastAddress = address;
-    }
-    return lastAllowed;
-  };
+  const isAllowed = createIpRangeMatcher(allowedIps);
   return defineListener('WebDebugToolbarListener', {
     'kernel.response': [
       -128,
