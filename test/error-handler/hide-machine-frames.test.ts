@@ -32,7 +32,7 @@ test('each run of machine frames becomes one frame that counts them; the others 
   const out = hideMachineFrames(frames);
   t.deepEqual(
     out.map((f) => f.function),
-    ['toHttpError', 'dispatchPhase', '… 3 state-machine frames hidden (XState)', 'Kernel.handle', '… 1 state-machine frame hidden (XState)'],
+    ['toHttpError', 'dispatchPhase', '... 3 state-machine frames hidden (XState)', 'Kernel.handle', '... 1 state-machine frame hidden (XState)'],
   );
   t.like(out[2], { file: '', line: 0, hidden: 3 });
   t.deepEqual(hideMachineFrames([]), []);
@@ -40,7 +40,7 @@ test('each run of machine frames becomes one frame that counts them; the others 
 
 test('the first frame is kept even inside XState: it is where the error was created', (t) => {
   const out = hideMachineFrames([xstate('createActor'), xstate('start'), frame('main', '/app/main.ts')]);
-  t.deepEqual(out.map((f) => f.function), ['createActor', '… 1 state-machine frame hidden (XState)', 'main']);
+  t.deepEqual(out.map((f) => f.function), ['createActor', '... 1 state-machine frame hidden (XState)', 'main']);
 });
 
 test('an error thrown in an action XState runs keeps its own frame and shows no XState file', (t) => {

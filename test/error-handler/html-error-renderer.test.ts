@@ -109,9 +109,9 @@ test('non-debug 500: neither message, class, trace nor cause', (t) => {
 test('debug: hidden state-machine frames show as one line saying how many, in the list and in the plain text', (t) => {
   const frames = [
     { function: 'toHttpError', file: '/app/router-listener.ts', line: 24, column: 12 },
-    { function: '… 4 state-machine frames hidden (XState)', file: '', line: 0, column: 0, hidden: 4 },
+    { function: '... 4 state-machine frames hidden (XState)', file: '', line: 0, column: 0, hidden: 4 },
   ];
   const html = renderHtmlError({ ...notFound, trace: frames, previous: [] }, { debug: true });
-  t.true(html.includes('<span class="fn">… 4 state-machine frames hidden (XState)</span>'));
-  t.true(html.includes('    at toHttpError (/app/router-listener.ts:24:12)\n    … 4 state-machine frames hidden (XState)'));
+  t.true(html.includes('<span class="fn">... 4 state-machine frames hidden (XState)</span>'));
+  t.true(html.includes('    at toHttpError (/app/router-listener.ts:24:12)\n    ... 4 state-machine frames hidden (XState)'));
 });
