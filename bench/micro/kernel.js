@@ -6,6 +6,8 @@
 //   node bench/micro/kernel.js /hello/anna prod 30000
 //   node bench/micro/kernel.js /config.yaml debug 5000
 // KERNEL_WARMUP (default 5000) sets how many requests warm the kernel up before the measured ones.
+// LOG_LEVEL (default silent) logs as the server does, JSON lines on standard output (`warn`: a line
+// per 404, as `make bench` runs Loupe); the figures go to standard error.
 const { createLogger, readConfig } = require('../../dist/src');
 const { createDemoApp } = require('../../dist/demo/demo-app');
 
@@ -16,7 +18,7 @@ const debug = mode === 'debug';
   const prefix = `loupe-micro:${process.pid}:`;
   const app = createDemoApp(
     readConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', APP_DEBUG: debug ? '1' : '0', APP_ENV: debug ? 'dev' : 'prod', APP_SECRET: 'micro-bench', REDIS_PREFIX: prefix, PROFILER_MAX_PROFILES: '1000000' }),
-    createLogger({ level: 'silent', format: 'json' }),
+    createLogger({ level: process.env.LOG_LEVEL || 'silent', format: 'json' }),
   );
   const request = { url: path, headers: { host: '127.0.0.1:8000', accept: '*/*' } };
   // With debug, the writer stores profiles (and the token allocator reserves tokens) over Redis,
@@ -51,7 +53,7 @@ const debug = mode === 'debug';
   const used = process.cpuUsage(cpu);
   const cpuUs = (used.user + used.system) / runs;
   const of = debug ? `, ${profiled} profiled and stored` : '';
-  console.log(`${path} ${mode}: ${us.toFixed(1)} µs per request in the kernel, ${cpuUs.toFixed(1)} µs CPU (${answered} answered${of})`);
+  console.error(`${path} ${mode}: ${us.toFixed(1)} µs per request in the kernel, ${cpuUs.toFixed(1)} µs CPU (${answered} answered${of})`);
   if (app.profiler !== null) {
     await app.profiler.writer.whenIdle();
     await app.profiler.storage.purge();

@@ -21,7 +21,8 @@ export class ChainRouter implements Router {
 
   match(method: string, path: string): RouteMatch {
     const allowed: string[] = [];
-    let notFound: unknown = new ResourceNotFoundError(path);
+    // Made only when no router answers: an error (and its stack) per routed request would be waste.
+    let notFound: unknown = null;
     for (const router of this.#routers) {
       try {
         return router.match(method, path);
@@ -32,7 +33,7 @@ export class ChainRouter implements Router {
       }
     }
     // The last router's 404 is kept: its message names the path (toggled or not) it looked for.
-    throw allowed.length > 0 ? new MethodNotAllowedError(allowed) : notFound;
+    throw allowed.length > 0 ? new MethodNotAllowedError(allowed) : (notFound ?? new ResourceNotFoundError(path));
   }
 
   generate(name: string, params?: Readonly<Record<string, string>>): string {

@@ -8,6 +8,7 @@ import { requestContextFromRequest, setRequestContext } from './request-context'
 import { ResourceNotFoundError } from './resource-not-found-error';
 import { type RouteMatch, type Router } from './router';
 import { RoutingAttributes } from './routing-attributes';
+import { UrlMatcherRouter } from './url-matcher-router';
 
 /** Turns a routing failure into the HTTP error Symfony's RouterListener throws, logging the outcome. */
 function toHttpError(event: RequestEvent, error: unknown): unknown {
@@ -29,8 +30,16 @@ function toHttpError(event: RequestEvent, error: unknown): unknown {
 }
 
 function matchRequest(router: Router, event: RequestEvent): RouteMatch {
+  const { method, path } = event.request;
+  // Loupe's own router says why nothing matched without throwing; any other (a subclass of it
+  // that overrides match included) throws it.
+  if (router.constructor === UrlMatcherRouter) {
+    const outcome = (router as UrlMatcherRouter).resolve(method, path);
+    if (outcome instanceof Error) throw toHttpError(event, outcome);
+    return outcome;
+  }
   try {
-    return router.match(event.request.method, event.request.path);
+    return router.match(method, path);
   } catch (error) {
     throw toHttpError(event, error);
   }
