@@ -85,6 +85,15 @@ export class Trace implements Stopwatch, SpanRecorder {
     return this.spans.filter((span) => span.depth === 0).map(({ name, start, duration }) => ({ name, start, duration: Math.max(duration, 0) }));
   }
 
+  /** When the machine entered its current (or last) state, in milliseconds since the request started; `null` before the first. */
+  get lastStateStart(): number | null {
+    for (let index = this.spans.length - 1; index >= 0; index--) {
+      const span = this.spans[index];
+      if (span !== undefined && span.depth === 0) return span.start;
+    }
+    return null;
+  }
+
   /** The listeners that ran to the end, in order, with their phase. */
   get listeners(): ListenerRecord[] {
     return this.spans

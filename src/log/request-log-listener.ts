@@ -45,7 +45,7 @@ function writeRequestLine(logger: Logger, redaction: RedactionPolicy, exchange: 
   // Nothing is built for a line the level hides.
   if (!logger.isLevelEnabled(level)) return;
   // Until the response was handed over: kernel.terminate was entered right after.
-  const durationMs = Math.round((exchange.trace.states.at(-1)?.start ?? exchange.trace.now()) * 10) / 10;
+  const durationMs = Math.round((exchange.trace.lastStateStart ?? exchange.trace.now()) * 10) / 10;
   const token = response?.headers.get('X-Debug-Token');
   const profile = response?.headers.get('X-Debug-Token-Link');
   // The path without its query string, which may carry secrets; a segment may carry one too (`token=…`).

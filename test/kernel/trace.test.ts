@@ -53,6 +53,19 @@ test('finish() closes the last state and answers when the request ended', (t) =>
   t.true(end <= trace.now());
 });
 
+test('lastStateStart is the start of the state entered last, past the spans opened in it; null before any', (t) => {
+  const trace = new Trace();
+  t.is(trace.lastStateStart, null);
+  trace.enter('request');
+  trace.enter('controller');
+  trace.end(trace.beginListener('SomeListener', 0));
+  trace.span('work', () => undefined);
+  t.is(trace.lastStateStart, trace.states.at(-1)?.start ?? -1);
+  t.is(trace.states.at(-1)?.name, 'controller');
+  trace.finish();
+  t.is(trace.lastStateStart, trace.states.at(-1)?.start ?? -1);
+});
+
 test('finish() a second time, or with no state, changes nothing', (t) => {
   const trace = new Trace();
   t.true(trace.finish() >= 0);
