@@ -1,6 +1,9 @@
 import { type ErrorCode } from './error-codes';
 import { LoupeError } from './loupe-error';
 
+/** The headers of the errors that ask for none (most 404s): one frozen object for all of them. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** An error meant for the client: its status code and headers reach the response. */
 export class HttpError extends LoupeError {
   readonly headers: Readonly<Record<string, string>>;
@@ -11,7 +14,7 @@ export class HttpError extends LoupeError {
     options: { cause?: unknown; headers?: Record<string, string> } = {},
   ) {
     super(code, message, options);
-    this.headers = Object.freeze({ ...options.headers });
+    this.headers = options.headers === undefined ? NO_HEADERS : Object.freeze({ ...options.headers });
   }
 }
 

@@ -6,7 +6,8 @@ export class LoupeError extends Error {
   readonly statusCode: number;
 
   constructor(code: ErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, 'cause' in options ? { cause: options.cause } : undefined);
+    // Error reads `cause` alone from its options, and only when present: ours are given as they are.
+    super(message, options);
     this.code = code;
     this.statusCode = ERROR_CODES[code].statusCode;
   }
