@@ -14,7 +14,8 @@ function basename(file: string): string {
  */
 function logKernelException(event: ExceptionEvent, withTrace: boolean): void {
   const { error } = event;
-  if (error === null) return;
+  // The entry is kept with a detailed trace only (see Trace.log): without, nothing to build.
+  if (error === null || !event.exchange.trace.detailed) return;
   const flat = flattenError(error, { trace: withTrace });
   const origin = flat.trace[0];
   const file = basename(origin?.file ?? '');

@@ -15,7 +15,7 @@ export interface CurrentRequest {
   readonly attributes: Attributes;
   /** Times parts of the work into the request's timeline (the Performance panel). */
   readonly stopwatch: Stopwatch;
-  /** Adds an entry to the request's log (the Logs panel). */
+  /** Adds an entry to the request's log (the Logs panel); kept only with a detailed trace (`stopwatch.detailed`). */
   log(level: LogLevel, message: string, context?: Readonly<Record<string, unknown>>): void;
   /**
    * Publishes `entry` into the request's records of `kind`, which a collector reads back with

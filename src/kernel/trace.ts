@@ -53,7 +53,8 @@ const NOT_RECORDED = -1;
  * and the controller inside them (timed from call to settle), the spans of features and of the
  * application, and log entries. Plain records pushed into one array; the profiler stores them.
  * With `detailed` off (no debug, no Server-Timing: nothing reads more) only the states are
- * recorded, and the stopwatch records nothing.
+ * recorded: the stopwatch records nothing, and neither does `log` (the Logs panel and the debug
+ * error page read it; the terminal log is the logger's).
  */
 export class Trace implements Stopwatch, SpanRecorder {
   /** Wall-clock start, epoch milliseconds. */
@@ -168,7 +169,9 @@ export class Trace implements Stopwatch, SpanRecorder {
     return spanOn(this, this.#stack, this.#parent(), name, category, fn, this);
   }
 
+  /** Adds an entry to the request's log; nothing without `detailed`. */
   log(level: LogLevel, message: string, context: Readonly<Record<string, unknown>> = {}): void {
+    if (!this.detailed) return;
     this.logs.push({ level, message, context, at: this.now() });
   }
 

@@ -14,14 +14,16 @@ import { UrlMatcherRouter } from './url-matcher-router';
 function toHttpError(event: RequestEvent, error: unknown): unknown {
   const { request } = event;
   const target = `${request.method} ${request.uriForPath(request.path)}`;
+  // Entries of the request's log are kept with a detailed trace only: without, none is built.
+  const logged = event.exchange.trace.detailed;
   if (error instanceof MethodNotAllowedError) {
     const allow = error.allowedMethods.join(', ');
-    event.log('info', 'No route matched.', { path: request.path, method: request.method, reason: `Method Not Allowed (Allow: ${allow})` });
+    if (logged) event.log('info', 'No route matched.', { path: request.path, method: request.method, reason: `Method Not Allowed (Allow: ${allow})` });
     // Unlike the 404, the 405 message never names the referer (RouterListener, Symfony 5.3+).
     return new MethodNotAllowedHttpError(error.allowedMethods, `No route found for "${target}": Method Not Allowed (Allow: ${allow})`, { cause: error });
   }
   if (error instanceof ResourceNotFoundError) {
-    event.log('info', 'No route matched.', { path: request.path, method: request.method, reason: error.message });
+    if (logged) event.log('info', 'No route matched.', { path: request.path, method: request.method, reason: error.message });
     const referer = request.header('referer');
     const from = referer === undefined || referer === '' ? '' : ` (from "${referer}")`;
     return new NotFoundHttpError(`No route found for "${target}"${from}`, { cause: error });
@@ -55,6 +57,7 @@ function routeRequest(router: Router, event: RequestEvent, stackTraces: boolean)
   for (const [name, value] of Object.entries(match.params)) attributes.set(name, value);
   attributes.set('_route_params', { ...match.params });
   exchange.controller = match.controller;
+  if (!exchange.trace.detailed) return match.controller;
   event.log('info', `Matched route "${match.name}".`, {
     route: match.name,
     route_parameters: { _route: match.name, _controller: match.controller.name, ...match.params },

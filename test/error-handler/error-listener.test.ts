@@ -2,10 +2,11 @@ import test from 'ava';
 import { type FlatError } from '../../src/error-handler/flatten-error';
 import { BadRequestHttpError, HttpError, NotFoundHttpError } from '../../src/errors/http-error';
 import { LoupeError } from '../../src/errors/loupe-error';
-import { type Exchange } from '../../src/kernel/exchange';
+import { Exchange } from '../../src/kernel/exchange';
+import { Request } from '../../src/http/request';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { createErrorListener } from '../../src/error-handler/error-listener';
-import { exchangeFor } from '../helpers/request-data';
+import { exchangeFor, requestData } from '../helpers/request-data';
 import { runPhaseSync } from '../helpers/run-phase';
 
 function handle(error: unknown): Exchange {
@@ -57,4 +58,13 @@ test('the line is the one where the error was created', (t) => {
 
 test('nothing is logged when no error is being handled', (t) => {
   t.is(handle(null).trace.logs.length, 0);
+});
+
+test('without a detailed trace (prod, no Server-Timing) the error is not logged into the request, nothing reads it there', (t) => {
+  const exchange = new Exchange(new Request(requestData({ path: '/config.yaml' }), 'en'), null, null, { detailedTrace: false });
+  exchange.handlingError = new NotFoundHttpError('No route found for "GET http://127.0.0.1:8000/config.yaml"');
+  runPhaseSync(createErrorListener({ debug: false }), 'kernel.exception', exchange);
+  t.deepEqual(exchange.trace.logs, []);
+  // The same listener with a detailed trace logs it.
+  t.is(handle(exchange.handlingError).trace.logs.length, 1);
 });

@@ -182,7 +182,7 @@ test('start() nests what follows until stop(); stopping a span never started is 
   t.throws(() => trace.stop('outer'), { instanceOf: LoupeError }, 'a span stops once');
 });
 
-test('without detail only states are recorded: the stopwatch runs functions and records nothing', (t) => {
+test('without detail only states are recorded: the stopwatch runs functions and records nothing, the log keeps nothing', (t) => {
   const trace = new Trace(false);
   trace.enter('kernel.request');
   t.is(trace.beginListener('RouterListener', 32), -1);
@@ -192,7 +192,9 @@ test('without detail only states are recorded: the stopwatch runs functions and 
   trace.start('y');
   trace.stop('y');
   trace.stop('never');
+  trace.log('info', 'not kept');
   t.deepEqual(trace.spans.map((span) => span.name), ['kernel.request', 'controller']);
+  t.deepEqual(trace.logs, []);
 });
 
 test('application spans stop at MAX_SPANS and are counted; stop() of one not recorded is no error', (t) => {

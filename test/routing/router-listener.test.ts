@@ -2,7 +2,8 @@ import test from 'ava';
 import { BadRequestHttpError, MethodNotAllowedHttpError, NotFoundHttpError, PayloadTooLargeHttpError } from '../../src/errors/http-error';
 import { Response } from '../../src/http/response';
 import { type Controller } from '../../src/kernel/controller';
-import { type Exchange } from '../../src/kernel/exchange';
+import { Exchange } from '../../src/kernel/exchange';
+import { Request } from '../../src/http/request';
 import { Kernel } from '../../src/kernel/kernel';
 import { type KernelPhase } from '../../src/kernel/kernel-events';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
@@ -118,6 +119,18 @@ test('a wrong method is a 405 with Allow, never naming the referer', (t) => {
   t.true(error?.cause instanceof MethodNotAllowedError);
   t.is(exchange.trace.logs[0]?.message, 'No route matched.');
   t.is(exchange.trace.logs[0]?.context['reason'], 'Method Not Allowed (Allow: GET, PUT)');
+});
+
+test('without a detailed trace (prod) a match and a 404 are the same, and the request keeps no log entry', (t) => {
+  const prod = (path: string): Exchange => new Exchange(new Request(requestData({ path }), 'en'), null, null, { detailedTrace: false });
+  const matched = route(prod('/hello/anna'));
+  t.is(matched.controller, helloController);
+  t.is(matched.request.attributes.get('name'), 'anna');
+  const missing = prod('/missing');
+  const error = t.throws(() => route(missing), { instanceOf: NotFoundHttpError, message: 'No route found for "GET http://127.0.0.1:8000/missing"' });
+  t.true(error?.cause instanceof ResourceNotFoundError);
+  t.deepEqual(matched.trace.logs, []);
+  t.deepEqual(missing.trace.logs, []);
 });
 
 test('an invalid Host header is a 400 before the router is consulted', (t) => {

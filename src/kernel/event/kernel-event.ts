@@ -52,7 +52,7 @@ export abstract class KernelEvent {
     return this.exchange.attributes.get(KernelAttributes.SESSION) ?? null;
   }
 
-  /** Adds an entry to the request's log (the profiler's Logs panel). */
+  /** Adds an entry to the request's log (the profiler's Logs panel); kept only with a detailed trace (`stopwatch.detailed`: debug, or Server-Timing). */
   log(level: LogLevel, message: string, context: Readonly<Record<string, unknown>> = {}): void {
     this.exchange.trace.log(level, message, context);
   }
