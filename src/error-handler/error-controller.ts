@@ -1,9 +1,9 @@
 import { Response } from '../http/response';
 import { type Controller } from '../kernel/controller';
 import { KernelAttributes } from '../kernel/kernel-attributes';
-import { flattenError } from './flatten-error';
-import { renderHtmlError } from './html-error-renderer';
-import { renderJsonError } from './json-error-renderer';
+import { errorStatus, flattenError } from './flatten-error';
+import { renderHtmlError, renderPublicHtmlError } from './html-error-renderer';
+import { publicProblem, renderJsonError } from './json-error-renderer';
 import { preferredFormat } from './negotiate-format';
 import { rawUrlEncode } from '../http/raw-url-encode';
 import { truncateUtf8 } from '../http/truncate-utf8';
@@ -26,26 +26,28 @@ export function createErrorController(options: ErrorControllerOptions): Controll
   return {
     name: 'error_controller',
     handle: ({ error, request, attributes }) => {
-      const flat = flattenError(error, { trace: debug });
+      // Without debug the page shows the status line alone: the error is not flattened (its message, class, causes).
+      const flat = debug ? flattenError(error, { trace: true }) : null;
+      const status = flat ?? errorStatus(error);
       const headers: Record<string, string> = {};
       let body: string;
       // Every format but JSON falls back to HTML, as the SerializerErrorRenderer does for formats it cannot encode.
       if (preferredFormat(request) === 'json') {
         headers['Content-Type'] = 'application/json';
-        body = JSON.stringify(renderJsonError(flat, { debug }));
+        body = JSON.stringify(flat === null ? publicProblem(status) : renderJsonError(flat, { debug }));
       } else {
         headers['Content-Type'] = 'text/html; charset=UTF-8';
-        body = renderHtmlError(flat, { debug, logs: attributes.get(KernelAttributes.PARENT_LOGS) ?? [] });
+        body = flat === null ? renderPublicHtmlError(status) : renderHtmlError(flat, { debug, logs: attributes.get(KernelAttributes.PARENT_LOGS) ?? [] });
       }
       headers['Vary'] = 'Accept';
-      if (debug) {
+      if (flat !== null) {
         headers['X-Debug-Exception'] = rawUrlEncode(truncateUtf8(flat.message, DEBUG_MESSAGE_MAX_BYTES));
         const origin = flat.trace[0];
         if (origin !== undefined) headers['X-Debug-Exception-File'] = `${rawUrlEncode(origin.file)}:${origin.line}`;
       }
       // The error's own headers (Allow, WWW-Authenticate) win, as array_merge in Symfony's renderers.
-      const response = new Response(body, flat.statusCode, headers);
-      for (const [name, value] of Object.entries(flat.headers)) response.headers.set(name, value);
+      const response = new Response(body, status.statusCode, headers);
+      for (const [name, value] of Object.entries(status.headers)) response.headers.set(name, value);
       return response;
     },
   };

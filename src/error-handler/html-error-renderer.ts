@@ -2,7 +2,7 @@ import { type LogRecord } from '../kernel/trace';
 import { html, type SafeHtml } from '../view/html';
 import { htmlDocumentHead } from '../view/html-document-head';
 import { renderStackTrace } from '../view/render-stack-trace';
-import { type FlatError, type FlatErrorEntry } from './flatten-error';
+import { type ErrorStatus, type FlatError, type FlatErrorEntry } from './flatten-error';
 import { HTML_ERROR_PAGE_STYLE } from './html-error-page-style';
 import { frameLocation, type StackFrame } from './parse-stack';
 
@@ -119,7 +119,7 @@ ${renderLogs(logs)}
 }
 
 /** The page a visitor sees without debug: the status line and nothing about the error itself. */
-function publicPage(flat: FlatError): SafeHtml {
+function publicPage(flat: ErrorStatus): SafeHtml {
   return html`${htmlDocumentHead({ title: `An Error Occurred: ${flat.statusText}`, style: HTML_ERROR_PAGE_STYLE, robots: 'noindex,nofollow,noarchive', viewport: false })}
 <body>
 <div class="public">
@@ -137,20 +137,25 @@ const publicPages = new Map<string, string>();
 const MAX_PUBLIC_PAGES = 64;
 
 /**
- * The HTML error page, as Symfony's HtmlErrorRenderer: in debug the full page (error chain,
- * stack traces, logs), else the "Oops! An Error Occurred" page. Everything taken from the
- * error or the request is escaped.
+ * The page a visitor sees without debug, the "Oops! An Error Occurred" page: it says nothing but
+ * the status line, so it is the same text for every error of a status, built once (a prod 404
+ * otherwise renders the whole page and its stylesheet every time).
  */
-export function renderHtmlError(flat: FlatError, options: HtmlErrorOptions): string {
-  if (options.debug) return debugPage(flat, options.logs ?? []).toString();
-  // The public page says nothing but the status line: the same text for every error of a status,
-  // built once (a prod 404 otherwise renders the whole page and its stylesheet every time).
-  const key = `${flat.statusCode} ${flat.statusText}`;
+export function renderPublicHtmlError(status: ErrorStatus): string {
+  const key = `${status.statusCode} ${status.statusText}`;
   let page = publicPages.get(key);
   if (page === undefined) {
-    page = publicPage(flat).toString();
+    page = publicPage(status).toString();
     if (publicPages.size < MAX_PUBLIC_PAGES) publicPages.set(key, page);
   }
   return page;
 }
 
+/**
+ * The HTML error page, as Symfony's HtmlErrorRenderer: in debug the full page (error chain,
+ * stack traces, logs), else the public page (renderPublicHtmlError). Everything taken from the
+ * error or the request is escaped.
+ */
+export function renderHtmlError(flat: FlatError, options: HtmlErrorOptions): string {
+  return options.debug ? debugPage(flat, options.logs ?? []).toString() : renderPublicHtmlError(flat);
+}

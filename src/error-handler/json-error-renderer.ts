@@ -1,4 +1,4 @@
-import { type FlatError } from './flatten-error';
+import { type ErrorStatus, type FlatError } from './flatten-error';
 import { type StackFrame } from './parse-stack';
 
 /** An RFC 7807 problem document, as Symfony's ProblemNormalizer writes it for an error. */
@@ -18,17 +18,18 @@ export interface JsonErrorOptions {
   readonly debug: boolean;
 }
 
+/** The problem document without debug: the status alone, its text as the detail. */
+export function publicProblem(status: ErrorStatus): ProblemDetails {
+  return { type: 'https://tools.ietf.org/html/rfc2616#section-10', title: 'An error occurred', status: status.statusCode, detail: status.statusText };
+}
+
 /** The problem document of an error; the class, trace and causes only in debug. */
 export function renderJsonError(flat: FlatError, options: JsonErrorOptions): ProblemDetails {
-  const problem = {
-    type: 'https://tools.ietf.org/html/rfc2616#section-10',
-    title: 'An error occurred',
-    status: flat.statusCode,
-    detail: options.debug ? flat.message : flat.statusText,
-  };
+  const problem = publicProblem(flat);
   if (!options.debug) return problem;
   return {
     ...problem,
+    detail: flat.message,
     class: flat.class,
     trace: flat.trace,
     previous: flat.previous.map(({ class: cls, message, trace }) => ({ class: cls, message, trace })),

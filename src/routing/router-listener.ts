@@ -1,4 +1,4 @@
-import { MethodNotAllowedHttpError, NotFoundHttpError, PayloadTooLargeHttpError } from '../errors/http-error';
+import { HttpError, MethodNotAllowedHttpError, NotFoundHttpError, PayloadTooLargeHttpError } from '../errors/http-error';
 import { withoutStackTraces } from '../errors/without-stack-traces';
 import { type Controller } from '../kernel/controller';
 import { type RequestEvent } from '../kernel/event/request-event';
@@ -11,6 +11,8 @@ import { RoutingAttributes } from './routing-attributes';
 import { UrlMatcherRouter } from './url-matcher-router';
 
 /** Turns a routing failure into the HTTP error Symfony's RouterListener throws, logging the outcome. */
+function toHttpError(event: RequestEvent, error: MethodNotAllowedError | ResourceNotFoundError): HttpError;
+function toHttpError(event: RequestEvent, error: unknown): unknown;
 function toHttpError(event: RequestEvent, error: unknown): unknown {
   const { request } = event;
   const target = `${request.method} ${request.uriForPath(request.path)}`;
@@ -31,14 +33,17 @@ function toHttpError(event: RequestEvent, error: unknown): unknown {
   return error;
 }
 
-function matchRequest(router: Router, event: RequestEvent): RouteMatch {
+/**
+ * The route, or the HTTP error to throw for a request none answers. Loupe's own router says why
+ * nothing matched without throwing, and the error is thrown by the caller, outside
+ * withoutStackTraces: a throw through its `finally` costs a second unwinding. Any other router
+ * (a subclass of it that overrides match included) throws, and its error is rethrown as HTTP.
+ */
+function matchRequest(router: Router, event: RequestEvent): RouteMatch | HttpError {
   const { method, path } = event.request;
-  // Loupe's own router says why nothing matched without throwing; any other (a subclass of it
-  // that overrides match included) throws it.
   if (router.constructor === UrlMatcherRouter) {
     const outcome = (router as UrlMatcherRouter).resolve(method, path);
-    if (outcome instanceof Error) throw toHttpError(event, outcome);
-    return outcome;
+    return outcome instanceof Error ? toHttpError(event, outcome) : outcome;
   }
   try {
     return router.match(method, path);
@@ -51,6 +56,7 @@ function matchRequest(router: Router, event: RequestEvent): RouteMatch {
 function routeRequest(router: Router, event: RequestEvent, stackTraces: boolean): Controller {
   const { exchange, request } = event;
   const match = stackTraces ? matchRequest(router, event) : withoutStackTraces(() => matchRequest(router, event));
+  if (match instanceof HttpError) throw match;
   const { attributes } = request;
   attributes.set('_route', match.name);
   attributes.set('_controller', match.controller.name);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { flattenError } from '../../src/error-handler/flatten-error';
+import { errorStatus, flattenError } from '../../src/error-handler/flatten-error';
 import {
   BadRequestHttpError,
   MethodNotAllowedHttpError,
@@ -148,4 +148,27 @@ test('throwing getters, a frozen error and a hostile Proxy do not break flatteni
   t.is(flattenError(hostile).statusCode, 500);
   const throwingToString = { toString: () => { throw new Error('no'); } };
   t.is(flattenError(throwingToString).message, '[object Object]');
+});
+
+test('errorStatus gives the status line and headers flattenError gives, for anything thrown', (t) => {
+  const hostile = new Proxy(new Error('trap'), {
+    getPrototypeOf: () => {
+      throw new Error('getPrototypeOf');
+    },
+  });
+  const thrown: unknown[] = [
+    new NotFoundHttpError('missing'),
+    new MethodNotAllowedHttpError(['GET', 'PUT'], 'wrong method'),
+    new UnauthorizedHttpError('who?', 'Basic realm="x"'),
+    new LoupeError('LOUPE_ERR_HTTP_BAD_REQUEST', 'bad'),
+    new TypeError('bug'),
+    'a string',
+    null,
+    hostile,
+  ];
+  for (const error of thrown) {
+    const { statusCode, statusText, headers } = flattenError(error, { trace: false });
+    t.deepEqual(errorStatus(error), { statusCode, statusText, headers });
+  }
+  t.deepEqual(errorStatus(new MethodNotAllowedHttpError(['GET'], 'x')), { statusCode: 405, statusText: 'Method Not Allowed', headers: { Allow: 'GET' } });
 });
