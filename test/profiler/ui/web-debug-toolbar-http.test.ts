@@ -2,6 +2,7 @@ import test from 'ava';
 import { performance } from 'node:perf_hooks';
 import { machineOf } from '../../../src/profiler/collect/collectors/machine-view';
 import { type Profile } from '../../../src/profiler/profile';
+import { toolbarAssetPath } from '../../../src/profiler/ui/toolbar/toolbar-assets';
 import { httpRequest, type HttpResult } from '../../helpers/http-client';
 import { responseDirectivesListener } from '../../helpers/response-directives';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
@@ -26,7 +27,7 @@ function tokenOf(res: HttpResult): string {
 }
 
 /** The injected toolbar: from the newline before its stylesheet to the newline after its script. */
-const TOOLBAR = /\n<style(?: nonce="[^"]*")?>.*?<\/style><div id="loupe-wdt-([0-9a-f]{6})".*?<\/script>\n/s;
+const TOOLBAR = /\n<link rel="stylesheet" href="\/_wdt\/assets\/toolbar\.[0-9a-f]{12}\.css"(?: nonce="[^"]*")?><div id="loupe-wdt-([0-9a-f]{6})".*?<script src="\/_wdt\/assets\/toolbar\.[0-9a-f]{12}\.js"(?: nonce="[^"]*")?><\/script>\n/s;
 
 function hasToolbar(res: HttpResult): boolean {
   return res.body.includes('loupe-wdt-');
@@ -152,9 +153,30 @@ test('a page with a Content-Security-Policy: the toolbar carries a nonce the rew
   const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
   if (nonce === undefined) return t.fail(policy);
   t.is(policy, `default-src 'none'; img-src 'self'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'`);
-  t.true(res.body.includes(`<style nonce="${nonce}">`));
-  t.true(res.body.includes(`<script nonce="${nonce}">`));
+  t.true(res.body.includes(`<link rel="stylesheet" href="${toolbarAssetPath('css')}" nonce="${nonce}"><div id="loupe-wdt-`));
+  t.true(res.body.includes(`<script src="${toolbarAssetPath('js')}" nonce="${nonce}"></script>\n</body>`));
   t.is(res.headers['content-length'], String(Buffer.byteLength(res.body)));
+});
+
+test('the page names the toolbar\'s stylesheet and script by version: served as files the browser keeps, any other version a 404', async (t) => {
+  const page = await get('/');
+  const css = /<link rel="stylesheet" href="([^"]+)"/.exec(page.body)?.[1];
+  const js = /<script src="([^"]+)"><\/script>\n<\/body>/.exec(page.body)?.[1];
+  if (css === undefined || js === undefined) return t.fail(page.body.slice(-400));
+  const [style, script] = await Promise.all([get(css), get(js)]);
+  t.is(style.status, 200);
+  t.is(style.headers['content-type'], 'text/css; charset=UTF-8');
+  t.true(style.body.includes('.lwdt'), 'the toolbar\'s rules');
+  t.is(script.status, 200);
+  t.is(script.headers['content-type'], 'text/javascript; charset=UTF-8');
+  t.true(script.body.includes("root.getAttribute('data-src')"), 'the script that fetches the content');
+  for (const res of [style, script]) {
+    t.is(res.headers['cache-control'], 'public, max-age=31536000, immutable');
+    t.is(res.headers['x-content-type-options'], 'nosniff');
+    t.is(res.headers['x-debug-token'], undefined, 'the profiler\'s own files are not profiled');
+  }
+  t.is((await get(css.replace(/\.[0-9a-f]{12}\./, '.000000000000.'))).status, 404, 'another version');
+  t.is((await get('/_wdt/assets/other.js')).status, 404, 'no route');
 });
 
 test('a client outside PROFILER_ALLOWED_IPS gets no toolbar, and /_wdt refuses it with a 403', async (t) => {
@@ -165,6 +187,7 @@ test('a client outside PROFILER_ALLOWED_IPS gets no toolbar, and /_wdt refuses i
   t.false(hasToolbar(page));
   const wdt = await get(`/_wdt/${tokenOf(page)}`, {}, remote.port);
   t.is(wdt.status, 403);
+  t.is((await get(toolbarAssetPath('js'), {}, remote.port)).status, 403, 'nor the toolbar\'s files');
   t.true(wdt.body.includes('outside PROFILER_ALLOWED_IPS'));
   t.is(wdt.headers['x-debug-token'], undefined);
 });

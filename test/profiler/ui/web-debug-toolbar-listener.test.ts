@@ -7,6 +7,7 @@ import { defineListener } from '../../../src/kernel/listener';
 import { ListenerRegistry } from '../../../src/kernel/listener-registry';
 import { responseListener } from '../../../src/kernel/listeners/response-listener';
 import { renderToolbarSnippet } from '../../../src/profiler/ui/toolbar/toolbar-snippet';
+import { toolbarAssetPath } from '../../../src/profiler/ui/toolbar/toolbar-assets';
 import { createWebDebugToolbarListener } from '../../../src/profiler/ui/web-debug-toolbar-listener';
 import { exchangeFor, requestData } from '../../helpers/request-data';
 import { runPhaseSync } from '../../helpers/run-phase';
@@ -57,7 +58,7 @@ test('the snippet is ASCII, with a nonce or without: the listener counts its cha
 test('a page with a Content-Security-Policy gets the toolbar with a nonce, and Content-Length follows', (t) => {
   const exchange = respond(new Response(PAGE, 200, { 'Content-Type': 'text/html', 'Content-Security-Policy': "script-src 'self'" }));
   const body = bodyOf(exchange);
-  t.regex(body, /<script nonce="[^"]+">/);
+  t.regex(body, /<script src="\/_wdt\/assets\/toolbar\.[0-9a-f]{12}\.js" nonce="[^"]+"><\/script>/);
   t.is(exchange.requireResponse().headers.get('Content-Length'), String(Buffer.byteLength(body)));
 });
 
@@ -67,7 +68,7 @@ test('a Buffer body gets the toolbar too, its bytes around it untouched', (t) =>
   const body = exchange.requireResponse().body;
   t.true(Buffer.isBuffer(body));
   const text = body.toString('utf8');
-  t.true(text.startsWith('<html><body>Grüße aus Köln\n<style>'));
+  t.true(text.startsWith(`<html><body>Grüße aus Köln\n<link rel="stylesheet" href="${toolbarAssetPath('css')}">`));
   t.true(text.endsWith('</script>\n</body></html>'));
   t.is(exchange.requireResponse().headers.get('Content-Length'), String(body.length));
 });
@@ -109,8 +110,8 @@ test('with a Content-Security-Policy the script and stylesheet carry the nonce t
   if (nonce === undefined) return t.fail(policy);
   t.true(policy.includes(`style-src 'self' 'nonce-${nonce}'`), policy);
   const body = bodyOf(exchange);
-  t.true(body.includes(`<style nonce="${nonce}">`));
-  t.true(body.includes(`<script nonce="${nonce}">`));
+  t.true(body.includes(`<link rel="stylesheet" href="${toolbarAssetPath('css')}" nonce="${nonce}">`));
+  t.true(body.includes(`<script src="${toolbarAssetPath('js')}" nonce="${nonce}"></script>`));
   const other = respond(new Response(PAGE, 200, { 'Content-Security-Policy': "default-src 'self'" }));
   t.false((other.requireResponse().headers.get('Content-Security-Policy') ?? '').includes(nonce), 'a new nonce for every response');
 });

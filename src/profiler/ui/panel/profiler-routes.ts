@@ -25,6 +25,7 @@ import { DEFAULT_LIMIT } from './search-criteria';
 import { counterValues } from './writer-counters';
 import { ProfilerPaths, resultsPath } from '../../profiler-paths';
 import { createToolbarController } from '../toolbar/toolbar-controller';
+import { createToolbarAssetController, TOOLBAR_ASSET_FILE, TOOLBAR_ASSET_ROUTE } from '../toolbar/toolbar-assets';
 import { type ToolbarItem } from '../toolbar/toolbar-item';
 
 /** What the profiler's pages read: the storage, the counters, and the writer's recent drops. */
@@ -250,6 +251,7 @@ export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefini
       requirements: { token: '[0-9a-f]{6}|latest' },
       controller: createPanelController(deps),
     },
+    { name: '_wdt_assets', path: TOOLBAR_ASSET_ROUTE, methods: ['GET'], requirements: { file: TOOLBAR_ASSET_FILE }, controller: createToolbarAssetController() },
     { name: '_wdt', path: ProfilerPaths.TOOLBAR_ROUTE, methods: ['GET'], requirements: { token: '[0-9a-f]{6}' }, controller: createToolbarController(deps, deps.toolbarItems) },
   ];
 }

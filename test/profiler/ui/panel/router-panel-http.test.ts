@@ -66,7 +66,7 @@ test('a 404 (GET /nope) stores every route tried, the profiler\'s and the applic
   t.true(panel.includes('No route almost matches'));
   const rows = tableRows(panel);
   // The application's routes in the table; the profiler's own, tried first, folded below it (one click).
-  const isProfilers = (name: string): boolean => name.startsWith('_profiler') || name === '_wdt';
+  const isProfilers = (name: string): boolean => name.startsWith('_profiler') || name.startsWith('_wdt');
   const [table = '', folded = ''] = panel.split('<details class="profiler-routes">');
   t.deepEqual(tableRows(table).map((row) => row.name), names.filter((name) => !isProfilers(name)));
   t.deepEqual(tableRows(folded).map((row) => row.name), names.filter(isProfilers));
