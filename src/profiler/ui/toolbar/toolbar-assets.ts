@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { NotFoundHttpError } from '../../../errors/http-error';
 import { Response } from '../../../http/response';
 import { type Controller } from '../../../kernel/controller';
 import { TOOLBAR_PREFIX } from '../../profiler-paths';
@@ -55,7 +56,7 @@ const SCRIPT = `(function () {
 })();`;
 
 /**
- * The toolbar's stylesheet and script, served as files (toolbar-assets.ts) that the browser keeps:
+ * The toolbar's stylesheet and script, served as files that the browser keeps (createToolbarAssetController):
  * a page carries two tags, not 5.7 KB of them on every response. ASCII only, the script's whitespace
  * collapsed (it has no `//` comment and ends every statement with `;`).
  */
@@ -93,7 +94,8 @@ export function createToolbarAssetController(): Controller {
     name: 'toolbar_asset',
     handle: ({ params }) => {
       const file = files.get(params['file'] ?? '');
-      if (file === undefined) return new Response('Not Found', 404, { 'Content-Type': 'text/plain; charset=UTF-8', 'X-Content-Type-Options': 'nosniff' });
+      // Another version: the 404 every unknown path gets.
+      if (file === undefined) throw new NotFoundHttpError(`No toolbar file "${params['file'] ?? ''}": this server's are of version ${VERSION}.`);
       return new Response(file.body, 200, { 'Content-Type': file.type, 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' });
     },
   };
