@@ -12,7 +12,7 @@ export interface StackFrame {
 }
 
 /** A line of a V8 stack that is a frame: `    at …`. */
-export const FRAME_LINE = /^\s+at\s/;
+const FRAME_LINE = /^\s+at\s/;
 const CALL = /^(.*?) \((.*)\)$/;
 const POSITION = /^(.*):(\d+):(\d+)$/;
 

@@ -1,4 +1,4 @@
-import { FRAME_LINE, type StackFrame } from './parse-stack';
+import { type StackFrame } from './parse-stack';
 
 type PrepareStackTrace = (error: Error, sites: NodeJS.CallSite[]) => unknown;
 
@@ -109,22 +109,43 @@ function readStack(error: object, format: PrepareStackTrace): { stack: unknown; 
   }
 }
 
+/** `error.message` when it is a string that is not empty, else `null`; never throws. */
+function messageOf(error: object): string | null {
+  try {
+    const message: unknown = (error as { message?: unknown }).message;
+    return typeof message === 'string' && message !== '' ? message : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The part of a stack's text after the error's message. A message often repeats what a request
+ * sent, and a line of it can read as a frame (`"\n    at x (/etc/passwd:1:1)"`): the frames are
+ * only what the formatter wrote after it. The whole text when the message is not in it (a
+ * formatter of the application's own).
+ */
+function afterMessage(error: object, stack: string): string {
+  const message = messageOf(error);
+  const at = message === null ? -1 : stack.indexOf(message);
+  return message === null || at === -1 ? stack : stack.slice(at + message.length);
+}
+
 /**
  * The frames of `error.stack`, as `parse` makes them of its text, with the same text any reader
  * of `error.stack` gets. A stack not yet formatted goes through Node's formatter (see
  * NODE_FORMAT) only the first time its raw frames are seen; later errors with the
  * same raw frames get the cached lines after their own header, and their frames parsed once.
- * A stack already formatted, or made by a getter, is parsed as it is. `parse` must depend on
- * its text alone. Throws what reading the property throws.
+ * Frames are parsed from the lines the formatter wrote for V8's call sites, never from the
+ * error's message: from the cached lines, or else from the text after the message. A stack
+ * already formatted, or made by a getter, is read that way too. `parse` must depend on its text
+ * alone. Throws what reading the property throws.
  */
 export function stackTrace(error: object, parse: (stack: string) => StackFrame[]): readonly StackFrame[] {
   const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
   const { stack, frames } = format?.name === NODE_FORMAT ? readStack(error, format) : { stack: (error as { stack?: unknown }).stack, frames: null };
   if (typeof stack !== 'string') return [];
-  if (frames === null || !stack.endsWith(frames.text)) return parse(stack);
-  const header = stack.slice(0, stack.length - frames.text.length);
-  // A header whose last line looks like a frame would be parsed as one: not the same frames.
-  if (FRAME_LINE.test(header.slice(header.lastIndexOf('\n') + 1))) return parse(stack);
+  if (frames === null || !stack.endsWith(frames.text)) return parse(afterMessage(error, stack));
   frames.frames ??= parse(frames.text);
   return frames.frames;
 }

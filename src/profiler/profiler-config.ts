@@ -50,6 +50,11 @@ export interface ProfilerConfig {
    * path, `%l` the line (`vscode://file/%f:%l`); `null`: positions are shown without a link.
    */
   readonly ide: string | null;
+  /**
+   * The application's root (PROFILER_SOURCE_ROOT): the pages show lines of, and link to, source
+   * files under it only (see SourceFiles); `null`: the working directory the profiler starts in.
+   */
+  readonly sourceRoot: string | null;
 }
 
 /** The defaults readConfig applies; the CLI, which never writes profiles, needs no other. */
@@ -68,4 +73,5 @@ export const PROFILER_DEFAULTS: ProfilerConfig = Object.freeze({
   maxEntries: 500,
   slowCallMs: 100,
   ide: null,
+  sourceRoot: null,
 });

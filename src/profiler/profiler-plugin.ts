@@ -6,6 +6,7 @@ import { checkProfilerParts } from './check-profiler-parts';
 import { defaultCollectors } from './collect/collectors/default-collectors';
 import { createLiveSocketRoute } from './ui/live/live-socket';
 import { createEditorLink } from './ui/panel/editor-link';
+import { createSourceFiles } from './ui/panel/source-files';
 import { DEFAULT_PANELS } from './ui/panel/panel-registry';
 import { createProfilerRoutes } from './ui/panel/profiler-routes';
 import { profilerSettings } from './ui/panel/profiler-settings';
@@ -42,6 +43,7 @@ export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions)
       onStart?.(profiler);
       // The application's SQL, HTTP calls and Redis commands are told apart by the request context.
       const stopCapture = config.requestContext ? startAppIoCapture(settings.capture) : () => {};
+      const sources = createSourceFiles(settings.sourceRoot ?? process.cwd());
       const routes = createProfilerRoutes({
         storage: profiler.storage,
         isStorageConnected: () => redis.status === 'ready',
@@ -49,7 +51,8 @@ export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions)
         droppedReason: (token) => profiler.writer.droppedReason(token),
         panels: profiler.panels,
         workers: () => WorkerLink.current(),
-        editorLink: createEditorLink(settings.ide),
+        editorLink: createEditorLink(settings.ide, sources),
+        sources,
         toolbarItems,
         settings: profilerSettings(config.redis, settings),
       });

@@ -28,6 +28,11 @@ function readIde(env: Env): string | null {
   return ide.trim();
 }
 
+function readSourceRoot(env: Env): string | null {
+  const root = env['PROFILER_SOURCE_ROOT'];
+  return root === undefined || root.trim() === '' ? null : root.trim();
+}
+
 /** The profiler's part of the configuration (PROFILER_*), validated; readConfig reads it. */
 export function readProfilerConfig(env: Env): ProfilerConfig {
   // A Redis string holds at most 512 MiB.
@@ -51,5 +56,6 @@ export function readProfilerConfig(env: Env): ProfilerConfig {
     maxEntries: integer(env, 'PROFILER_MAX_ENTRIES', PROFILER_DEFAULTS.maxEntries, 0, 100_000),
     slowCallMs: integer(env, 'PROFILER_SLOW_CALL_MS', PROFILER_DEFAULTS.slowCallMs, 0, 3_600_000),
     ide: readIde(env),
+    sourceRoot: readSourceRoot(env),
   });
 }

@@ -22,7 +22,7 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
     session: { lifetime: 1440 * 60, cookieName: 'LOUPESESSID' },
     security: { secret: 'loupe-dev-secret-change-me', rememberMeLifetime: 7 * 86400, rememberMeCookieName: 'LOUPE_REMEMBERME' },
-    profiler: { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], allowedHosts: [], redact: [], cookieAllowList: [], sample: 1, slowMs: 500, capture: ['http', 'redis', 'mysql2', 'pg'], maxEntries: 500, slowCallMs: 100, ide: null },
+    profiler: { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], allowedHosts: [], redact: [], cookieAllowList: [], sample: 1, slowMs: 500, capture: ['http', 'redis', 'mysql2', 'pg'], maxEntries: 500, slowCallMs: 100, ide: null, sourceRoot: null },
     log: { level: 'info', format: 'auto' },
   });
 });

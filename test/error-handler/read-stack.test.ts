@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import test, { type ExecutionContext } from 'ava';
 import { parseStack, type StackFrame } from '../../src/error-handler/parse-stack';
 import { NODE_FORMAT, stackTrace } from '../../src/error-handler/read-stack';
@@ -108,13 +109,44 @@ test('Node\'s own errors, whose header Node writes its own way, are formatted ev
   });
 });
 
-test('a message whose last line looks like a frame is parsed with the stack it is in', (t) => {
+/** What a request can put at the end of an error's message: lines that read as frames of files it must never see. */
+const FORGED = 'Bad input: \n    at x (/etc/passwd:1:1)\n    at y (file:///proc/self/environ:2:1)';
+
+/** Whether any frame names a file the forged message named. */
+const forged = (frames: readonly StackFrame[]): boolean => frames.some((frame) => frame.file === '/etc/passwd' || frame.file.includes('/proc/self/environ'));
+
+test('a message that ends with lines that read as frames gives none of them, cached or not', (t) => {
   withNodeFormat(() => {
-    const [warm, error] = ['warm the cache', 'first line\n    at lookalike (/nowhere.js:1:1)'].map((message) => fromFirstCaller(message));
-    stackTrace(warm ?? new Error(), parse);
-    const frames = stackTrace(error ?? new Error(), parse);
-    t.deepEqual(frames, parse(String(error?.stack)));
-    t.is(frames[0]?.file, '/nowhere.js');
+    // The first error of a place is formatted, the second comes from the cache.
+    for (const error of [fromSecondCaller(FORGED), fromSecondCaller(FORGED)]) {
+      const frames = stackTrace(error, parse);
+      t.false(forged(frames), JSON.stringify(frames[0]));
+      t.regex(frames[0]?.function ?? '', /makeError/);
+      t.true(String(error.stack).startsWith(`RangeError: ${FORGED}\n    at `), 'the stack text itself is unchanged');
+    }
+  });
+});
+
+test('a forged message gives no frame with another formatter, a stack read before, or one of Node\'s own errors', (t) => {
+  // ts-node's formatter is installed here: not Node's, so the text is all there is.
+  const other = fromFirstCaller(FORGED);
+  t.false(forged(stackTrace(other, parse)));
+  t.regex(stackTrace(other, parse)[0]?.function ?? '', /makeError/);
+  withNodeFormat(() => {
+    const readBefore = fromFirstCaller(FORGED);
+    t.true(String(readBefore.stack).includes('/etc/passwd'));
+    t.false(forged(stackTrace(readBefore, parse)));
+    // fs's errors repeat the path they were given in their message.
+    const nodeError = ((): Error => {
+      try {
+        readFileSync(FORGED);
+      } catch (error) {
+        return error as Error;
+      }
+      throw new Error('reading a file named like that should fail');
+    })();
+    t.true(nodeError.message.includes('/etc/passwd'));
+    t.false(forged(stackTrace(nodeError, parse)));
   });
 });
 

@@ -16,6 +16,7 @@ import { defaultPanel, findPanel } from './panel-registry';
 import { previousProfileOf } from './previous-profile';
 import { renderProfilePage } from './profile-page';
 import { NO_SOURCE, readSourceExcerpts } from './read-source-excerpts';
+import { type SourceFiles } from './source-files';
 import { collectorData } from '../../profile';
 import { parseSearchQuery } from './search-criteria';
 import { renderSearchPage } from './search-page';
@@ -45,6 +46,8 @@ export interface ProfilerRoutesDeps {
   readonly workers?: () => WorkersView | null;
   /** Links source positions to an editor (PROFILER_IDE); without it they are plain text. */
   readonly editorLink?: EditorLink;
+  /** The application's source files, whose lines the Exception panel shows; without it no file is read. */
+  readonly sources?: SourceFiles;
   /** The toolbar items of plugins and of the application, after Loupe's own. */
   readonly toolbarItems?: readonly ToolbarItem[];
   /** The configuration the status page shows (no password); without it the page shows none. */
@@ -203,7 +206,7 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
         const isJson = preferredFormat(request) === 'json';
         const previous = isJson ? null : await previousProfileOf(deps.storage, profile);
         const data = collectorData(profile, panel.collector);
-        const source = isJson || data === undefined || panel.sources === undefined ? NO_SOURCE : await readSourceExcerpts(panel.sources(data));
+        const source = isJson || data === undefined || panel.sources === undefined || deps.sources === undefined ? NO_SOURCE : await readSourceExcerpts(panel.sources(data), deps.sources);
         const page = { profile, children, panels: deps.panels, panel, previous, query: request.queryParams, source, ...(deps.editorLink === undefined ? {} : { editorLink: deps.editorLink }) };
         return negotiatedResponse(request, 200, {
           // The stored JSON (an error sub-request's with its parent's errors put back), with summaries of the sub-request profiles it links to.

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { type SourceFiles } from './source-files';
 
 /** A place in a source file a panel wants to show the lines around. */
 export interface SourcePosition {
@@ -28,10 +28,10 @@ const MAX_FILES = 20;
 /** A minified line would fill the page. */
 const MAX_LINE_CHARS = 300;
 
-async function readSmallFile(file: string): Promise<string[] | null> {
+async function readSmallFile(sources: SourceFiles, file: string): Promise<string[] | null> {
   try {
-    // An ES module's frames name a file:// URL.
-    const path = file.startsWith('file://') ? fileURLToPath(file) : file;
+    const path = await sources.resolve(file);
+    if (path === null) return null;
     const info = await stat(path);
     if (!info.isFile() || info.size > MAX_FILE_BYTES) return null;
     return (await readFile(path, 'utf8')).split(/\r?\n/);
@@ -44,11 +44,12 @@ async function readSmallFile(file: string): Promise<string[] | null> {
 /**
  * Reads the lines around each position from disk when the page is rendered, not when the
  * profile was collected: profiles stay small, and the source shown is the one an editor link
- * opens. Read asynchronously before rendering, since panels render synchronously.
+ * opens. Read asynchronously before rendering, since panels render synchronously. Only the
+ * application's source is read (see SourceFiles): a position elsewhere is shown without lines.
  */
-export async function readSourceExcerpts(positions: readonly SourcePosition[]): Promise<SourceReader> {
+export async function readSourceExcerpts(positions: readonly SourcePosition[], sources: SourceFiles): Promise<SourceReader> {
   const files = [...new Set(positions.filter((position) => position.line > 0).map((position) => position.file))].slice(0, MAX_FILES);
-  const contents = new Map(await Promise.all(files.map(async (file) => [file, await readSmallFile(file)] as const)));
+  const contents = new Map(await Promise.all(files.map(async (file) => [file, await readSmallFile(sources, file)] as const)));
   return (file, line) => {
     const lines = contents.get(file);
     if (lines === undefined || lines === null || line < 1 || line > lines.length) return null;
