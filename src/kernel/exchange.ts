@@ -6,12 +6,11 @@ import { type CollectedRequest } from './collected-request';
 import { KernelAttributes } from './kernel-attributes';
 import { type CurrentRequest } from './request-context';
 import { DEFAULT_RECORD_LIMIT, RequestRecords, type RecordedEntries } from './request-records';
-import { type Stopwatch } from './stopwatch';
+import { type SpanCategory, type Stopwatch } from './stopwatch';
 import { Trace, type LogLevel } from './trace';
 
 let nextId = 1;
 
-const NOTHING: ReadonlySet<string> = new Set();
 const NO_RECORDS: RecordedEntries<never> = Object.freeze({ entries: Object.freeze([]), dropped: 0 });
 
 /** How a main request records. */
@@ -20,8 +19,6 @@ export interface ExchangeOptions {
   readonly detailedTrace?: boolean;
   /** Entries kept of each kind of record (PROFILER_MAX_ENTRIES). */
   readonly recordLimit?: number;
-  /** The application's I/O the profiler captures into it, by capture kind (PROFILER_CAPTURE); none by default. */
-  readonly capture?: ReadonlySet<string>;
 }
 
 /** The phase being dispatched, as the exchange keeps it for dispatch-phase.ts (which owns its shape). */
@@ -72,9 +69,6 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   /** What the application and its libraries published into this request, by kind (see record); made on the first. */
   #records: RequestRecords | null = null;
 
-  /** What of the application's I/O the profiler captures into this request (see ExchangeOptions). */
-  readonly #capture: ReadonlySet<string>;
-
   /** A sub-request does as its parent, whatever `options` say. */
   constructor(request: Request, parent: Exchange | null = null, renderedError: unknown = null, options: ExchangeOptions = {}) {
     this.request = request;
@@ -82,12 +76,6 @@ export class Exchange implements CollectedRequest, CurrentRequest {
     this.trace = new Trace(parent?.trace.detailed ?? options.detailedTrace ?? true);
     this.renderedError = renderedError;
     this.#recordLimit = parent === null ? (options.recordLimit ?? DEFAULT_RECORD_LIMIT) : parent.#recordLimit;
-    this.#capture = parent === null ? (options.capture ?? NOTHING) : parent.#capture;
-  }
-
-  /** Whether the profiler captures the application's I/O of `kind` (`http`, `redis`, `mysql2`, `pg`) into this request. */
-  captures(kind: string): boolean {
-    return this.#capture.has(kind);
   }
 
   /** The request's stopwatch (its trace). */
@@ -97,6 +85,15 @@ export class Exchange implements CollectedRequest, CurrentRequest {
 
   log(level: LogLevel, message: string, context: Readonly<Record<string, unknown>> = {}): void {
     this.trace.log(level, message, context);
+  }
+
+  elapsed(): number {
+    return this.trace.now();
+  }
+
+  beginSpan(name: string, category: SpanCategory = 'app'): () => void {
+    const index = this.trace.openHere(name, category);
+    return () => this.trace.end(index);
   }
 
   record(kind: string, entry: object): boolean {

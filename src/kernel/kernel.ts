@@ -23,8 +23,6 @@ export interface KernelOptions {
   readonly requestContext?: boolean;
   /** Entries a request keeps of each kind of record (PROFILER_MAX_ENTRIES). */
   readonly recordLimit?: number;
-  /** The application's I/O captured into each request (PROFILER_CAPTURE, with the profiler only). */
-  readonly capture?: ReadonlySet<string>;
   /** Told about an actor that failed outside the machine's own error handling (a bug). */
   readonly onCrash?: (error: unknown, exchange: Exchange) => void;
 }
@@ -58,8 +56,8 @@ export class Kernel {
     // pretenuring does to them otherwise (three times the CPU of a routed request).
     disableAllocationSitePretenuring();
     this.#options = options;
-    const { detailedTrace, recordLimit, capture } = options;
-    this.#exchangeOptions = { ...(detailedTrace === undefined ? {} : { detailedTrace }), ...(recordLimit === undefined ? {} : { recordLimit }), ...(capture === undefined ? {} : { capture }) };
+    const { detailedTrace, recordLimit } = options;
+    this.#exchangeOptions = { ...(detailedTrace === undefined ? {} : { detailedTrace }), ...(recordLimit === undefined ? {} : { recordLimit }) };
     this.#machine = createKernelMachine({
       listeners: options.listeners,
       errorController: options.errorController,

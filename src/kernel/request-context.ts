@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Request } from '../http/request';
 import { type Attributes } from './attributes';
-import { type Stopwatch } from './stopwatch';
+import { type SpanCategory, type Stopwatch } from './stopwatch';
 import { type LogLevel } from './trace';
 
 /**
@@ -24,6 +24,14 @@ export interface CurrentRequest {
    * The entry is read at collection, so one still running may be completed in place.
    */
   record(kind: string, entry: object): boolean;
+  /** Milliseconds since the request started: when a recorded call began, on the timeline's clock. */
+  elapsed(): number;
+  /**
+   * Opens a span where the request's code runs now (the listener, the controller, an open span)
+   * for work that ends in a callback, such as a query a library records; calling the answer ends
+   * it (once). Nothing is recorded without a detailed trace (`stopwatch.detailed`).
+   */
+  beginSpan(name: string, category?: SpanCategory): () => void;
 }
 
 /**

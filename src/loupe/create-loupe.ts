@@ -239,8 +239,6 @@ export function createLoupe(options: LoupeOptions): Loupe {
         serverTiming: config.serverTiming,
         requestContext: config.requestContext,
         recordLimit: config.profiler.maxEntries,
-        // What the profiler captures of the application's I/O (it runs with debug only).
-        capture: new Set(config.debug ? config.profiler.capture : []),
         onCrash: (error) => logger.error({ err: error }, 'Request actor crashed.'),
       });
       return (started = { registry, redis, kernel, runtimes });

@@ -104,6 +104,7 @@ export async function createProfiler(
     writer,
     collectors,
     redaction: new RedactionPolicy({ names: config.profiler.redact, visibleCookies: config.profiler.cookieAllowList }),
+    capture: config.profiler.capture,
     onNotProfiled: (reason) => {
       notProfiled += 1;
       throttledLog(`Profiler: request served without a profile (${notProfiled} in all): ${reason}`);

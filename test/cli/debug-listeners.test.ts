@@ -11,7 +11,7 @@ test('debug:listeners --app prints the demo application\'s listeners of a phase 
   const rows = run.stdout.split('\n').filter((line) => line.startsWith('#')).map((line) => line.split(/\s+/));
   t.deepEqual(
     rows.map(([order, name, priority]) => `${order} ${name} ${priority}`),
-    ['#1 ValidateRequestListener 256', '#2 SessionListener 128', '#3 LocaleListener 100', '#4 RouterListener 32', '#5 ProfilerAccessListener 31', '#6 LocaleListener 16', '#7 RememberMeListener 9', '#8 Firewall 8'],
+    ['#1 ProfilerListener 4096', '#2 ValidateRequestListener 256', '#3 SessionListener 128', '#4 LocaleListener 100', '#5 RouterListener 32', '#6 ProfilerAccessListener 31', '#7 LocaleListener 16', '#8 RememberMeListener 9', '#9 Firewall 8'],
   );
 });
 

@@ -1,6 +1,7 @@
 import { type Request } from '../../http/request';
 import { type AuthenticatedUser, type Session } from '../../http/session';
 import { type Attributes } from '../attributes';
+import { type CollectedRequest } from '../collected-request';
 import { type Exchange } from '../exchange';
 import { KernelAttributes } from '../kernel-attributes';
 import { type Stopwatch } from '../stopwatch';
@@ -28,6 +29,14 @@ export abstract class KernelEvent {
 
   get request(): Request {
     return this.exchange.request;
+  }
+
+  /**
+   * The request as a profiler collects it (Symfony's `collect(Request, Response, ?Throwable)`), read
+   * only: its response, errors, sub-request, timings and what was recorded into it.
+   */
+  get collectedRequest(): CollectedRequest {
+    return this.exchange;
   }
 
   /** False for an error sub-request. */

@@ -1,24 +1,30 @@
-import { Exchange } from '../../kernel/exchange';
-import { requestContext } from '../../kernel/request-context';
+import { attributeKey } from '../../kernel/attributes';
+import { currentRequest, type CurrentRequest } from '../../kernel/request-context';
 import { type SpanCategory } from '../../kernel/stopwatch';
-import { type Trace } from '../../kernel/trace';
 import { roundMs } from '../collect/collectors/timings';
 import { type CaptureKind } from '../profiler-config';
 import { type CapturedCall } from './app-io-entries';
 import { captureOrigin, STACK_DEPTH, type CallOrigin } from './capture-origin';
 
-/** A captured call still running: its entry in the request's records and its span in the timeline. */
+/**
+ * What of the application's I/O is captured into a request (PROFILER_CAPTURE), set by the profiler
+ * when the request starts: the channels are the process's, and each profiler captures into its
+ * own requests what its own configuration asks.
+ */
+export const CAPTURED_IO = attributeKey<ReadonlySet<CaptureKind>>('profiler.captured_io');
+
+/** A captured call still running: its entry in the request's records and the end of its span in the timeline. */
 export interface OpenCall<TEntry extends CapturedCall> {
   readonly entry: TEntry;
-  readonly trace: Trace;
-  readonly span: number;
+  readonly request: CurrentRequest;
+  readonly endSpan: () => void;
 }
 
 /**
  * Starts recording a call into the request whose code makes it, or answers `null` outside any
  * request (start-up, a timer: such a call belongs to no profile) and where the request's
- * application does not capture `capture`. Runs synchronously in the
- * caller's context, where the request's store and the application's stack still are.
+ * profiler does not capture `capture`. Runs synchronously in the caller's context, where the
+ * request's store and the application's stack still are.
  */
 export function openCall<TEntry extends CapturedCall>(
   capture: CaptureKind,
@@ -28,13 +34,11 @@ export function openCall<TEntry extends CapturedCall>(
   build: (start: number, origin: CallOrigin | null) => TEntry,
   stackDepth = STACK_DEPTH,
 ): OpenCall<TEntry> | null {
-  const exchange = requestContext.getStore();
-  // The channels are the process's; each application captures what its own configuration asks.
-  if (!(exchange instanceof Exchange) || !exchange.captures(capture)) return null;
-  const { trace } = exchange;
-  const entry = build(roundMs(trace.now()), captureOrigin(stackDepth));
-  if (!exchange.record(kind, entry)) return null;
-  return { entry, trace, span: trace.openHere(spanName, category) };
+  const request = currentRequest();
+  if (request === undefined || request.attributes.get(CAPTURED_IO)?.has(capture) !== true) return null;
+  const entry = build(roundMs(request.elapsed()), captureOrigin(stackDepth));
+  if (!request.record(kind, entry)) return null;
+  return { entry, request, endSpan: request.beginSpan(spanName, category) };
 }
 
 /** The message a failed call records. */
@@ -48,9 +52,9 @@ function messageOf(error: unknown): string {
  * request's profile was collected changes an entry nobody reads any more.
  */
 export function closeCall(call: OpenCall<CapturedCall>, error?: unknown): void {
-  const { entry, trace } = call;
+  const { entry, request } = call;
   if (entry.duration !== null) return;
-  entry.duration = roundMs(trace.now() - entry.start);
+  entry.duration = roundMs(request.elapsed() - entry.start);
   if (error !== undefined) entry.error = messageOf(error);
-  trace.end(call.span);
+  call.endSpan();
 }

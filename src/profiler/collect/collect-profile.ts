@@ -1,4 +1,4 @@
-import { type Exchange } from '../../kernel/exchange';
+import { type CollectedRequest } from '../../kernel/collected-request';
 import { type ProfileCollector } from '../collector';
 import { profileDuration } from './collectors/timings';
 import { type CollectorEntry, type Profile } from '../profile';
@@ -21,7 +21,7 @@ function isEntry(value: unknown): value is CollectorEntry {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function collectEntries(exchange: Exchange, collectors: readonly ProfileCollector[], redaction: RedactionPolicy): Record<string, CollectorEntry> {
+function collectEntries(exchange: CollectedRequest, collectors: readonly ProfileCollector[], redaction: RedactionPolicy): Record<string, CollectorEntry> {
   const entries: Record<string, CollectorEntry> = {};
   for (const collector of collectors) {
     try {
@@ -40,17 +40,17 @@ function collectEntries(exchange: Exchange, collectors: readonly ProfileCollecto
 const SUB_REQUEST_URL_BYTES = 256;
 
 /** The request's URL; a sub-request for the same URL as its parent's keeps only its start. */
-function urlOf(exchange: Exchange, redaction: RedactionPolicy): string {
+function urlOf(exchange: CollectedRequest, redaction: RedactionPolicy): string {
   const url = redaction.text(exchange.request.uri);
   if (exchange.parent === null || exchange.parent.request.uri !== exchange.request.uri) return url;
   return cutText(url, SUB_REQUEST_URL_BYTES, '; the parent request has the whole URL');
 }
 
 /**
- * The profile of one finished exchange: the envelope, then each collector's plain, bounded and
+ * The profile of one finished request: the envelope, then each collector's plain, bounded and
  * redacted data, built synchronously so that nothing of the request outlives it.
  */
-export function collectProfile(exchange: Exchange, options: CollectOptions): Profile {
+export function collectProfile(exchange: CollectedRequest, options: CollectOptions): Profile {
   const { request, response, trace } = exchange;
   return {
     version: PROFILE_VERSION,

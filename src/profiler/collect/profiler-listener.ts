@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { attributeKey } from '../../kernel/attributes';
-import { type Exchange } from '../../kernel/exchange';
+import { attributeKey, type Attributes } from '../../kernel/attributes';
+import { type CollectedRequest } from '../../kernel/collected-request';
 import { defineListener, type Listener } from '../../kernel/listener';
+import { CAPTURED_IO } from '../app-io/open-call';
+import { type CaptureKind } from '../profiler-config';
 import { collectProfile, type CollectOptions } from './collect-profile';
 import { PROFILE_TOKEN as TOKEN, profileTokenOf } from './profile-token';
 import { type ProfileWriter } from '../write/profile-writer';
@@ -20,6 +22,8 @@ export interface ProfilerListenerOptions {
   readonly onNotProfiled: (reason: string) => void;
   /** Which requests are profiled (PROFILER_SAMPLE, PROFILER_SLOW_MS); without it, all of them. */
   readonly sampler?: Sampler;
+  /** The application's I/O captured into each request (PROFILER_CAPTURE); none without it. */
+  readonly capture?: readonly CaptureKind[];
 }
 
 /** Set once a request was counted as not profiled. */
@@ -29,8 +33,8 @@ const NOT_PROFILED = attributeKey<true>('profiler.not_profiled');
 const COST = attributeKey<number>('profiler.cost');
 
 /** The profiler's own pages are not profiled, nor the error sub-requests that render their errors. */
-function isProfilerRoute(exchange: Exchange): boolean {
-  let main = exchange;
+function isProfilerRoute(request: CollectedRequest): boolean {
+  let main = request;
   while (main.parent !== null) main = main.parent;
   const route = main.request.attributes.get('_route');
   return typeof route === 'string' && (route.startsWith('_profiler') || route.startsWith('_wdt'));
@@ -39,57 +43,70 @@ function isProfilerRoute(exchange: Exchange): boolean {
 const tokenOf = profileTokenOf;
 
 /**
- * Gives each profiled response its token (kernel.response, -100) and hands the finished profiles
- * of a request and its error sub-request to the writer once the response is sent
+ * Marks what of the application's I/O is captured into each request (kernel.request, first of
+ * all), gives each profiled response its token (kernel.response, -100) and hands the finished
+ * profiles of a request and its error sub-request to the writer once the response is sent
  * (kernel.terminate, -1024). A token is sent only when the profile can be stored, and only for
- * a request the sampler keeps: a request sampled out gets no token, so no link dangles.
+ * a request the sampler keeps: a request sampled out gets no token, so no link dangles. It reads
+ * each request through the events' public accessors (`collectedRequest`, `attributes`), as any
+ * listener of an application would.
  */
 export function createProfilerListener(options: ProfilerListenerOptions): Listener {
   const { allocator, writer, sampler } = options;
-  const isSampledOut = (exchange: Exchange, status: number): boolean => sampler?.decide(exchange, status) === 'sampled-out';
-  const collect = (exchange: Exchange, parent: string | null, children: string[]): void => {
-    const token = tokenOf(exchange);
+  const captured: ReadonlySet<CaptureKind> = new Set(options.capture ?? []);
+  const isSampledOut = (request: CollectedRequest, status: number): boolean => sampler?.decide(request, status) === 'sampled-out';
+  const collect = (request: CollectedRequest, parent: string | null, children: string[]): void => {
+    const token = tokenOf(request);
     if (token === null) return;
     const start = performance.now();
-    const profile = collectProfile(exchange, { token, parent, children, collectors: options.collectors, redaction: options.redaction });
-    profile.profilerCost.collect = performance.now() - start + (exchange.attributes.get(COST) ?? 0);
+    const profile = collectProfile(request, { token, parent, children, collectors: options.collectors, redaction: options.redaction });
+    profile.profilerCost.collect = performance.now() - start + (request.attributes.get(COST) ?? 0);
     writer.enqueue(profile);
   };
+  const giveToken = (attributes: Attributes): string | null => {
+    const token = writer.isAvailable ? allocator.allocate() : null;
+    if (token !== null) attributes.set(TOKEN, token);
+    return token;
+  };
   return defineListener('ProfilerListener', {
+    'kernel.request': [
+      // Before any listener of the application's can make a call.
+      4096,
+      ({ attributes }) => {
+        if (captured.size > 0) attributes.set(CAPTURED_IO, captured);
+      },
+    ],
     'kernel.response': [
       -100,
-      ({ exchange, response }) => {
-        if (isProfilerRoute(exchange)) return;
+      ({ collectedRequest: request, attributes, response }) => {
+        if (isProfilerRoute(request)) return;
         const start = performance.now();
-        if (isSampledOut(exchange, response.status)) return;
-        const token = writer.isAvailable ? allocator.allocate() : null;
+        if (isSampledOut(request, response.status)) return;
+        const token = giveToken(attributes);
         if (token === null) {
           // Once per request: one whose kernel.response failed (a session save while Redis is down) passes it again.
-          if (exchange.attributes.has(NOT_PROFILED)) return;
-          exchange.attributes.set(NOT_PROFILED, true);
+          if (attributes.has(NOT_PROFILED)) return;
+          attributes.set(NOT_PROFILED, true);
           options.onNotProfiled('Redis is unavailable: the profile could not be stored.');
           return;
         }
-        exchange.attributes.set(TOKEN, token);
         const previous = response.headers.get('X-Debug-Token');
         if (previous !== undefined) response.headers.set('X-Previous-Debug-Token', previous);
         response.headers.set('X-Debug-Token', token);
-        exchange.attributes.set(COST, performance.now() - start);
+        attributes.set(COST, performance.now() - start);
       },
     ],
     'kernel.terminate': [
       -1024,
-      ({ exchange }) => {
-        const mainToken = tokenOf(exchange);
-        const sub = exchange.subRequest;
-        if (exchange.aborted && mainToken === null && !isProfilerRoute(exchange) && !isSampledOut(exchange, 0)) {
+      ({ collectedRequest: request, attributes }) => {
+        const sub = request.subRequest;
+        if (request.aborted && tokenOf(request) === null && !isProfilerRoute(request) && !isSampledOut(request, 0)) {
           // The client left before kernel.response: record the request all the same.
-          const token = writer.isAvailable ? allocator.allocate() : null;
-          if (token !== null) exchange.attributes.set(TOKEN, token);
+          giveToken(attributes);
         }
         const subToken = sub === null ? null : tokenOf(sub);
-        if (sub !== null && subToken !== null) collect(sub, tokenOf(exchange), []);
-        collect(exchange, null, subToken === null ? [] : [subToken]);
+        if (sub !== null && subToken !== null) collect(sub, tokenOf(request), []);
+        collect(request, null, subToken === null ? [] : [subToken]);
       },
     ],
   });

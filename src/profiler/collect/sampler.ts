@@ -1,5 +1,4 @@
-import { attributeKey } from '../../kernel/attributes';
-import { type Exchange } from '../../kernel/exchange';
+import { type CollectedRequest } from '../../kernel/collected-request';
 import { LoupeError } from '../../errors/loupe-error';
 
 /** Why a request is profiled or not: drawn by the rate, kept although not drawn (error, slow), or left out. */
@@ -26,9 +25,6 @@ export interface SamplerOptions {
   readonly random?: () => number;
 }
 
-/** The decision of a main request, shared with its error sub-request. */
-const DECISION = attributeKey<SamplingDecision>('profiler.sampling');
-
 /** An error that is the server's fault: anything but an HTTP error for a client (4xx). */
 function isServerError(error: unknown): boolean {
   return !(error instanceof LoupeError) || error.statusCode >= 500;
@@ -45,24 +41,26 @@ function isServerError(error: unknown): boolean {
 export class Sampler {
   readonly stats: SamplingStats;
   readonly #random: () => number;
+  /** The decision of each main request, shared with its error sub-request; gone with the request. */
+  readonly #decisions = new WeakMap<CollectedRequest, SamplingDecision>();
 
   constructor(options: SamplerOptions) {
     this.stats = { rate: options.rate, slowMs: options.slowMs, sampledOut: 0, keptAsError: 0, keptAsSlow: 0 };
     this.#random = options.random ?? Math.random;
   }
 
-  /** Whether `exchange` (main or sub-request) is profiled, with `status` its response's status. */
-  decide(exchange: Exchange, status: number): SamplingDecision {
-    let main = exchange;
+  /** Whether `request` (main or sub-request) is profiled, with `status` its response's status. */
+  decide(request: CollectedRequest, status: number): SamplingDecision {
+    let main = request;
     while (main.parent !== null) main = main.parent;
-    const decided = main.attributes.get(DECISION);
+    const decided = this.#decisions.get(main);
     if (decided !== undefined) return decided;
     const decision = this.#draw(main, status);
-    main.attributes.set(DECISION, decision);
+    this.#decisions.set(main, decision);
     return decision;
   }
 
-  #draw(main: Exchange, status: number): SamplingDecision {
+  #draw(main: CollectedRequest, status: number): SamplingDecision {
     // The rate 1 (the default) never draws.
     if (this.stats.rate >= 1 || this.#random() < this.stats.rate) return 'sampled';
     if (status >= 500 || main.errors.some(isServerError)) {

@@ -13,9 +13,10 @@ const BODY_END = '</body>';
 export const errorPageProfileLinkListener = defineListener('ErrorPageProfileLinkListener', {
   'kernel.response': [
     -128,
-    ({ exchange, response, isMainRequest }) => {
+    ({ collectedRequest, response, isMainRequest }) => {
       const token = response.headers.get('X-Debug-Token');
-      if (!isMainRequest || !exchange.errorRendered || token === undefined || typeof response.body !== 'string') return;
+      // The error sub-request rendered the page (a listener's own error response has none).
+      if (!isMainRequest || collectedRequest.subRequest === null || token === undefined || typeof response.body !== 'string') return;
       if (!/^text\/html\b/i.test(response.headers.get('Content-Type') ?? '')) return;
       const end = response.body.lastIndexOf(BODY_END);
       if (end === -1) return;

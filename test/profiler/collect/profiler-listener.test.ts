@@ -142,7 +142,7 @@ async function setUp(options: SetUpOptions = {}): Promise<Setup> {
   };
 }
 
-test('it is the ProfilerListener on kernel.response at -100 and kernel.terminate at -1024', (t) => {
+test('it is the ProfilerListener on kernel.request at 4096, kernel.response at -100 and kernel.terminate at -1024', (t) => {
   const listener = createProfilerListener({
     allocator: {} as TokenAllocator,
     writer: {} as ProfileWriter,
@@ -152,9 +152,10 @@ test('it is the ProfilerListener on kernel.response at -100 and kernel.terminate
   });
   t.is(listener.name, 'ProfilerListener');
   const registry = new ListenerRegistry([listener]);
+  t.deepEqual(registry.for('kernel.request').map((l) => l.priority), [4096]);
   t.deepEqual(registry.for('kernel.response').map((l) => l.priority), [-100]);
   t.deepEqual(registry.for('kernel.terminate').map((l) => l.priority), [-1024]);
-  t.deepEqual(Object.keys(listener.subscriptions).sort(), ['kernel.response', 'kernel.terminate']);
+  t.deepEqual(Object.keys(listener.subscriptions).sort(), ['kernel.request', 'kernel.response', 'kernel.terminate']);
 });
 
 test('a main response gets a six-hex-digit X-Debug-Token, and its profile is stored under it', async (t) => {
