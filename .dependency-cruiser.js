@@ -44,6 +44,14 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/profiler/' },
       to: { path: '^src/profiler/', pathNot: '^src/profiler/index\\.ts$' },
     },
+    {
+      name: 'the-profiler-uses-the-kernel-as-any-plugin-does',
+      severity: 'error',
+      comment:
+        "The profiler reaches Loupe's kernel through its public API only (events' accessors, currentRequest(), CollectedRequest), as any plugin or adapter would: never the Exchange, the machine or the dispatcher.",
+      from: { path: '^src/profiler/' },
+      to: { path: '^src/kernel/', pathNot: '^src/kernel/(attributes|collected-request|controller|kernel-attributes|kernel-events|listener|request-context|request-records|stopwatch|trace)\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -27,7 +27,7 @@ test('dependencies point one way, with no cycle: http ← kernel ← features �
   t.regex(report, /no dependency violations found/);
 });
 
-test('the rules catch a demo module that imports an internal module of src/, and a cycle', async (t) => {
+test('the rules catch a demo module that imports an internal module of src/, a cycle, and the profiler reaching a kernel internal', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-deps-'));
   try {
     await mkdir(path.join(dir, 'src', 'kernel'), { recursive: true });
@@ -37,10 +37,16 @@ test('the rules catch a demo module that imports an internal module of src/, and
     await writeFile(path.join(dir, 'src', 'kernel', 'a.ts'), "import { b } from './b';\nexport const a = (): number => b();\n");
     await writeFile(path.join(dir, 'src', 'kernel', 'b.ts'), "import { a } from './a';\nexport const b = (): number => (a ? 1 : 0);\n");
     await writeFile(path.join(dir, 'demo', 'app.ts'), "import { a } from '../src';\nimport { b } from '../src/kernel/b';\nexport const c = a() + b();\n");
+    await mkdir(path.join(dir, 'src', 'profiler'));
+    await writeFile(path.join(dir, 'src', 'kernel', 'exchange.ts'), 'export class Exchange {}\n');
+    await writeFile(path.join(dir, 'src', 'kernel', 'listener.ts'), 'export const defineListener = (): null => null;\n');
+    await writeFile(path.join(dir, 'src', 'profiler', 'spy.ts'), "import { Exchange } from '../kernel/exchange';\nimport { defineListener } from '../kernel/listener';\nexport const spy = [Exchange, defineListener];\n");
     const { code, report } = await cruise(dir, ['src', 'demo']);
     t.not(code, 0);
     t.regex(report, /demo-uses-the-entry-point: demo\/app\.ts → src\/kernel\/b\.ts/);
     t.regex(report, /no-circular/);
+    t.regex(report, /the-profiler-uses-the-kernel-as-any-plugin-does: src\/profiler\/spy\.ts → src\/kernel\/exchange\.ts/);
+    t.notRegex(report, /src\/profiler\/spy\.ts → src\/kernel\/listener\.ts/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
