@@ -25,11 +25,17 @@ export function createHostMatcher(allowedHosts: readonly string[]): (host: strin
   };
 }
 
-/** The host of an Origin header (`http://host:port`), or `null` when it is none. */
+/**
+ * The host of an Origin header (`http://host:port`), or `null` when it is not an http(s) origin
+ * with a host. A page from a file or a sandboxed frame sends `null` (RFC 6454 §7.3) and Chrome
+ * sends `file://`: both are pages, of no origin the profiler serves, not a client without one.
+ */
 export function originHost(origin: string): string | null {
+  let url: URL;
   try {
-    return new URL(origin).host;
+    url = new URL(origin);
   } catch {
     return null;
   }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' ? url.host : null;
 }
