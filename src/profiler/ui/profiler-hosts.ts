@@ -1,12 +1,17 @@
 import { isIP } from 'node:net';
+import { hostPortSeparator } from '../../http/host-port-separator';
 
-/** The host name of a Host header or an Origin's host, without its port, lower case; `[::1]` gives `::1`. */
+/**
+ * The host name of a Host header or an Origin's host, without its port, lower case; `[::1]` gives
+ * `::1`. A Host whose port is not one gives `''`, which no rule allows: cut at its colon,
+ * `127.0.0.1:8400.evil.test` would read as an IP address.
+ */
 function hostName(host: string): string {
   const value = host.trim().toLowerCase();
-  if (value.startsWith('[')) return value.slice(1, value.indexOf(']') === -1 ? undefined : value.indexOf(']'));
-  const colon = value.lastIndexOf(':');
-  // One colon is a port; more is an IPv6 address without brackets.
-  return colon !== -1 && value.indexOf(':') === colon ? value.slice(0, colon) : value;
+  const separator = hostPortSeparator(value);
+  if (separator === -1) return '';
+  const name = value.slice(0, separator);
+  return name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name;
 }
 
 /**
