@@ -1,6 +1,7 @@
 import { BadRequestHttpError } from '../errors/http-error';
 import { parseCookies } from './cookies';
 import { findJsonProblem } from './find-json-problem';
+import { hostPortSeparator } from './host-port-separator';
 import { type RequestData } from './request-data';
 
 /**
@@ -10,14 +11,6 @@ import { type RequestData } from './request-data';
  */
 const HOST_ALLOWED = /(?:^\[)?[a-zA-Z0-9-:\]_]+\.?/g;
 
-/** Where `host`'s `:<digits>` suffix starts (what `/:\d+$/` matches), or its length when it has none. */
-function portSuffixStart(host: string): number {
-  let index = host.length;
-  while (index > 0 && isDigit(host.charCodeAt(index - 1))) index--;
-  return index < host.length && index > 0 && host.charCodeAt(index - 1) === COLON ? index - 1 : host.length;
-}
-
-const COLON = 0x3a;
 const DOT = 0x2e;
 const HYPHEN = 0x2d;
 
@@ -119,8 +112,10 @@ export class Request {
     if (this.#host !== null) return this.#host;
     if (this.#hostFailed) return '';
     const raw = (this.header('host') ?? '').trim();
-    const host = raw.slice(0, portSuffixStart(raw)).toLowerCase();
-    if (host !== '' && !isPlainHostName(host) && host.replace(HOST_ALLOWED, '') !== '') {
+    const separator = hostPortSeparator(raw);
+    // A Host whose port is not one is named whole in the message, as Symfony names what it refuses.
+    const host = (separator === -1 ? raw : raw.slice(0, separator)).toLowerCase();
+    if (separator === -1 || (host !== '' && !isPlainHostName(host) && host.replace(HOST_ALLOWED, '') !== '')) {
       this.#hostFailed = true;
       throw new BadRequestHttpError(`Invalid Host "${host}".`, { code: 'LOUPE_ERR_HTTP_INVALID_HOST' });
     }
@@ -134,9 +129,10 @@ export class Request {
   get port(): number {
     if (this.#port !== null) return this.#port;
     const host = (this.header('host') ?? '').trim();
-    const suffix = portSuffixStart(host);
+    const separator = hostPortSeparator(host);
     const schemeDefault = this.data.scheme === 'https' ? 443 : 80;
-    return (this.#port = suffix < host.length ? Number(host.slice(suffix + 1)) : host === '' ? this.data.serverPort : schemeDefault);
+    // An invalid Host (the host getter's 400) names no port: the scheme's default stands in.
+    return (this.#port = separator !== -1 && separator < host.length - 1 ? Number(host.slice(separator + 1)) : host === '' ? this.data.serverPort : schemeDefault);
   }
 
   /** `scheme://host[:port]`, the port left out when it is the scheme's default. */

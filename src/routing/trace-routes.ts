@@ -9,7 +9,7 @@ interface Target {
   readonly method: string;
   /** Percent-decoded. */
   readonly path: string;
-  /** `path` with its trailing slash toggled; equal to `path` for `/`. */
+  /** The path as sent with its trailing slash toggled, then decoded; equal to `path` when it is slashes only. */
   readonly toggled: string;
   /** Whether a route answers `path` as it is, for this method or for others only (a 405): either wins over a redirect. */
   readonly exact: 'this method' | 'other methods' | 'none';
@@ -88,7 +88,8 @@ function explain(route: CompiledRoute, target: Target): RouteTraceEntry {
 export function traceRoutes(routes: readonly CompiledRoute[], method: string, rawPath: string, limit: number): RouteTrace {
   const upper = method.toUpperCase();
   const path = rawUrlDecode(rawPath) || '/';
-  const toggled = toggleTrailingSlash(path);
+  // Toggled as sent, then decoded, as UrlMatcherRouter.resolve does.
+  const toggled = rawUrlDecode(toggleTrailingSlash(rawPath)) || '/';
   const answers = (candidate: string) => (route: CompiledRoute) => route.matchPath(candidate) !== null && route.allowsMethod(upper);
   let exact: Target['exact'] = 'none';
   if (routes.some(answers(path))) exact = 'this method';

@@ -57,11 +57,15 @@ export class UrlMatcherRouter implements Router {
     if ('match' in first) return first.match;
     if (first.allowed.length > 0) return new MethodNotAllowedError(first.allowed);
     if (upper !== 'GET' && upper !== 'HEAD') return new ResourceNotFoundError(rawPath);
-    const toggled = toggleTrailingSlash(path);
-    if (toggled === path) return new ResourceNotFoundError(rawPath);
+    // The slash is toggled on the path as sent, then decoded, as CompiledUrlMatcherTrait::match()
+    // hands the toggled $pathinfo to doMatch(): `/boom%2F` is retried as `/boom//`, which no route
+    // answers, so an encoded trailing slash is a 404 and not a redirect.
+    const rawToggled = toggleTrailingSlash(rawPath);
+    if (rawToggled === rawPath) return new ResourceNotFoundError(rawPath);
+    const toggled = rawUrlDecode(rawToggled) || '/';
     const second = this.#attempt(upper, toggled);
     // A toggled path that exists only for other methods is still a 404, as in Symfony.
-    if (!('match' in second)) return new ResourceNotFoundError(toggleTrailingSlash(rawPath));
+    if (!('match' in second)) return new ResourceNotFoundError(rawToggled);
     return {
       name: second.match.name,
       // The target is sent in a Location header: each segment encoded again.

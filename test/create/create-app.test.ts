@@ -1,5 +1,6 @@
 import test from 'ava';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -10,7 +11,7 @@ interface Output {
 type CreateApp = (args: readonly string[], io: { out: Output; err: Output; cwd: string }) => number;
 
 // Plain JavaScript, as it runs from the published package.
-const { createApp, packageName } = require('../../create/create-app') as { createApp: CreateApp; packageName: (directory: string) => string };
+const { createApp, packageName, shellQuote } = require('../../create/create-app') as { createApp: CreateApp; packageName: (directory: string) => string; shellQuote: (word: string) => string };
 const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string; version: string; devDependencies: Record<string, string> };
 
 function output(): Output {
@@ -56,4 +57,39 @@ test('the package name is the directory name made valid for npm', (t) => {
   t.is(packageName('/tmp/My App'), 'my-app');
   t.is(packageName('/tmp/.hidden'), 'hidden');
   t.is(packageName('/tmp/@@@'), 'loupe-app');
+});
+
+test('the printed cd line, pasted into a POSIX shell, enters a directory whose name holds shell syntax and runs nothing else', (t) => {
+  for (const directory of ['a;touch PWNED;b', "it's $(touch PWNED) `touch PWNED`", 'two words']) {
+    inTempDir((cwd) => {
+      const out = output();
+      t.is(createApp([directory], { out, err: output(), cwd }), 0, directory);
+      const line = /^ {2}(cd .*)$/m.exec(out.text)?.[1] ?? '';
+      t.not(line, `cd ${directory}`, directory);
+      const shell = spawnSync('sh', ['-c', `${line} && pwd`], { cwd, encoding: 'utf8' });
+      t.is(shell.status, 0, shell.stderr);
+      t.is(shell.stdout.trim(), path.join(cwd, directory));
+      t.false(existsSync(path.join(cwd, 'PWNED')), line);
+      t.false(existsSync(path.join(cwd, directory, 'PWNED')), line);
+    });
+  }
+});
+
+test('a plain path is printed as it is, anything else in single quotes with a quote written as \'\\\'\'', (t) => {
+  t.is(shellQuote('apps/shop-2.0'), 'apps/shop-2.0');
+  t.is(shellQuote('a;b'), "'a;b'");
+  t.is(shellQuote("it's"), "'it'\\''s'");
+  t.is(shellQuote('~/x'), "'~/x'");
+});
+
+test('a directory whose name npm refuses as a package name is refused in one line, and nothing is written', (t) => {
+  for (const directory of ['node_modules', 'favicon.ico', path.join('apps', 'node_modules'), 'x'.repeat(215)]) {
+    inTempDir((cwd) => {
+      const err = output();
+      t.is(createApp([directory], { out: output(), err, cwd }), 1, directory);
+      t.regex(err.text, /^[^\n]+ cannot hold an application: its package\.json is named after the directory, and [^\n]+\n$/, directory);
+      t.false(existsSync(path.join(cwd, directory)), directory);
+    });
+  }
+  inTempDir((cwd) => t.is(createApp(['x'.repeat(214)], { out: output(), err: output(), cwd }), 0));
 });

@@ -40,7 +40,8 @@ for (const host of ['exa mple.com', 'a/b', 'example.com@evil.test', 'example.com
 test('the host and port are split and checked as the Host regular expressions do, on every shape of name', (t) => {
   // The checks a plain name (letters, digits, hyphens, single dots) takes, against the ones every Host used to.
   const HOST_ALLOWED = /(?:^\[)?[a-zA-Z0-9-:\]_]+\.?/g;
-  const hosts = ['127.0.0.1:8000', 'example.com', 'example.com.', '.example.com', 'a..b', 'a.-b', '-a', 'x:', ':80', '::80', 'a:1:2', 'a:b', '[::1]', '[::1]:80', '[', 'a[b', 'x_y', 'a b', 'a.b.c:65536'];
+  // Hosts with no port or a port of digits; the ports Loupe refuses and Symfony does not are below.
+  const hosts = ['127.0.0.1:8000', 'example.com', 'example.com.', '.example.com', 'a..b', 'a.-b', '-a', ':80', '[::1]', '[::1]:80', '[', 'a[b', 'x_y', 'a b', 'a.b.c:65535'];
   for (const raw of hosts) {
     const host = raw.replace(/:\d+$/, '').toLowerCase();
     const valid = host === '' || host.replace(HOST_ALLOWED, '') === '';
@@ -50,6 +51,22 @@ test('the host and port are split and checked as the Host regular expressions do
     const match = /:(\d+)$/.exec(raw);
     t.is(withHost(raw, { serverPort: 9000 }).port, match?.[1] !== undefined ? Number(match[1]) : 80, raw);
   }
+});
+
+for (const host of ['127.0.0.1:8400.evil.test', 'localhost:80abc', 'a:b', 'a.b.c:65536', 'a:1:2', '[::1]x', '[::1]:8o', 'example.com: 80']) {
+  test(`a Host whose port is not a port, "${host}", is a 400 naming it whole (Symfony would keep it as the host)`, (t) => {
+    const request = withHost(host, { serverPort: 9000 });
+    t.throws(() => request.host, { instanceOf: BadRequestHttpError, message: `Invalid Host "${host.toLowerCase()}".` });
+    t.is(withHost(host, { serverPort: 9000 }).port, 80);
+  });
+}
+
+test('an empty port is the scheme default, and a bare IPv6 address is a host without a port', (t) => {
+  t.is(withHost('example.com:').host, 'example.com');
+  t.is(withHost('example.com:', { scheme: 'https' }).port, 443);
+  t.is(withHost('::1', { serverPort: 9000 }).host, '::1');
+  t.is(withHost('::1', { serverPort: 9000 }).port, 80);
+  t.is(withHost('[::1]:').port, 80);
 });
 
 test('the invalid-host message names the host lower-cased, without its port, as Symfony does', (t) => {

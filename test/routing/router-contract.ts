@@ -83,8 +83,9 @@ export function routerContract(label: string, create: RouterFactory): void {
     // An encoded slash is a real slash: it ends the segment, so {name} does not match…
     const error = t.throws(() => router.match('GET', '/hello/a%2Fb'), { instanceOf: ResourceNotFoundError });
     t.is(error?.message, 'No routes found for "/hello/a%2Fb/".');
-    // …and an encoded trailing slash makes the trailing-slash variant, redirected to the path without it.
-    t.deepEqual(router.match('GET', '/hello/ada%2F').params, { path: '/hello/ada', permanent: 'true' });
+    // …and an encoded trailing slash is no trailing slash to toggle: the slash is added to the path
+    // as sent, `/hello/ada%2F/`, which decodes to `/hello/ada//` (CompiledUrlMatcherTrait::match()).
+    t.is(notFound(t, router, 'GET', '/hello/ada%2F')?.message, 'No routes found for "/hello/ada%2F/".');
     t.deepEqual(router.match('GET', '/hello/an%20na/').params, { path: '/hello/an%20na', permanent: 'true' });
     t.deepEqual(router.match('GET', '/hello/a+b%20c').params, { name: 'a+b c' });
     // Invalid escapes stay as they were sent; valid ones around them are still decoded.
@@ -142,6 +143,18 @@ export function routerContract(label: string, create: RouterFactory): void {
     // The toggled path exists for POST only: still a 404, never a 405 nor a redirect.
     t.is(message('GET', '/foo/'), 'No routes found for "/foo".');
     t.is(message('GET', '/'), 'No routes found for "/".');
+  });
+
+  test(`${label}: a path of slashes only or with an encoded trailing slash is a 404, never a redirect, as Symfony's redirectable matchers`, (t) => {
+    const router = create([route('home', '/'), route('boom', '/boom'), route('hello', '/hello/{name}')]);
+    // rtrim('//', '/') is '/': CompiledUrlMatcherTrait::match() and RedirectableUrlMatcher::match() try no toggle.
+    t.is(notFound(t, router, 'GET', '//')?.message, 'No routes found for "//".');
+    t.is(notFound(t, router, 'HEAD', '///')?.message, 'No routes found for "///".');
+    t.is(notFound(t, router, 'GET', '/boom%2F')?.message, 'No routes found for "/boom%2F/".');
+    t.is(notFound(t, router, 'GET', '/hello/ada%2f')?.message, 'No routes found for "/hello/ada%2f/".');
+    // A slash sent as a slash is still toggled and redirected.
+    t.deepEqual(router.match('GET', '/boom/').params, { path: '/boom', permanent: 'true' });
+    t.deepEqual(router.match('GET', '/hello/ada/').params, { path: '/hello/ada', permanent: 'true' });
   });
 
   test(`${label}: GET and HEAD of a path matching with its trailing slash toggled redirect permanently`, (t) => {

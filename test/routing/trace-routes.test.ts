@@ -85,7 +85,7 @@ test('the trace stops at the route that answers, "Route matches!", also for a re
 });
 
 test('the trace agrees with match(): the route that matches is the one match() answers, and only a failure has none', (t) => {
-  const paths = ['/', '/hello/anna', '/hello/anna/', '/fr/hello/x', '/it/hello/x', '/api/echo', '/api/echo/', '/boom', '/boom/async/', '/login', '/login/', '/nope', '//', '/hello/'];
+  const paths = ['/', '/hello/anna', '/hello/anna/', '/fr/hello/x', '/it/hello/x', '/api/echo', '/api/echo/', '/boom', '/boom/async/', '/login', '/login/', '/nope', '//', '/hello/', '/boom%2F', '/hello/anna%2F', '/hello/anna%2F/'];
   for (const method of ['GET', 'HEAD', 'POST', 'PUT']) {
     for (const path of paths) {
       const matched = router.trace(method, path).routes.filter((route) => route.level === 2);

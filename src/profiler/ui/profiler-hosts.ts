@@ -1,12 +1,17 @@
 import { isIP } from 'node:net';
+import { hostPortSeparator } from '../../http/host-port-separator';
 
-/** The host name of a Host header or an Origin's host, without its port, lower case; `[::1]` gives `::1`. */
+/**
+ * The host name of a Host header or an Origin's host, without its port, lower case; `[::1]` gives
+ * `::1`. A Host whose port is not one gives `''`, which no rule allows: cut at its colon,
+ * `127.0.0.1:8400.evil.test` would read as an IP address.
+ */
 function hostName(host: string): string {
   const value = host.trim().toLowerCase();
-  if (value.startsWith('[')) return value.slice(1, value.indexOf(']') === -1 ? undefined : value.indexOf(']'));
-  const colon = value.lastIndexOf(':');
-  // One colon is a port; more is an IPv6 address without brackets.
-  return colon !== -1 && value.indexOf(':') === colon ? value.slice(0, colon) : value;
+  const separator = hostPortSeparator(value);
+  if (separator === -1) return '';
+  const name = value.slice(0, separator);
+  return name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name;
 }
 
 /**
@@ -25,11 +30,17 @@ export function createHostMatcher(allowedHosts: readonly string[]): (host: strin
   };
 }
 
-/** The host of an Origin header (`http://host:port`), or `null` when it is none. */
+/**
+ * The host of an Origin header (`http://host:port`), or `null` when it is not an http(s) origin
+ * with a host. A page from a file or a sandboxed frame sends `null` (RFC 6454 §7.3) and Chrome
+ * sends `file://`: both are pages, of no origin the profiler serves, not a client without one.
+ */
 export function originHost(origin: string): string | null {
+  let url: URL;
   try {
-    return new URL(origin).host;
+    url = new URL(origin);
   } catch {
     return null;
   }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' ? url.host : null;
 }

@@ -26,9 +26,11 @@ export function createLiveSocketRoute(live: LiveFeed, isAllowed: (address: strin
       if (!isAllowedHost(host)) return `The live profile feed answers only for an IP address, localhost or a host of PROFILER_ALLOWED_HOSTS, not for the Host "${host}".`;
       // A browser sends Origin with every handshake, and WebSockets are not held to the same-origin
       // policy: the page must be the profiler's own. Host alone says nothing after a rebinding (the
-      // attacker's name is both), hence the host check above. Clients without one (CLI, scripts) pass.
-      const from = origin === '' ? '' : originHost(origin);
-      return from === '' || (from !== null && from === host.toLowerCase() && isAllowedHost(from)) ? null : 'The live profile feed only accepts pages of its own origin.';
+      // attacker's name is both), hence the host check above. Only clients that send no Origin at
+      // all (CLI, scripts) pass without one; `null` or `file://` is a page too (a downloaded file).
+      if (origin === '') return null;
+      const from = originHost(origin);
+      return from !== null && from === host.toLowerCase() && isAllowedHost(from) ? null : 'The live profile feed only accepts pages of its own origin.';
     },
     ready: () => live.start(),
     unavailable: 'The live profile feed is unavailable: Redis did not answer.',

@@ -1,4 +1,5 @@
 import { preferredFormat } from '../../../error-handler/negotiate-format';
+import { rawUrlEncode } from '../../../http/raw-url-encode';
 import { type Request } from '../../../http/request';
 import { Response } from '../../../http/response';
 import { type Controller } from '../../../kernel/controller';
@@ -95,29 +96,44 @@ function searchResults(deps: ProfilerRoutesDeps, request: Request): Promise<Resp
   });
 }
 
-/** The filters of a search, without the token (it moves into the path). */
-function filtersOf(request: Request): string {
-  const query = new URLSearchParams(request.queryParams);
-  query.delete('token');
-  // Symfony's search form sends type=request (HTTP requests, not console commands); its redirect drops it.
-  query.delete('type');
-  return query.toString();
+/** The filters WebProfilerBundle's ProfilerController::searchAction() reads and passes on, in its order. */
+const SYMFONY_FILTERS: readonly string[] = ['ip', 'method', 'status_code', 'url', 'start', 'end', 'limit'];
+
+/**
+ * The query of the results page a search redirects to, as ProfilerController::searchAction()
+ * generates it: each filter of SYMFONY_FILTERS that was sent (an absent one is null, which
+ * http_build_query leaves out), then `type`, `request` unless sent (`$request->query->get('type',
+ * 'request')`), encoded as PHP_QUERY_RFC3986 does. Loupe's own filters (sort, page, …) follow in
+ * the order sent; the token moves into the path.
+ */
+function searchRedirectQuery(query: URLSearchParams): string {
+  const pairs: string[] = [];
+  const add = (key: string, value: string): void => {
+    pairs.push(`${rawUrlEncode(key)}=${rawUrlEncode(value)}`);
+  };
+  for (const key of SYMFONY_FILTERS) {
+    const value = query.get(key);
+    if (value !== null) add(key, value);
+  }
+  add('type', query.get('type') ?? 'request');
+  for (const [key, value] of query) if (key !== 'token' && key !== 'type' && !SYMFONY_FILTERS.includes(key)) add(key, value);
+  return pairs.join('&');
 }
 
 /**
  * `/_profiler/` and `/_profiler/search` (ProfilerController::homeAction and searchAction): a
  * browser is redirected (302) to the results page of its filters, under the token it typed or
- * `empty`, with the default page size (as many as a search without `limit`) from the home page; a
- * JSON client gets the results at once.
+ * `empty`; the home page without a query goes to `homeQuery` (homeAction's `limit=10`). A JSON
+ * client gets the results at once.
  */
-function createSearchController(deps: ProfilerRoutesDeps, name: string, defaultQuery: string): Controller {
+function createSearchController(deps: ProfilerRoutesDeps, name: string, homeQuery: string | null): Controller {
   return {
     name,
     handle: async ({ request }) => {
       if (preferredFormat(request) === 'json') return searchResults(deps, request);
-      const token = (request.queryParams.get('token') ?? '').trim().toLowerCase();
-      const filters = filtersOf(request);
-      return Response.redirect(resultsPath(token, filters === '' ? defaultQuery : filters), 302);
+      const query = request.queryParams;
+      const token = (query.get('token') ?? '').trim().toLowerCase();
+      return Response.redirect(resultsPath(token, homeQuery !== null && query.size === 0 ? homeQuery : searchRedirectQuery(query)), 302);
     },
   };
 }
@@ -230,7 +246,7 @@ export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefini
   const deps: ProfilerRoutesDeps = { ...unguarded, storage: guardStorage(unguarded.storage, isConnected) };
   return [
     { name: '_profiler_home', path: ProfilerPaths.HOME, methods: ['GET'], controller: createSearchController(deps, 'profiler.home', `limit=${HOME_LIMIT}`) },
-    { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'profiler.search', '') },
+    { name: '_profiler_search', path: ProfilerPaths.SEARCH, methods: ['GET'], controller: createSearchController(deps, 'profiler.search', null) },
     { name: '_profiler_status', path: ProfilerPaths.STATUS, methods: ['GET'], controller: createStatusController(deps) },
     { name: '_profiler_live', path: ProfilerPaths.LIVE, methods: ['GET'], controller: createLivePageController() },
     {

@@ -81,6 +81,25 @@ test('a page of another origin cannot open the feed (cross-site WebSocket hijack
   }
 });
 
+test('a page with an opaque or non-http Origin (a downloaded file, a sandboxed frame) cannot open the feed; a client with no Origin can', async (t) => {
+  const server = await startTestServer();
+  try {
+    for (const origin of ['null', 'file://', 'file:///home/me/Downloads/feed.html', 'chrome-extension://abcdef', 'not an origin']) {
+      const refused = await openWebSocket(server.port, '/_profiler/live', { Origin: origin });
+      t.false(isOpen(refused), origin);
+      if (!isOpen(refused)) {
+        t.is(refused.status, 403, origin);
+        t.regex(refused.body, /only accepts pages of its own origin/, origin);
+      }
+    }
+    const script = await openWebSocket(server.port, '/_profiler/live');
+    t.true(isOpen(script));
+    if (isOpen(script)) script.close();
+  } finally {
+    await server.close();
+  }
+});
+
 test('without debug there is no live route: the path is a plain 404', async (t) => {
   const server = await startTestServer({ APP_DEBUG: '0' });
   try {

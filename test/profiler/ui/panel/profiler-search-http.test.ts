@@ -105,16 +105,23 @@ test('/_profiler/ and /_profiler/search redirect a browser to the results page, 
   t.is((await get('/_profiler')).headers['location'], `http://127.0.0.1:${server.port}/_profiler/`);
   const jump = await get('/_profiler/search?token=ABC123&method=GET');
   t.is(jump.status, 302);
-  t.is(jump.headers['location'], '/_profiler/abc123/search/results?method=GET');
-  t.is((await get('/_profiler/search?url=x')).headers['location'], '/_profiler/empty/search/results?url=x');
-  // Symfony's form sends type=request; its redirect drops it (PF12).
-  t.is((await get('/_profiler/search?type=request&method=GET')).headers['location'], '/_profiler/empty/search/results?method=GET');
+  t.is(jump.headers['location'], '/_profiler/abc123/search/results?method=GET&type=request');
+  t.is((await get('/_profiler/search?url=x')).headers['location'], '/_profiler/empty/search/results?url=x&type=request');
   const json = await get('/_profiler/search?method=GET', { Accept: 'application/json' });
   t.is(json.status, 200);
   t.true(Array.isArray(JSON.parse(json.body).results));
   const bad = await get('/_profiler/search?status_code=abc', { Accept: 'application/json' });
   t.is(bad.status, 400);
   t.regex(JSON.parse(bad.body).detail, /^Invalid search filter "status_code" "abc"/);
+});
+
+test('/_profiler/search redirects with the query ProfilerController::searchAction() generates: its filters in its order, then type, request unless sent', async (t) => {
+  const location = async (query: string): Promise<unknown> => (await get(`/_profiler/search${query}`)).headers['location'];
+  t.is(await location('?method=GET&status_code=200&limit=5'), '/_profiler/empty/search/results?method=GET&status_code=200&limit=5&type=request');
+  t.is(await location('?type=request&limit=5&url=/a+b&ip=127.0.0.1'), '/_profiler/empty/search/results?ip=127.0.0.1&url=%2Fa%20b&limit=5&type=request');
+  t.is(await location(''), '/_profiler/empty/search/results?type=request');
+  // A filter sent empty is kept, as http_build_query keeps '' and drops only null; Loupe's own filters follow.
+  t.is(await location('?sort=duration&ip=&method=POST'), '/_profiler/empty/search/results?ip=&method=POST&type=request&sort=duration');
 });
 
 test('profiler pages carry no X-Debug-Token and are never stored', async (t) => {
