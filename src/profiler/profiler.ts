@@ -15,6 +15,7 @@ import { RedisProfileStorage, type RedisProfileStorageOptions } from './storage/
 import { ProfileWriter, type WriterStats } from './write/profile-writer';
 import { RedactionPolicy } from './collect/redaction-policy';
 import { Sampler, type SamplingStats } from './collect/sampler';
+import { ProfilerCore } from './core/profiler-core';
 import { TokenAllocator } from './storage/token-allocator';
 import { type PanelDefinition } from './ui/panel/panel-definition';
 
@@ -35,8 +36,10 @@ export interface ProfilerStats {
  * order. An application passes Loupe's (defaultCollectors, DEFAULT_PANELS) with its own after them.
  */
 
-/** The assembled profiler: its listeners, where it stores, and its counters. */
+/** The assembled profiler: its core, the listeners by which Loupe's kernel drives it, where it stores, and its counters. */
 export interface Profiler {
+  /** What every server drives: tokens, finished requests, and a handle per request for a server that is not Loupe's kernel. */
+  readonly core: ProfilerCore;
   readonly listeners: readonly Listener[];
   readonly storage: RedisProfileStorage;
   readonly writer: ProfileWriter;
@@ -97,14 +100,14 @@ export async function createProfiler(
     live: new RedisLivePublisher(writerRedis, config.redis.prefix),
     onDrop: (count, reason) => throttledLog(`Profiler: ${count} profile(s) dropped (${writer.stats.dropped} in all): ${reason}`),
   });
-  const sampler = new Sampler({ rate: config.profiler.sample, slowMs: config.profiler.slowMs });
-  const listener = createProfilerListener({
-    sampler,
+  const core = new ProfilerCore({
     allocator,
     writer,
     collectors,
     redaction: new RedactionPolicy({ names: config.profiler.redact, visibleCookies: config.profiler.cookieAllowList }),
+    sampler: new Sampler({ rate: config.profiler.sample, slowMs: config.profiler.slowMs }),
     capture: config.profiler.capture,
+    recordLimit: config.profiler.maxEntries,
     onNotProfiled: (reason) => {
       notProfiled += 1;
       throttledLog(`Profiler: request served without a profile (${notProfiled} in all): ${reason}`);
@@ -112,12 +115,13 @@ export async function createProfiler(
   });
   const live = new LiveFeed(reader, config.redis.prefix, config.redis.connectTimeoutMs);
   return {
-    listeners: [listener, debugTokenLinkListener, errorPageProfileLinkListener],
+    core,
+    listeners: [createProfilerListener(core), debugTokenLinkListener, errorPageProfileLinkListener],
     storage: new RedisProfileStorage({ redis: reader, ...layout }),
     writer,
     panels,
     live,
-    stats: () => ({ writer: { ...writer.stats }, notProfiled, sampling: { ...sampler.stats } }),
+    stats: () => ({ writer: { ...writer.stats }, notProfiled, sampling: { ...core.samplingStats } }),
     close: async () => {
       // A batch sent to a hung Redis fails within the command timeout: the stop waits no longer.
       await writer.stop(config.redis.commandTimeoutMs + 500);

@@ -58,7 +58,7 @@ test('the search page keeps the filters in its form and lists the query count wi
   const search = await httpRequest(app.io.port, { path: `${ProfilerPaths.SEARCH}?n_plus_one=1&min_queries=2` });
   t.is(search.status, 302);
   const location = String(search.headers.location);
-  t.is(location, resultsPath('', 'n_plus_one=1&min_queries=2'));
+  t.is(location, resultsPath('', 'type=request&n_plus_one=1&min_queries=2'));
   const page = await httpRequest(app.io.port, { path: location });
   t.is(page.status, 200);
   t.true(page.body.includes(`data-token="${loop}"`));

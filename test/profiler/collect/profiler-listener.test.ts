@@ -11,6 +11,7 @@ import { defineListener, type Listener } from '../../../src/kernel/listener';
 import { ListenerRegistry } from '../../../src/kernel/listener-registry';
 import { defaultCollectors } from '../../../src/profiler/collect/collectors/default-collectors';
 import { createProfilerListener } from '../../../src/profiler/collect/profiler-listener';
+import { ProfilerCore } from '../../../src/profiler/core/profiler-core';
 import { type Profile } from '../../../src/profiler/profile';
 import { parseProfile } from '../../../src/profiler/profile-schema';
 import { ProfileWriter } from '../../../src/profiler/write/profile-writer';
@@ -99,13 +100,17 @@ async function setUp(options: SetUpOptions = {}): Promise<Setup> {
   const allocator = new TokenAllocator({ redis: reader, prefix, blockSize: 16 });
   if (options.startAllocator ?? true) await allocator.start();
   const notProfiled: string[] = [];
-  const listener = createProfilerListener({
-    allocator,
-    writer,
-    collectors: defaultCollectors({ secretCookies: new Set(['LOUPESESSID']) }),
-    redaction: new RedactionPolicy(),
-    onNotProfiled: (reason) => notProfiled.push(reason),
-  });
+  const listener = createProfilerListener(
+    new ProfilerCore({
+      allocator,
+      writer,
+      collectors: defaultCollectors({ secretCookies: new Set(['LOUPESESSID']) }),
+      redaction: new RedactionPolicy(),
+      capture: [],
+      recordLimit: 500,
+      onNotProfiled: (reason) => notProfiled.push(reason),
+    }),
+  );
   const crashes: unknown[] = [];
   const kernel = new Kernel({ defaultLocale: 'en', errorController, listeners: new ListenerRegistry([router, ...(options.extra ?? []), listener]), onCrash: (error) => crashes.push(error) });
   const storage = new RedisProfileStorage({ redis: redis.admin(), prefix, lifetime: 600, maxProfiles: 1000 });
@@ -143,13 +148,7 @@ async function setUp(options: SetUpOptions = {}): Promise<Setup> {
 }
 
 test('it is the ProfilerListener on kernel.request at 4096, kernel.response at -100 and kernel.terminate at -1024', (t) => {
-  const listener = createProfilerListener({
-    allocator: {} as TokenAllocator,
-    writer: {} as ProfileWriter,
-    collectors: [],
-    redaction: new RedactionPolicy(),
-    onNotProfiled: () => undefined,
-  });
+  const listener = createProfilerListener({ captured: new Set(), issueToken: () => null, finish: () => undefined });
   t.is(listener.name, 'ProfilerListener');
   const registry = new ListenerRegistry([listener]);
   t.deepEqual(registry.for('kernel.request').map((l) => l.priority), [4096]);

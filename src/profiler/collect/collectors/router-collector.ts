@@ -1,5 +1,4 @@
-import { MethodNotAllowedError } from '../../../routing/method-not-allowed-error';
-import { ResourceNotFoundError } from '../../../routing/resource-not-found-error';
+import { LoupeError } from '../../../errors/loupe-error';
 import { type RouteTraceEntry } from '../../../routing/route-trace';
 import { RoutingAttributes } from '../../../routing/routing-attributes';
 import { type ProfileCollector } from '../../collector';
@@ -38,9 +37,12 @@ export interface RouterCollectorData {
   readonly matching?: RouteMatchingLog | null;
 }
 
+/** The codes of the router's errors when no route answers (404) or not for this method (405): known by code, so that recording a request of another server loads nothing of Loupe's routing. */
+const ROUTING_FAILURES: ReadonlySet<string> = new Set(['LOUPE_ERR_ROUTING_RESOURCE_NOT_FOUND', 'LOUPE_ERR_ROUTING_METHOD_NOT_ALLOWED']);
+
 /** True for the error the RouterListener raises when no route answers (404) or not for this method (405). */
 function isRoutingFailure(error: unknown): boolean {
-  return error instanceof Error && (error.cause instanceof ResourceNotFoundError || error.cause instanceof MethodNotAllowedError);
+  return error instanceof Error && error.cause instanceof LoupeError && ROUTING_FAILURES.has(error.cause.code);
 }
 
 /** A route's defaults, each redacted (a route declared in plain JavaScript may have other values than strings). */
