@@ -1,7 +1,6 @@
 import pino, { type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
-import { REDACTED } from '../profiler/collect/redaction-policy';
-import { SecretNames } from '../profiler/collect/secret-names';
+import { RedactionPolicy } from '../profiler';
 import { type LogConfig } from './log-config';
 import { type Logger } from './logger';
 import { REQUEST_LINE_FIELDS } from './request-log-listener';
@@ -20,6 +19,9 @@ const MAX_WRITE_BYTES = 256 << 10;
  */
 const MAX_BACKLOG_BYTES = 32 << 20;
 
+/** What replaces a secret field, as in profiles (the log reaches the profiler through its entry only). */
+const REDACTED = '******';
+
 /** Deeper than the fields of any log line; only guards against a cycle. */
 const MAX_FIELD_DEPTH = 8;
 
@@ -37,12 +39,12 @@ function isPlainObject(value: unknown): value is Readonly<Record<string, unknown
  * copied only where something changes. Anything else (an Error, a Buffer, a class's instance) is
  * left as it is, to pino's serializers: a line of primitive fields is looked at key by key only.
  */
-function redactFields(value: unknown, names: SecretNames, depth: number, kept?: ReadonlySet<string>): unknown {
+function redactFields(value: unknown, policy: RedactionPolicy, depth: number, kept?: ReadonlySet<string>): unknown {
   if (depth >= MAX_FIELD_DEPTH) return value;
   if (Array.isArray(value)) {
     let items: unknown[] | null = null;
     value.forEach((item: unknown, index) => {
-      const redacted = redactFields(item, names, depth + 1);
+      const redacted = redactFields(item, policy, depth + 1);
       if (redacted !== item) (items ??= [...value])[index] = redacted;
     });
     return items ?? value;
@@ -52,7 +54,7 @@ function redactFields(value: unknown, names: SecretNames, depth: number, kept?: 
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     const field = value[key];
-    const redacted = kept?.has(key) === true ? field : names.test(key) ? REDACTED : redactFields(field, names, depth + 1);
+    const redacted = kept?.has(key) === true ? field : policy.isSecretName(key) ? REDACTED : redactFields(field, policy, depth + 1);
     if (redacted !== field) (copy ??= { ...value })[key] = redacted;
   }
   return copy ?? value;
@@ -63,10 +65,10 @@ function redactFields(value: unknown, names: SecretNames, depth: number, kept?: 
  * as in profiles. A child logger's bindings are written once, when it is made, past this hook.
  */
 function loggerOptions(config: LogConfig): LoggerOptions {
-  const names = new SecretNames(config.redact ?? []);
+  const policy = new RedactionPolicy({ names: config.redact ?? [] });
   const redact = (fields: Record<string, unknown>): Record<string, unknown> => {
     const isRequestLine = typeof fields['durationMs'] === 'number' && typeof fields['method'] === 'string';
-    return redactFields(fields, names, 0, isRequestLine ? REQUEST_LINE : undefined) as Record<string, unknown>;
+    return redactFields(fields, policy, 0, isRequestLine ? REQUEST_LINE : undefined) as Record<string, unknown>;
   };
   return { level: config.level, formatters: { log: redact } };
 }
