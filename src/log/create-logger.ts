@@ -1,5 +1,6 @@
-import pino from 'pino';
+import pino, { type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
+import { RedactionPolicy } from '../profiler';
 import { type LogConfig } from './log-config';
 import { type Logger } from './logger';
 import { REQUEST_LINE_FIELDS } from './request-log-listener';
@@ -18,6 +19,60 @@ const MAX_WRITE_BYTES = 256 << 10;
  */
 const MAX_BACKLOG_BYTES = 32 << 20;
 
+/** What replaces a secret field, as in profiles (the log reaches the profiler through its entry only). */
+const REDACTED = '******';
+
+/** Deeper than the fields of any log line; only guards against a cycle. */
+const MAX_FIELD_DEPTH = 8;
+
+/** The request line's own fields, kept: its `token` is the profile's X-Debug-Token, which a profile shows too. */
+const REQUEST_LINE = new Set<string>(REQUEST_LINE_FIELDS);
+
+function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * `value` with the fields named like secrets replaced, at any depth of plain objects and arrays,
+ * copied only where something changes. Anything else (an Error, a Buffer, a class's instance) is
+ * left as it is, to pino's serializers: a line of primitive fields is looked at key by key only.
+ */
+function redactFields(value: unknown, policy: RedactionPolicy, depth: number, kept?: ReadonlySet<string>): unknown {
+  if (depth >= MAX_FIELD_DEPTH) return value;
+  if (Array.isArray(value)) {
+    let items: unknown[] | null = null;
+    value.forEach((item: unknown, index) => {
+      const redacted = redactFields(item, policy, depth + 1);
+      if (redacted !== item) (items ??= [...value])[index] = redacted;
+    });
+    return items ?? value;
+  }
+  if (!isPlainObject(value)) return value;
+  let copy: Record<string, unknown> | null = null;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const field = value[key];
+    const redacted = kept?.has(key) === true ? field : policy.isSecretName(key) ? REDACTED : redactFields(field, policy, depth + 1);
+    if (redacted !== field) (copy ??= { ...value })[key] = redacted;
+  }
+  return copy ?? value;
+}
+
+/**
+ * pino's options for `config`: its level, and the fields of each line named like secrets replaced
+ * as in profiles. A child logger's bindings are written once, when it is made, past this hook.
+ */
+function loggerOptions(config: LogConfig): LoggerOptions {
+  const policy = new RedactionPolicy({ names: config.redact ?? [] });
+  const redact = (fields: Record<string, unknown>): Record<string, unknown> => {
+    const isRequestLine = typeof fields['durationMs'] === 'number' && typeof fields['method'] === 'string';
+    return redactFields(fields, policy, 0, isRequestLine ? REQUEST_LINE : undefined) as Record<string, unknown>;
+  };
+  return { level: config.level, formatters: { log: redact } };
+}
+
 /** Where the log goes: standard output, or any stream (a test's). */
 export type LoggerDestination = NodeJS.WritableStream & { readonly isTTY?: boolean };
 
@@ -28,13 +83,14 @@ export type LoggerDestination = NodeJS.WritableStream & { readonly isTTY?: boole
  * event loop, lines logged meanwhile together): a synchronous write per request line cost a
  * quarter of a prod server's throughput. pino flushes what is pending when the process exits.
  * What waits is bounded (MAX_BACKLOG_BYTES): lines past it are dropped, and a warning says how many.
- * The pretty format, for a terminal, stays synchronous.
+ * The pretty format, for a terminal, stays synchronous. Fields named like secrets (`password`,
+ * `apiToken`, and `config.redact`) are written as `******` at any depth, as profiles show them.
  */
 export function createLogger(config: LogConfig, destination: LoggerDestination = process.stdout): Logger {
   const isPretty = config.format === 'pretty' || (config.format === 'auto' && destination.isTTY === true);
-  if (!isPretty) return destination === process.stdout ? asyncStdoutLogger(config) : pino({ level: config.level }, destination);
+  if (!isPretty) return destination === process.stdout ? asyncStdoutLogger(config) : pino(loggerOptions(config), destination);
   return pino(
-    { level: config.level },
+    loggerOptions(config),
     pretty({
       destination: destination === process.stdout ? 1 : destination,
       sync: true,
@@ -58,7 +114,7 @@ function asyncStdoutLogger(config: LogConfig): Logger {
     write: (line: string): boolean => stdout.write(Buffer.from(line, 'utf8') as unknown as string),
     flush: (callback?: (error?: Error) => void): void => stdout.flush(callback),
   };
-  const logger = pino({ level: config.level }, lines);
+  const logger = pino(loggerOptions(config), lines);
   let dropped = 0;
   const report = (): void => {
     const droppedLines = dropped;

@@ -12,4 +12,6 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export interface LogConfig {
   readonly level: LoggerLevel;
   readonly format: LogFormat;
+  /** Name patterns whose fields the log writes as `******` besides the built-in ones (see SecretNames), e.g. `ssn`. */
+  readonly redact?: readonly string[];
 }

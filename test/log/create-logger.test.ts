@@ -81,3 +81,37 @@ test('standard output that does not keep up: the backlog is bounded, lines past 
   t.true(kept.length < 4800);
   t.deepEqual(kept.slice(0, 100).map((record) => record.i), [...Array(100).keys()]);
 });
+
+function jsonLine(config: LogConfig, log: (logger: ReturnType<typeof createLogger>) => void): Record<string, unknown> {
+  const out = sink(false);
+  log(createLogger(config, out));
+  return JSON.parse(out.text()) as Record<string, unknown>;
+}
+
+test('fields named like secrets are written as ****** at any depth; the others are kept', (t) => {
+  const line = jsonLine({ level: 'info', format: 'json' }, (logger) =>
+    logger.info({ user: 'ada', password: 'SECRETPW', nested: { apiToken: 'SECRETTOKEN', city: 'Paris' }, list: [{ pw: 'SECRETLIST' }] }, 'msg'),
+  );
+  t.like(line, { user: 'ada', password: '******', nested: { apiToken: '******', city: 'Paris' }, list: [{ pw: '******' }], msg: 'msg' });
+});
+
+test('extra names (LogConfig.redact) are secret as well, in a child logger’s lines too', (t) => {
+  const line = jsonLine({ level: 'info', format: 'json', redact: ['ssn'] }, (logger) => logger.child({ requestId: 'r1' }).info({ ssn: 'SECRETSSN', name: 'ada' }, 'msg'));
+  t.like(line, { requestId: 'r1', ssn: '******', name: 'ada' });
+});
+
+test('the pretty format hides them too', (t) => {
+  const out = sink(false);
+  createLogger({ level: 'info', format: 'pretty' }, out).info({ password: 'SECRETPRETTY', user: 'ada' }, 'msg');
+  t.false(out.text().includes('SECRETPRETTY'));
+});
+
+test('an Error is left to pino’s serializer; the request line keeps its token, the profile’s X-Debug-Token', (t) => {
+  const line = jsonLine({ level: 'info', format: 'json' }, (logger) => logger.error({ err: new Error('boom'), method: 'GET', status: 500 }, 'failed'));
+  t.like(line, { err: { type: 'Error', message: 'boom' } });
+  t.regex(String((line['err'] as { stack?: unknown }).stack), /^Error: boom/);
+  const request = jsonLine({ level: 'info', format: 'json' }, (logger) => logger.info({ method: 'GET', path: '/', status: 200, durationMs: 1.5, token: 'a1b2c3' }, 'GET / 200'));
+  t.is(request['token'], 'a1b2c3');
+  const other = jsonLine({ level: 'info', format: 'json' }, (logger) => logger.info({ token: 'SECRETTOKEN' }, 'not the request line'));
+  t.is(other['token'], '******');
+});

@@ -21,15 +21,35 @@ interface NodeRedisContext extends CommandContext {
   readonly batchMode?: string;
 }
 
+/** Commands whose keys come after a script, sha or function and their count (`EVAL script numkeys key… arg…`). */
+const SCRIPT_COMMANDS: ReadonlySet<string> = new Set(['EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'FCALL_RO']);
+/** How many leading arguments of these commands are keys or options, the rest being values (`GETSET key value`). */
+const LEADING_NAMES: Readonly<Record<string, number>> = { GETSET: 1, PSETEX: 2 };
+
+/**
+ * `args` with the values the clients' sanitizers let through shown as `?`. ioredis and node-redis
+ * pass every argument of EVAL* (by their `EVAL` prefix rule), GETSET (`GET`) and PSETEX (`P[…]S`):
+ * a script's arguments and a written value are the application's data, its keys are not.
+ */
+export function redisArgs(command: string, args: readonly unknown[]): string[] {
+  let kept = LEADING_NAMES[command];
+  if (SCRIPT_COMMANDS.has(command)) {
+    const keys = Number(args[1]);
+    kept = Number.isSafeInteger(keys) && keys >= 0 ? 2 + keys : 2;
+  }
+  return kept === undefined ? args.map(String) : args.map((arg, index) => (index < kept ? String(arg) : '?'));
+}
+
 function commandEntry(context: CommandContext, client = 'ioredis', args: readonly unknown[] = context.args) {
+  const command = context.command.toUpperCase();
   return (start: number, origin: RedisCommandEntry['origin']): RedisCommandEntry => ({
     start,
     duration: null,
     error: null,
     origin,
     client,
-    command: context.command.toUpperCase(),
-    args: args.map(String),
+    command,
+    args: redisArgs(command, args),
     database: typeof context.database === 'number' ? context.database : null,
   });
 }

@@ -1,5 +1,8 @@
 import { REDACTED } from '../collect/redaction-policy';
 
+/** Whose quoting rules a statement follows: MySQL's `"…"` is a string, PostgreSQL's an identifier. */
+export type SqlDialect = 'mysql' | 'pg';
+
 type TokenType = 'string' | 'number' | 'placeholder' | 'identifier' | 'operator' | 'space' | 'other';
 
 interface Token {
@@ -7,17 +10,57 @@ interface Token {
   readonly text: string;
 }
 
-const TOKEN =
-  /('(?:[^'\\]|\\.|'')*'?)|("(?:[^"]|"")*"?|`[^`]*`?)|(\$\d+|\?|(?<![:\w]):[A-Za-z_]\w*)|((?<![\w$])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)|([A-Za-z_][\w$]*)|(<>|!=|<=|>=|=|<|>)|(\s+)|(--[^\n]*|\/\*[\s\S]*?\*\/|.)/g;
+/**
+ * One alternative per group, in this order; a string that does not end runs to the end of the
+ * statement (it is still a string, and still redacted). Group 2 is a dollar quote's tag.
+ */
+function tokenPattern(dialect: SqlDialect): RegExp {
+  // MySQL reads `\'` inside any string; PostgreSQL only inside E'…' (standard_conforming_strings).
+  const plain = dialect === 'mysql' ? String.raw`'(?:[^'\\]|\\[\s\S]|'')*'?` : String.raw`'(?:[^']|'')*'?`;
+  const doubled = dialect === 'mysql' ? String.raw`"(?:[^"\\]|\\[\s\S]|"")*"?` : String.raw`"(?:[^"]|"")*"?`;
+  return new RegExp(
+    [
+      String.raw`(\$([A-Za-z_][A-Za-z_0-9]*)?\$[\s\S]*?(?:\$\2\$|$))`,
+      String.raw`((?<![\w$])[eE]'(?:[^'\\]|\\[\s\S]|'')*'?)`,
+      `(${plain})`,
+      `(${doubled})`,
+      '(`[^`]*`?)',
+      String.raw`(\$\d+|\?|(?<![:\w]):[A-Za-z_]\w*)`,
+      String.raw`((?<![\w$])-?(?:0[xX][0-9A-Fa-f]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?))`,
+      String.raw`([A-Za-z_][\w$]*)`,
+      '(<>|!=|<=|>=|=|<|>)',
+      String.raw`(\s+)`,
+      String.raw`(--[^\n]*|\/\*[\s\S]*?\*\/|[\s\S])`,
+    ].join('|'),
+    'g',
+  );
+}
 
-const TYPES: readonly TokenType[] = ['string', 'identifier', 'placeholder', 'number', 'identifier', 'operator', 'space', 'other'];
+const PATTERNS: Readonly<Record<SqlDialect, RegExp>> = { mysql: tokenPattern('mysql'), pg: tokenPattern('pg') };
+
+function typesOf(dialect: SqlDialect): readonly (TokenType | null)[] {
+  const doubled = dialect === 'mysql' ? 'string' : 'identifier';
+  return ['string', null, 'string', 'string', doubled, 'identifier', 'placeholder', 'number', 'identifier', 'operator', 'space', 'other'];
+}
+
+const TYPES: Readonly<Record<SqlDialect, readonly (TokenType | null)[]>> = { mysql: typesOf('mysql'), pg: typesOf('pg') };
 
 /** Splits SQL into the tokens that matter here: literals, placeholders, identifiers, operators. */
-function tokenize(sql: string): Token[] {
+function tokenize(sql: string, dialect: SqlDialect): Token[] {
+  const pattern = PATTERNS[dialect];
+  const types = TYPES[dialect];
   const tokens: Token[] = [];
-  for (const match of sql.matchAll(TOKEN)) {
-    const group = match.slice(1).findIndex((part) => part !== undefined);
-    tokens.push({ type: TYPES[group] ?? 'other', text: match[0] });
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(sql); match !== null; match = pattern.exec(sql)) {
+    let type: TokenType = 'other';
+    for (let group = 1; group < match.length; group++) {
+      const found = types[group - 1];
+      if (match[group] !== undefined && found !== null && found !== undefined) {
+        type = found;
+        break;
+      }
+    }
+    tokens.push({ type, text: match[0] });
   }
   return tokens;
 }
@@ -27,82 +70,123 @@ function tokenize(sql: string): Token[] {
  * queries): literals and placeholders are `?`, a list of them `(?)`, blanks one space.
  */
 export function normalizeSql(sql: string): string {
-  const text = tokenize(sql)
+  const text = tokenize(sql, 'pg')
     .map((token) => (token.type === 'string' || token.type === 'number' || token.type === 'placeholder' ? '?' : token.type === 'space' ? ' ' : token.text))
     .join('')
     .trim();
   return text.replace(/\(\s*\?(?:\s*,\s*\?)*\s*\)/g, '(?)');
 }
 
-const COMPARISONS: ReadonlySet<string> = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', 'like', 'ilike']);
-const VALUE_TYPES: ReadonlySet<TokenType> = new Set(['string', 'number', 'placeholder']);
+/**
+ * Functions and keywords whose arguments are secrets whatever the columns are called: pgcrypto's
+ * and MySQL's ciphers and hashes, `set_config` (a session's tenant key, a JWT claim), and
+ * `CREATE USER … IDENTIFIED BY 'x'`.
+ */
+const SECRET_WORDS: ReadonlySet<string> = new Set([
+  'crypt', 'gen_salt', 'set_config', 'hmac', 'digest', 'encrypt', 'decrypt', 'encrypt_iv', 'decrypt_iv',
+  'pgp_sym_encrypt', 'pgp_sym_decrypt', 'pgp_pub_encrypt', 'pgp_pub_decrypt',
+  'pgp_sym_encrypt_bytea', 'pgp_sym_decrypt_bytea', 'pgp_pub_encrypt_bytea', 'pgp_pub_decrypt_bytea',
+  'aes_encrypt', 'aes_decrypt', 'des_encrypt', 'des_decrypt', 'old_password', 'identified',
+  'md5', 'sha', 'sha1', 'sha2',
+]);
+
+/** The words before `KEY` that make it SQL's keyword (`PRIMARY KEY`, `ON DUPLICATE KEY UPDATE`), not a column. */
+const BEFORE_KEY_KEYWORD: ReadonlySet<string> = new Set(['primary', 'foreign', 'unique', 'duplicate']);
 
 function unquote(identifier: string): string {
-  const last = identifier.split('.').at(-1) ?? identifier;
-  return /^["`]/.test(last) ? last.slice(1, -1) : last;
+  const quote = identifier.charAt(0);
+  if (quote !== '"' && quote !== '`') return identifier;
+  return identifier.slice(1, identifier.length > 1 && identifier.endsWith(quote) ? -1 : undefined);
 }
 
-/** Indexes of the value tokens bound to a column whose name `isSecret`: `password = $1`, `INSERT (…, token) VALUES (…, ?)`. */
-function secretValues(tokens: readonly Token[], isSecret: (name: string) => boolean): Set<number> {
-  const secret = new Set<number>();
-  const solid = tokens.map((token, index) => ({ token, index })).filter(({ token }) => token.type !== 'space');
-  for (let i = 2; i < solid.length; i++) {
-    const value = solid[i];
-    const operator = solid[i - 1];
-    const column = solid[i - 2];
-    if (value === undefined || operator === undefined || column === undefined || !VALUE_TYPES.has(value.token.type)) continue;
-    if (!COMPARISONS.has(operator.token.text.toLowerCase()) || column.token.type !== 'identifier') continue;
-    if (isSecret(unquote(column.token.text))) secret.add(value.index);
+/** True when some identifier of `tokens` names a secret, or is a function or keyword that takes one. */
+function namesASecret(tokens: readonly Token[], isSecret: (name: string) => boolean): boolean {
+  let previous = '';
+  for (const token of tokens) {
+    if (token.type === 'space' || (token.type === 'other' && token.text.length > 1)) continue;
+    if (token.type === 'identifier') {
+      const name = unquote(token.text);
+      const lower = name.toLowerCase();
+      const keyword = lower === 'key' && token.text === name && BEFORE_KEY_KEYWORD.has(previous.toLowerCase());
+      if (!keyword && (SECRET_WORDS.has(lower) || isSecret(name))) return true;
+    }
+    previous = token.text;
   }
-  // INSERT INTO t (a, b) VALUES (…, …), (…, …): the n-th value of each row goes to the n-th column.
-  const insert = solid.findIndex(({ token }) => token.text.toLowerCase() === 'insert');
-  if (insert === -1) return secret;
-  let at = solid.findIndex(({ token }, index) => index > insert && token.text === '(');
-  const columns: string[] = [];
-  for (at += 1; at > 0 && at < solid.length && solid[at]?.token.text !== ')'; at++) {
-    const token = solid[at]?.token;
-    if (token?.type === 'identifier') columns.push(unquote(token.text));
+  return false;
+}
+
+/** What a literal's text says, as an error message would repeat it: `'it''s'` → `it's`, `$$x$$` → `x`. */
+function literalValues(text: string): string[] {
+  const dollar = /^(\$[A-Za-z_0-9]*\$)([\s\S]*?)(?:\1)?$/.exec(text);
+  if (dollar !== null) return [dollar[2] ?? ''];
+  const quoted = /^[eE]?(['"])([\s\S]*?)\1?$/.exec(text);
+  if (quoted === null) return [text];
+  const body = quoted[2] ?? '';
+  const quote = quoted[1] ?? "'";
+  return [body, body.split(quote + quote).join(quote).replace(/\\([\s\S])/g, '$1')];
+}
+
+/** The texts of a parameter's value (an array's items too), as an error message would repeat them. */
+function paramValues(value: unknown, into: string[], depth = 0): void {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') into.push(String(value));
+  else if (Array.isArray(value) && depth < 4) for (const item of value) paramValues(item, into, depth + 1);
+  else if (value instanceof Date) into.push(value.toISOString());
+  else if (Buffer.isBuffer(value)) into.push(value.toString('utf8'));
+}
+
+/** `message` with every `values` it repeats replaced; a short one only as a whole word, not inside any. */
+function redactMessage(message: string | null, values: readonly string[]): string | null {
+  if (message === null) return null;
+  let out = message;
+  for (const value of [...new Set(values)].sort((a, b) => b.length - a.length)) {
+    if (value === '') continue;
+    if (value.length >= 4) out = out.split(value).join(REDACTED);
+    else out = out.replace(new RegExp(`(?<![\\w])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`, 'g'), REDACTED);
   }
-  const values = solid.findIndex(({ token }, index) => index > at && token.text.toLowerCase() === 'values');
-  if (values === -1) return secret;
-  let depth = 0;
-  let column = 0;
-  for (let i = values + 1; i < solid.length; i++) {
-    const entry = solid[i];
-    if (entry === undefined) break;
-    const { text, type } = entry.token;
-    if (text === '(') {
-      depth += 1;
-      if (depth === 1) column = 0;
-    } else if (text === ')') depth -= 1;
-    else if (text === ',' && depth === 1) column += 1;
-    else if (depth === 1 && VALUE_TYPES.has(type) && isSecret(columns[column] ?? '')) secret.add(entry.index);
-    else if (depth === 0 && type === 'identifier') break;
-  }
-  return secret;
+  return out;
+}
+
+export interface SqlStatement {
+  readonly sql: string;
+  /** Positional (an array) or named (an object) parameters, as given to the driver. */
+  readonly params: unknown;
+  /** The driver's error message, when the statement failed. */
+  readonly error?: string | null;
 }
 
 /**
- * The query with what it binds to a secret-looking column replaced (`password = 'x'` →
- * `password = '******'`), and its parameters with the bound ones replaced too. Positional
- * parameters have no name of their own: the column they are compared with or inserted into
- * names them. Named parameters (an object) are left to the caller's redaction by name.
+ * The statement as a profile may keep it. One that names a secret — a column, table or function
+ * that `isSecret` accepts, or a cipher, hash or `IDENTIFIED BY` — has every literal (strings,
+ * dollar-quoted bodies, numbers) and every parameter replaced, in its text, in its parameters and
+ * where its error message repeats one of them. Deciding which value goes with which column
+ * (`lower(password) = $1`, `$1 = password`, `IN (…)`, `INSERT … SELECT`) is a parser's work that a
+ * new form can always dodge; so any value of such a statement is taken as secret, a harmless one
+ * with it. A statement that names no secret is returned as it was given.
  */
-export function redactSql(sql: string, params: unknown, isSecret: (name: string) => boolean): { sql: string; params: unknown } {
-  const tokens = tokenize(sql);
-  const secret = secretValues(tokens, isSecret);
-  if (secret.size === 0) return { sql, params };
-  const redactedParams: unknown = Array.isArray(params) ? [...params] : params;
-  let ordinal = 0;
+export function redactSql(statement: SqlStatement, isSecret: (name: string) => boolean, dialect: SqlDialect = 'pg'): Required<SqlStatement> {
+  const { sql, params } = statement;
+  const error = statement.error ?? null;
+  const tokens = tokenize(sql, dialect);
+  if (!namesASecret(tokens, isSecret)) return { sql, params, error };
+  const values: string[] = [];
   const text = tokens
-    .map((token, index) => {
-      const position = token.type === 'placeholder' ? (token.text === '?' ? ordinal++ : token.text.startsWith('$') ? Number(token.text.slice(1)) - 1 : -1) : -1;
-      if (!secret.has(index)) return token.text;
-      if (token.type !== 'placeholder') return token.type === 'number' ? '0' : `'${REDACTED}'`;
-      if (Array.isArray(redactedParams) && position >= 0 && position < redactedParams.length) redactedParams[position] = REDACTED;
-      else if (typeof redactedParams === 'object' && redactedParams !== null && token.text.startsWith(':')) (redactedParams as Record<string, unknown>)[token.text.slice(1)] = REDACTED;
-      return token.text;
+    .map((token) => {
+      if (token.type === 'number') {
+        values.push(token.text.replace(/^-/, ''));
+        return '0';
+      }
+      if (token.type !== 'string') return token.text;
+      values.push(...literalValues(token.text));
+      return `'${REDACTED}'`;
     })
     .join('');
-  return { sql: text, params: redactedParams };
+  let redactedParams: unknown = params;
+  if (Array.isArray(params)) {
+    paramValues(params, values);
+    redactedParams = params.map(() => REDACTED);
+  } else if (typeof params === 'object' && params !== null) {
+    paramValues(Object.values(params), values);
+    redactedParams = Object.fromEntries(Object.keys(params).map((name) => [name, REDACTED]));
+  }
+  return { sql: text, params: redactedParams, error: redactMessage(error, values) };
 }

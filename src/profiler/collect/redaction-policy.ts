@@ -33,8 +33,24 @@ const QUOTED = /(["'])([\w.%+\-[\]]{1,100})\1(\s*:\s*)("(?:[^"\\]|\\.)*"?|'(?:[^
 /** The password of `scheme://user:password@host` (from the `//`: a scheme has nothing to hide). */
 const USERINFO = /(\/\/[^\s/?#@"'<>:]{0,256}:)([^\s/?#@"'<>]{1,256})@/g;
 
+/**
+ * A credential after its auth scheme (RFC 9110 §11.4), wherever a text quotes it: `Bearer x`,
+ * `Authorization: Basic x`, `ApiKey x`, DRF's `Token x`. The credential is a token68; what comes
+ * after it must not continue it, so an auth-param (`Bearer realm="x"`) is not taken for one.
+ */
+const AUTH_SCHEME = /\b(bearer|basic|token|api[-_]?key)( +)([A-Za-z0-9._~+/-]+=*)(?![\w.~+/=-])/gi;
+/** What AUTH_SCHEME needs, after a space (a search far cheaper than this test, which most texts fail). */
+const AUTH_SCHEME_HINT = /(?:bearer|basic|token|api[-_]?key) /i;
+/**
+ * What makes the word after a scheme a credential rather than prose (`basic usage`, `Basic
+ * authentication`, `token expired`): a digit or token68 punctuation, mixed case inside the word
+ * (base64: `dXNlcjpwYXNz`), or a length no word of prose has. Padding (`=`) does not count.
+ */
+const CREDENTIAL_LIKE = /[\d._~+/-]|[a-z][A-Z]|^[^=]{20}/;
+
 /** What every pattern above needs: most strings of a profile (names, phases, paths) have none of it. */
 const MIGHT_HIDE_A_SECRET = /[=@%]|["']\s*:/;
+const mightHideASecret = (text: string): boolean => MIGHT_HIDE_A_SECRET.test(text) || (text.includes(' ') && AUTH_SCHEME_HINT.test(text));
 /** What QUOTED needs. */
 const QUOTE_COLON = /["']\s*:/;
 /** The characters of a name in PAIR and QUOTED (`[\w.%+\-[\]]`), by character code. */
@@ -107,11 +123,12 @@ export class RedactionPolicy {
 
   /**
    * `text` with the values of secret-named `name=value` pairs (a URL's query, wherever the URL
-   * is), of secret-named `"name": value` pairs and of URL passwords (`//user:password@`)
-   * replaced; also when URL-encoded inside it (a `?next=` URL, an X-Debug-Exception header).
+   * is), of secret-named `"name": value` pairs, of URL passwords (`//user:password@`) and the
+   * credentials after an auth scheme (`Bearer x`, `Basic x`, `ApiKey x`) replaced; also when
+   * URL-encoded inside it (a `?next=` URL, an X-Debug-Exception header).
    */
   text(text: string): string {
-    if (!MIGHT_HIDE_A_SECRET.test(text) || this.#clean.has(text)) return text;
+    if (!mightHideASecret(text) || this.#clean.has(text)) return text;
     const out = this.#text(text, 0);
     if (out === text && text.length <= MAX_REMEMBERED_LENGTH) {
       if (this.#clean.size >= MAX_REMEMBERED) this.#clean.clear();
@@ -126,6 +143,11 @@ export class RedactionPolicy {
     // a log message) have `=` but no `@`, no quoted name, no `%` and no secret name.
     let out = text;
     if (out.includes('@')) out = out.replace(USERINFO, `$1${REDACTED}@`);
+    if (AUTH_SCHEME_HINT.test(out)) {
+      out = out.replace(AUTH_SCHEME, (all, scheme: string, blank: string, credential: string) =>
+        CREDENTIAL_LIKE.test(credential.replace(/=+$/, '')) ? `${scheme}${blank}${REDACTED}` : all,
+      );
+    }
     if (QUOTE_COLON.test(out)) {
       out = out.replace(QUOTED, (all, quote: string, name: string, colon: string) => (this.#names.test(decodeLoosely(name)) ? `${quote}${name}${quote}${colon}"${REDACTED}"` : all));
     }
@@ -159,7 +181,7 @@ export class RedactionPolicy {
     if (encodings >= MAX_ENCODINGS) return encoded;
     const decoded = decodeLoosely(encoded);
     if (decoded === encoded) return encoded;
-    const redacted = MIGHT_HIDE_A_SECRET.test(decoded) ? this.#text(decoded, encodings + 1) : decoded;
+    const redacted = mightHideASecret(decoded) ? this.#text(decoded, encodings + 1) : decoded;
     return redacted === decoded ? encoded : encode(redacted);
   }
 

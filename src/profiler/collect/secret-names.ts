@@ -5,15 +5,20 @@ import { LoupeError } from '../../errors/loupe-error';
  * a part that contains it, `token*` / `*token` one that starts / ends with it; a pattern with
  * separators (`card-number`) matches those parts in a row. Words that hide inside ordinary ones
  * (`key` in `keywords`, `access` in `accessibility`, `pass` in `passenger`) match whole parts only.
+ * Besides these, a name that is `code` as a whole (any case: OAuth's `?code=`, a one-time code)
+ * is a secret, but not a name of which it is a part: `status_code`, `zip_code`, `errorCode`.
  */
 export const BUILT_IN_SECRET_NAMES: readonly string[] = Object.freeze([
-  '*password*', '*passwd*', '*passphrase*', 'pass', 'pwd',
+  '*password*', '*passwd*', '*passphrase*', 'pass', 'pwd', 'pw',
   '*secret*', '*token*', '*credential*', '*signature*', 'sig',
   '*authorization*', 'auth', 'oauth', '*apikey*', 'key', 'private', 'access',
   '*session*', '*sessid*', '*cookie*', '*jwt*', '*csrf*', '*xsrf*', 'otp',
   // `X-Api-Keys`, `Authentication`, `X-Bearer`: headers that carry credentials under other names.
   'keys', '*authentication*', 'bearer',
 ]);
+
+/** Names secret only as a whole, lowercase (see BUILT_IN_SECRET_NAMES). */
+const WHOLE_SECRET_NAMES: ReadonlySet<string> = new Set(['code']);
 
 /** What a pattern may be: letters and digits, parts joined by `-`, `_` or `.`, a `*` at either end. */
 const PATTERN_SYNTAX = /^\*?[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*\*?$/;
@@ -109,6 +114,7 @@ export class SecretNames {
   #test(name: string): boolean {
     // Every match needs the pattern's parts somewhere in the name: a long text mostly stops here.
     const lower = name.toLowerCase();
+    if (WHOLE_SECRET_NAMES.has(lower)) return true;
     const candidates = this.#patterns.filter((pattern) => pattern.parts.every((part) => lower.includes(part)));
     if (candidates.length === 0) return false;
     const split = { parts: nameParts(name), words: lower.match(/[a-z0-9]+/g) ?? [] };

@@ -307,21 +307,72 @@ test.serial('PROFILER_CAPTURE=none captures nothing; currentRequest() still answ
   t.is(currentRequest(), undefined);
 });
 
+/**
+ * Each form a secret can be bound by in SQL, as a statement and its parameters, for a driver's
+ * placeholders (`$1` or `?`); `m` is the form's marker, which the profile must not keep. Forms a
+ * server refuses are sent all the same: their error message must not keep the marker either.
+ */
+function secretForms(m: string, p: (n: number) => string): [string, unknown[]][] {
+  const t = table;
+  return [
+    [`SELECT id FROM ${t} WHERE password IN ('${m}IN', ${p(1)})`, [`${m}INPARAM`]],
+    [`SELECT id FROM ${t} WHERE password NOT LIKE '${m}NOTLIKE%'`, []],
+    [`SELECT id FROM ${t} WHERE password ~ '${m}TILDE'`, []],
+    [`SELECT id FROM ${t} WHERE password SIMILAR TO '${m}SIMILAR'`, []],
+    [`SELECT id FROM ${t} WHERE ${p(1)} = password`, [`${m}REVERSED`]],
+    [`SELECT id FROM ${t} WHERE password = ANY(${p(1)})`, [[`${m}ANY`]]],
+    [`SELECT id FROM ${t} WHERE password = E'${m}ESTRING'`, []],
+    [`SELECT id FROM ${t} WHERE password = $$${m}DOLLAR$$`, []],
+    [`SELECT id FROM ${t} WHERE password = $q$${m}TAGGED$q$`, []],
+    [`SELECT id FROM ${t} WHERE password = (${p(1)})`, [`${m}PAREN`]],
+    [`SELECT id FROM ${t} WHERE password = CAST(${p(1)} AS char(40))`, [`${m}CAST`]],
+    [`SELECT id FROM ${t} WHERE lower(password) = ${p(1)}`, [`${m}LOWERCOL`]],
+    [`SELECT id FROM ${t} WHERE password = lower(${p(1)})`, [`${m}LOWERVAL`]],
+    [`SELECT id FROM ${t} WHERE password IS DISTINCT FROM ${p(1)}`, [`${m}DISTINCT`]],
+    [`SELECT id FROM ${t} WHERE password BETWEEN ${p(1)} AND '${m}BETWEEN2'`, [`${m}BETWEEN1`]],
+    [`INSERT INTO ${t} (id, name, password) SELECT 500, 'n', ${p(1)} WHERE 1 = 0`, [`${m}INSERTSELECT`]],
+    [`INSERT INTO ${t}_tokens VALUES (1, '${m}NOCOLUMNS')`, []],
+    [`INSERT INTO ${t} (name, email, password) VALUES (${p(1)}, ${p(2)}, ${p(3)})`, ['n', 'e', `${m}VALUES`]],
+    // The server repeats the value in its error (pg: invalid input syntax for type integer: "…").
+    [`SELECT id FROM ${t} WHERE password = ${p(1)} AND id = ${p(2)}`, ['x', `${m}ERRORMESSAGE`]],
+    [`SELECT crypt('${m}CRYPT', gen_salt('bf'))`, []],
+  ];
+}
+
 test.serial('a password bound to a secret column, a token in an outgoing URL or header and a Redis value are never stored; harmless values are', async (t) => {
+  const attempt = async (run: () => Promise<unknown>): Promise<void> => {
+    try {
+      await run();
+    } catch {
+      // A form the server refuses is sent all the same: what its error says is checked below.
+    }
+  };
   const io = await app([
     route('secrets', async () => {
-      await pgPool.query(`SELECT id FROM ${table} WHERE name = $1 AND password = $2`, ['VISIBLENAME', 'SECRETPGPARAM']);
+      await pgPool.query(`SELECT id FROM ${table} WHERE name = $1`, ['VISIBLENAME']);
+      await pgPool.query(`SELECT id FROM ${table} WHERE name = $1 AND password = $2`, ['n', 'SECRETPGPARAM']);
       await pgPool.query(`UPDATE ${table} SET password = 'SECRETPGLITERAL' WHERE id = 0`);
       await myPool.query(`SELECT id FROM ${table} WHERE name = ? AND name <> ?`, ['VISIBLEMY', 'x']);
       await myPool.execute(`INSERT INTO ${table} (id, name) VALUES (?, ?) ON DUPLICATE KEY UPDATE name = name`, [99, 'VISIBLEINSERT']);
+      for (const [sql, params] of secretForms('SECRETPG', (n) => `$${n}`)) await attempt(() => pgPool.query(sql, params));
+      for (const [sql, params] of secretForms('SECRETMYQ', () => '?')) await attempt(() => myPool.query(sql, params));
+      for (const [sql, params] of secretForms('SECRETMYX', () => '?')) await attempt(() => myPool.execute(sql, params as never));
       await (await fetch(`${upstream.url}/json?access_token=SECRETURLTOKEN&page=VISIBLEPAGE`, { headers: { Authorization: 'Bearer SECRETBEARER', 'X-Api-Key': 'SECRETAPIKEY' } })).text();
       await redis.set(`${keyPrefix}secret`, 'password=SECRETREDISVALUE');
+      await redis.eval('return ARGV[1]', 1, `${keyPrefix}evalkey`, 'SECRETEVALARG');
     }),
   ]);
   const { profile } = await profiledRequest(io, { path: '/secrets/1' });
   const stored = JSON.stringify(profile);
-  for (const secret of ['SECRETPGPARAM', 'SECRETPGLITERAL', 'SECRETURLTOKEN', 'SECRETBEARER', 'SECRETAPIKEY', 'SECRETREDISVALUE']) t.false(stored.includes(secret), `${secret} was stored`);
-  for (const visible of ['VISIBLENAME', 'VISIBLEMY', 'VISIBLEPAGE', 'VISIBLEINSERT']) t.true(stored.includes(visible), `${visible} is missing`);
+  const planted = ['SECRETPGPARAM', 'SECRETPGLITERAL', 'SECRETURLTOKEN', 'SECRETBEARER', 'SECRETAPIKEY', 'SECRETREDISVALUE', 'SECRETEVALARG'];
+  for (const prefix of ['SECRETPG', 'SECRETMYQ', 'SECRETMYX']) {
+    for (const [sql, params] of secretForms(prefix, () => '?')) planted.push(...(`${sql} ${JSON.stringify(params)}`.match(/SECRET[A-Z0-9]+/g) ?? []));
+  }
+  t.true(planted.length > 60, `${planted.length} markers`);
+  for (const secret of planted) t.false(stored.includes(secret), `${secret} was stored`);
+  for (const visible of ['VISIBLENAME', 'VISIBLEMY', 'VISIBLEPAGE', 'VISIBLEINSERT', `${keyPrefix}evalkey`]) t.true(stored.includes(visible), `${visible} is missing`);
+  // The forms did run: pg's error quoted a planted value, which the profile shows replaced.
+  t.true(db(profile).queries.some((query) => query.error?.includes('invalid input syntax') === true), 'pg refused the marker as an integer');
   // These collectors redact every string themselves: a last pass over their entries finds nothing left.
   const policy = new RedactionPolicy();
   for (const name of [DATABASE_COLLECTOR, HTTP_CLIENT_COLLECTOR, REDIS_COLLECTOR]) t.is(policy.entry(profile.collectors[name]), profile.collectors[name], `${name}: redacting it again changes nothing`);

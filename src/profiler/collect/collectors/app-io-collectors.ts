@@ -102,10 +102,13 @@ function cutValue(value: unknown, redaction: RedactionPolicy): unknown {
 }
 
 function storedQuery(query: DbQueryEntry, redaction: RedactionPolicy): StoredQuery {
-  const redacted = redactSql(query.sql, query.params, (name) => redaction.isSecretName(name));
+  // mysql2 reads `"…"` as a string (MySQL's default sql_mode), pg as an identifier.
+  const dialect = query.driver.startsWith('mysql') ? 'mysql' : 'pg';
+  const redacted = redactSql(query, (name) => redaction.isSecretName(name), dialect);
   const params = Array.isArray(redacted.params) ? redacted.params.map((param) => cutValue(param, redaction)) : redaction.data(redacted.params);
   return {
     ...storedCall(query, redaction),
+    error: textOrNull(redacted.error, redaction),
     driver: redaction.text(query.driver),
     sql: cutText(redaction.text(redacted.sql), SQL_BYTES),
     params,
