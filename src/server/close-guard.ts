@@ -14,17 +14,23 @@ export function asksToClose(headers: Readonly<Record<string, string>>): boolean 
  * request nor a way to close it once answered, so the guard tells it by what it can see: the
  * answered connection is still open after the write (uWS's `filter` reports every close, and an
  * answer written after the parse closes the connection within the write), and the next request
- * uWS hands over in the same turn of the loop, from the same peer address, is that connection's.
- * Residual, for a client that breaks §9.6 only: behind an answer too large for the socket's buffer
- * another connection from the same address in the same turn is taken for it.
+ * uWS hands over before any connection closes, in the same turn of the loop and from the same peer
+ * address, is that connection's (uWS hands over one connection's pipelined requests in a row and
+ * closes it once its parse is over). Residual: after an answer too large for the socket's buffer,
+ * which keeps it open until drained, another connection from the same address in the same turn
+ * would be taken for it.
  */
 export class CloseGuard {
   #peer: string | null = null;
   #closedDuringWrite = false;
 
-  /** uWS's `filter` saw a connection close. */
+  /**
+   * uWS's `filter` saw a connection close: within a write, the answered one; after it, the answered
+   * one once uWS finished its parse (closing it), or another, which only makes the guard forget early.
+   */
   connectionClosed(): void {
     this.#closedDuringWrite = true;
+    this.#peer = null;
   }
 
   /** Runs `write` (the corked answer to a request from `peer` that asked to close) and remembers the peer if its connection is still open. */

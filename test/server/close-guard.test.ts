@@ -17,9 +17,12 @@ test('the guard refuses the next request from the answered peer while its connec
   t.false(guard.isPipelinedAfterClose('10.0.0.1'));
 });
 
-test('the guard forgets the peer when its connection closed within the write, or when another peer\'s request comes', (t) => {
+test('the guard forgets the peer when a connection closes, within the write or after it, or when another peer\'s request comes', (t) => {
   const guard = new CloseGuard();
   guard.answered('10.0.0.1', () => guard.connectionClosed());
+  t.false(guard.isPipelinedAfterClose('10.0.0.1'));
+  guard.answered('10.0.0.1', () => undefined);
+  guard.connectionClosed();
   t.false(guard.isPipelinedAfterClose('10.0.0.1'));
   guard.answered('10.0.0.1', () => undefined);
   t.false(guard.isPipelinedAfterClose('10.0.0.2'));
