@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { readConfig, type Config } from '../config/config';
 import { createLogger } from '../log/create-logger';
 import { type Logger } from '../log/logger';
+import { splitRequestLineWarning } from '../server/runtime-warning';
 import { Supervisor } from '../server/workers/supervisor';
 import { WorkerLink } from '../server/workers/worker-link';
 import { type WorkerCounters } from '../server/workers/worker-protocol';
@@ -118,6 +119,9 @@ export async function serve(createApp: CreateApp, options: ServeOptions = {}): P
   const logger = options.logger ?? createLogger(config.log);
   const link = WorkerLink.current();
   if (link !== null) return serveAsWorker(link, createApp, config, logger);
+  // First, before anything else is printed: production traffic on this runtime fails at random.
+  const warning = config.appEnv === 'prod' ? splitRequestLineWarning() : null;
+  if (warning !== null) logger.child({}, { level: 'warn' }).warn(warning);
   if (config.server.workers > 1 && cluster.isPrimary) {
     const serving = await supervise(config, logger);
     announce(logger, config, serving);

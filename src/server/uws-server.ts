@@ -5,6 +5,7 @@ import { type Connection } from '../http/connection';
 import { type RequestData } from '../http/request-data';
 import { statusLine } from '../http/status-text';
 import { type Kernel, type RunningRequest } from '../kernel/kernel';
+import { asksToClose, CloseGuard } from './close-guard';
 import { copyRequest } from './copy-request';
 import { registerWebSocketRoute, type WebSocketRoute } from './web-socket-route';
 import { loadNativeUws, type Uws } from './load-uws';
@@ -45,6 +46,7 @@ export class UwsServer {
   readonly #app: TemplatedApp;
   readonly #kernel: Kernel;
   readonly #options: UwsServerOptions;
+  readonly #closeGuard = new CloseGuard();
   #listenSocket: us_listen_socket | null = null;
   #port = 0;
 
@@ -53,10 +55,15 @@ export class UwsServer {
     this.#kernel = kernel;
     this.#options = options;
     // One catch-all for every method: uWS derives neither HEAD from GET nor a useful 404.
-    this.#app = uws.App().any('/*', (res, req) => {
-      const { data, framingProblem } = copyRequest(res, req, this.#port);
-      this.#onRequest(res, data, framingProblem);
-    });
+    this.#app = uws.App()
+      .filter((_res, count) => {
+        if (Number(count) < 0) this.#closeGuard.connectionClosed();
+      })
+      .any('/*', (res, req) => {
+        const { data, framingProblem } = copyRequest(res, req, this.#port);
+        if (this.#closeGuard.isPipelinedAfterClose(data.remoteAddress)) refuseAfterClose(res);
+        else this.#onRequest(res, data, framingProblem);
+      });
     for (const route of options.webSockets ?? []) registerWebSocketRoute(this.#app, route, (error) => options.onError?.(error));
   }
 
@@ -115,15 +122,20 @@ export class UwsServer {
         state.written = true;
         const head = request.data.method === 'HEAD';
         const body = response.body;
-        res.cork(() => {
-          res.writeStatus(statusLine(response.status));
-          response.headers.forEachLine((name, value, lowerCaseName) => {
-            // uWS computes Content-Length itself; a second one would corrupt the response.
-            if (lowerCaseName !== 'content-length') res.writeHeader(name, value);
+        const closing = asksToClose(copied.headers);
+        const send = (): void => {
+          res.cork(() => {
+            res.writeStatus(statusLine(response.status));
+            response.headers.forEachLine((name, value, lowerCaseName) => {
+              // uWS computes Content-Length itself; a second one would corrupt the response.
+              if (lowerCaseName !== 'content-length') res.writeHeader(name, value);
+            });
+            if (head) res.endWithoutBody(Buffer.byteLength(body), closing);
+            else res.end(body, closing || state.unreadBody);
           });
-          if (head) res.endWithoutBody(Buffer.byteLength(body));
-          else res.end(body, state.unreadBody);
-        });
+        };
+        if (closing) this.#closeGuard.answered(copied.remoteAddress, send);
+        else send();
         return true;
       },
     };
@@ -156,4 +168,16 @@ export class UwsServer {
       start({ ...copied, body, bodyError: tooLarge ? new PayloadTooLargeHttpError(this.#options.maxBodySize) : null });
     });
   }
+}
+
+/**
+ * Leaves a request pipelined behind an answer that closes its connection unrun, and closes the
+ * connection on the loop's next turn: closed now, uWS would drop that answer, still in its cork buffer.
+ */
+function refuseAfterClose(res: HttpResponse): void {
+  let aborted = false;
+  res.onAborted(() => (aborted = true));
+  setImmediate(() => {
+    if (!aborted) res.close();
+  });
 }

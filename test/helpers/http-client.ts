@@ -61,11 +61,16 @@ export interface RawExchange {
   readonly ms: number;
 }
 
-/** Sends raw bytes and records what came back and how the connection ended, for requests a server may never answer. */
-export function rawExchange(port: number, text: string, waitMs: number): Promise<RawExchange> {
+/**
+ * Sends raw bytes and records what came back and how the connection ended, for requests a server
+ * may never answer. Given parts, sends each in its own TCP segment, `gapMs` apart (a request head
+ * split across two reads, as a real network splits one longer than a segment).
+ */
+export function rawExchange(port: number, text: string | readonly string[], waitMs: number, gapMs = 0): Promise<RawExchange> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');
+    socket.setNoDelay(true);
     const chunks: Buffer[] = [];
     let endedBy: 'server' | 'client' = 'server';
     let reset = false;
@@ -81,6 +86,12 @@ export function rawExchange(port: number, text: string, waitMs: number): Promise
       clearTimeout(timer);
       resolve({ text: Buffer.concat(chunks).toString('utf8'), endedBy, reset, ms: Date.now() - started });
     });
-    socket.write(text);
+    const [first = '', ...rest] = typeof text === 'string' ? [text] : text;
+    socket.write(first);
+    rest.forEach((part, index) =>
+      setTimeout(() => {
+        if (!socket.destroyed) socket.write(part);
+      }, (index + 1) * gapMs),
+    );
   });
 }

@@ -7,23 +7,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { binaryName, compareVersions, glibcNeededBy } from '../../src/server/uws-platform';
 import { httpRequest } from '../helpers/http-client';
+import { installNode24 } from '../helpers/node-24';
 import { runServerToExit, spawnServer } from '../helpers/spawn-server';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const run = promisify(execFile);
 
-/** Node 24 as the npm registry ships it (node-<platform>-<arch>), from npm's cache once fetched. */
-const NODE_24 = `node-${process.platform}-${process.arch}@24.21.0`;
-
 /** Node 24's ABI and the binary uWebSockets.js has for it. */
 const NODE_24_BINARY = binaryName(process.platform, process.arch, '137');
-
-async function installNode24(dir: string): Promise<string> {
-  const { stdout } = await run('npm', ['pack', NODE_24, '--silent', '--prefer-offline', '--pack-destination', dir], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
-  const tarball = stdout.trim().split('\n').pop() ?? '';
-  await run('tar', ['xzf', path.join(dir, tarball), '-C', dir]);
-  return path.join(dir, 'package', 'bin', 'node');
-}
 
 function glibcHere(): string {
   const report = process.report.getReport() as { header?: { glibcVersionRuntime?: string } };
