@@ -11,6 +11,7 @@ import { type RedisProfileStorage } from '../storage/redis-profile-storage';
 import { DEFAULT_PANELS } from '../ui/panel/panel-registry';
 import { type ProfileWriter } from '../write/profile-writer';
 import { type ProfiledRequest } from './profiled-request';
+import { type ProfilerPages } from './profiler-pages';
 import { type RequestStart } from './request-start';
 
 export interface StartProfilerOptions {
@@ -36,6 +37,11 @@ export interface StartedProfiler {
   /** Stores finished profiles off the request path; `whenIdle()` resolves once the queued ones are stored. */
   readonly writer: ProfileWriter;
   stats(): ProfilerStats;
+  /**
+   * The profiler's pages (`/_profiler…`, `/_wdt…`: profiles, search, JSON API, toolbar content) for
+   * the server to mount, under the same access rule as Loupe's own; loaded on first use.
+   */
+  pages(): ProfilerPages;
   /** Stores what is queued, stops capturing the application's I/O, closes the profiler's Redis connections. */
   close(): Promise<void>;
 }
@@ -63,7 +69,28 @@ export async function startProfiler(options: StartProfilerOptions = {}): Promise
     const collectors = [...defaultCollectors({ secretCookies: new Set(), slowMs: config.profiler.slowCallMs }), ...(options.collectors ?? [])];
     const profiler = await createProfiler(config, reader, { collectors, panels: DEFAULT_PANELS }, log);
     const stopCapture = startAppIoCapture(config.profiler.capture);
+    let pages: ProfilerPages | null = null;
+    const loadPages = (): ProfilerPages => {
+      const { createProfilerPages } = require('./profiler-pages') as typeof import('./profiler-pages');
+      const { createEditorLink } = require('../ui/panel/editor-link') as typeof import('../ui/panel/editor-link');
+      const { createSourceFiles } = require('../ui/panel/source-files') as typeof import('../ui/panel/source-files');
+      const { profilerSettings } = require('../ui/panel/profiler-settings') as typeof import('../ui/panel/profiler-settings');
+      const sources = createSourceFiles(config.profiler.sourceRoot ?? process.cwd());
+      return createProfilerPages({
+        storage: profiler.storage,
+        isStorageConnected: () => reader.status === 'ready',
+        stats: () => profiler.stats(),
+        droppedReason: (token) => profiler.writer.droppedReason(token),
+        panels: profiler.panels,
+        editorLink: createEditorLink(config.profiler.ide, sources),
+        sources,
+        settings: profilerSettings(config.redis, config.profiler),
+        allowedIps: config.profiler.allowedIps,
+        allowedHosts: config.profiler.allowedHosts,
+      });
+    };
     return {
+      pages: () => (pages ??= loadPages()),
       config,
       startRequest: (start) => profiler.core.startRequest(start),
       storage: profiler.storage,

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { HeaderBag } from '../../http/header-bag';
+import { type ProfiledRequest } from '../core/profiled-request';
+import { profilePath, PROFILER_PREFIX, TOOLBAR_PREFIX } from '../profiler-paths';
+import { allowToolbarInCsp } from '../ui/toolbar/toolbar-csp';
+import { renderToolbarSnippet } from '../ui/toolbar/toolbar-snippet';
+import { TOOLBAR_HEADER } from '../ui/web-debug-toolbar-listener';
+
+/** Largest HTML page held to put the toolbar in; a larger one is sent as it comes, without toolbar. */
+const MAX_HELD_BYTES = 4 << 20;
+
+/** The policies that may need a nonce for the toolbar's stylesheet and script. */
+const POLICY_HEADERS = ['content-security-policy', 'content-security-policy-report-only'] as const;
+
+type WriteHead = ServerResponse['writeHead'];
+type Callback = (error?: Error | null) => void;
+
+export interface InstrumentOptions {
+  /** Whether the client may read profiles (PROFILER_ALLOWED_IPS): the toolbar is put only in their pages. */
+  readonly isAllowedClient: (address: string) => boolean;
+}
+
+/** One header of the response as text, wherever it was set (`setHeader`, or the headers given to `writeHead`). */
+function headerOf(res: ServerResponse, given: OutgoingHttpHeaders | undefined, name: string): string | undefined {
+  const value = given?.[name] ?? given?.[Object.keys(given).find((key) => key.toLowerCase() === name) ?? ''] ?? res.getHeader(name);
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+/** The headers object of a `writeHead(status, [reason], [headers])` call, when one was given as an object. */
+function givenHeaders(args: readonly unknown[]): OutgoingHttpHeaders | undefined {
+  const last = args.at(-1);
+  return typeof last === 'object' && last !== null && !Array.isArray(last) ? (last as OutgoingHttpHeaders) : undefined;
+}
+
+/** Whether a response gets the toolbar, as Loupe's WebDebugToolbarListener and Symfony's decide. */
+function wantsToolbar(req: IncomingMessage, res: ServerResponse, status: number, given: OutgoingHttpHeaders | undefined): boolean {
+  if (req.method === 'HEAD' || (status >= 300 && status < 400)) return false;
+  if (!(headerOf(res, given, 'content-type') ?? '').trimStart().toLowerCase().startsWith('text/html')) return false;
+  if (headerOf(res, given, 'content-encoding') !== undefined) return false;
+  if (String(req.headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest') return false;
+  const path = req.url ?? '';
+  if (path.startsWith(PROFILER_PREFIX) || path.startsWith(TOOLBAR_PREFIX)) return false;
+  return headerOf(res, given, 'content-disposition')?.split(';')[0]?.trim().toLowerCase() !== 'attachment';
+}
+
+/** Where the last `</body>` starts, in any letter case, or -1. */
+function lastBodyEnd(body: Buffer): number {
+  const text = body.toString('latin1');
+  return text.toLowerCase().lastIndexOf('</body>');
+}
+
+/** Gives the toolbar a nonce where the page's Content-Security-Policy would refuse it. */
+function allowToolbar(res: ServerResponse, given: OutgoingHttpHeaders | undefined): string | null {
+  const bag = new HeaderBag();
+  for (const name of POLICY_HEADERS) {
+    const value = headerOf(res, given, name);
+    if (value !== undefined) bag.set(name, value);
+  }
+  const nonce = allowToolbarInCsp(bag, () => randomBytes(16).toString('base64'));
+  if (nonce === null) return null;
+  for (const name of POLICY_HEADERS) {
+    const value = bag.get(name);
+    if (value === undefined) continue;
+    if (given !== undefined) for (const key of Object.keys(given)) if (key.toLowerCase() === name) delete given[key];
+    res.setHeader(name, value);
+  }
+  return nonce;
+}
+
+function toBuffer(chunk: unknown, encoding: unknown): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk);
+  return Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+}
+
+/**
+ * Makes a Node.js response carry its request's profile: `X-Debug-Token` and `X-Debug-Token-Link`
+ * set as its headers go, and the web debug toolbar put before the last `</body>` of an HTML page
+ * (the page held until it ends, at most MAX_HELD_BYTES; `Content-Length` corrected, `ETag` removed;
+ * a compressed, redirected, attachment or larger page passes untouched). Works on the instance's
+ * own methods, so any framework on node:http (Express, Koa, NestJS) writes through it.
+ */
+export function instrumentResponse(req: IncomingMessage, res: ServerResponse, request: ProfiledRequest, options: InstrumentOptions): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  let decided = false;
+  /** The page being held for the toolbar: the writeHead arguments, the chunks, their size and the snippet. */
+  let held: { args: unknown[]; chunks: Buffer[]; size: number; snippet: string } | null = null;
+
+  const decide = (args: unknown[]): unknown[] => {
+    decided = true;
+    const status = typeof args[0] === 'number' ? args[0] : res.statusCode;
+    request.enter('response');
+    const token = request.respond(status);
+    const given = givenHeaders(args);
+    const directive = headerOf(res, given, TOOLBAR_HEADER.toLowerCase());
+    res.removeHeader(TOOLBAR_HEADER);
+    if (token === null) return args;
+    res.setHeader('X-Debug-Token', token);
+    res.setHeader('X-Debug-Token-Link', request.request.host === '' ? profilePath(token) : `${request.request.schemeAndHttpHost}${profilePath(token)}`);
+    if (directive?.trim().toLowerCase() === 'off' || !wantsToolbar(req, res, status, given) || !options.isAllowedClient(req.socket.remoteAddress ?? '')) return args;
+    held = { args, chunks: [], size: 0, snippet: renderToolbarSnippet(token, allowToolbar(res, given)) };
+    return args;
+  };
+  /** Sends what was held as it came, without the toolbar (too large for it). */
+  const release = (): void => {
+    if (held === null) return;
+    const { args, chunks } = held;
+    held = null;
+    writeHead(...args);
+    for (const chunk of chunks) write(chunk);
+  };
+
+  const patchedWriteHead = (...args: unknown[]): ServerResponse => {
+    if (decided) return held === null ? writeHead(...args) : res;
+    const kept = decide(args);
+    return held === null ? writeHead(...kept) : res;
+  };
+  res.writeHead = patchedWriteHead as WriteHead;
+  res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
+    if (!decided && !res.headersSent) patchedWriteHead(res.statusCode);
+    if (held === null) return write(chunk, encoding, callback);
+    const buffer = toBuffer(chunk, encoding);
+    held.chunks.push(buffer);
+    held.size += buffer.length;
+    if (held.size > MAX_HELD_BYTES) release();
+    const done = typeof encoding === 'function' ? (encoding as Callback) : typeof callback === 'function' ? (callback as Callback) : undefined;
+    if (done !== undefined) process.nextTick(done);
+    return true;
+  }) as ServerResponse['write'];
+  res.end = ((chunk?: unknown, encoding?: unknown, callback?: unknown): ServerResponse => {
+    if (!decided && !res.headersSent) patchedWriteHead(res.statusCode);
+    const page = held;
+    if (page === null) return end(chunk, encoding, callback);
+    held = null;
+    const last = typeof chunk === 'function' || chunk === undefined || chunk === null ? [] : [toBuffer(chunk, encoding)];
+    const body = Buffer.concat([...page.chunks, ...last]);
+    const at = lastBodyEnd(body);
+    const done = [chunk, encoding, callback].find((argument): argument is Callback => typeof argument === 'function');
+    const finalBody = at === -1 ? body : Buffer.concat([body.subarray(0, at), Buffer.from(page.snippet), body.subarray(at)]);
+    const given = givenHeaders(page.args);
+    if (given !== undefined) for (const key of Object.keys(given)) if (['content-length', 'etag'].includes(key.toLowerCase())) delete given[key];
+    res.removeHeader('ETag');
+    res.setHeader('Content-Length', finalBody.length);
+    writeHead(...page.args);
+    return done === undefined ? end(finalBody) : end(finalBody, done);
+  }) as ServerResponse['end'];
+}

@@ -1,0 +1,87 @@
+import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createIpRangeMatcher } from '../../../http/ip-range-matcher';
+import { type PageResponse } from '../../core/profiler-pages';
+import { startProfiler, type StartedProfiler, type StartProfilerOptions } from '../../core/start-profiler';
+import { type RequestStart } from '../../core/request-start';
+import { isProfilingEnabled, type EnabledOptions } from '../is-profiling-enabled';
+import { instrumentResponse } from '../node-response';
+
+export interface ProfileServerOptions extends StartProfilerOptions, EnabledOptions {
+  /** Serve the profiler's pages (`/_profiler…`, `/_wdt…`) from this server; on by default. */
+  readonly pages?: boolean;
+}
+
+/** A server being profiled. */
+export interface ProfiledServer {
+  readonly profiler: StartedProfiler;
+  /** Stops profiling the server (its requests are served as before) and closes the profiler. */
+  close(): Promise<void>;
+}
+
+/** What the profiler is told of a request of a node:http server. */
+export function requestStartOf(req: IncomingMessage): RequestStart {
+  const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean };
+  return {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: req.headers,
+    remoteAddress: socket.remoteAddress ?? '',
+    scheme: socket.encrypted === true ? 'https' : 'http',
+    serverPort: socket.localPort ?? 0,
+  };
+}
+
+/** Writes one of the profiler's pages. */
+export function writePage(res: ServerResponse, page: PageResponse): void {
+  const headers = new Map<string, string[]>();
+  for (const [name, value] of page.headers) headers.set(name, [...(headers.get(name) ?? []), value]);
+  for (const [name, values] of headers) res.setHeader(name, values.length === 1 ? (values[0] ?? '') : values);
+  res.writeHead(page.status).end(page.body);
+}
+
+/**
+ * Profiles every request of a node:http (or https) server, whatever framework answers it (Koa,
+ * NestJS on Express or Fastify, a plain handler): each request gets its profile, `X-Debug-Token`
+ * and `X-Debug-Token-Link`, the toolbar in its HTML pages, and the application's SQL, HTTP calls
+ * and Redis commands captured into it; the server also answers the profiler's pages. The server's
+ * `request` event is run inside the request's profile, so the application's listeners, added
+ * before or after, all run in it. Resolves with `null`, loading nothing of the profiler, when it is off.
+ *
+ * ```ts
+ * const server = http.createServer(app);
+ * await require('loupe-kernel/node').profileServer(server);
+ * server.listen(3000);
+ * ```
+ */
+export async function profileServer(server: Server, options: ProfileServerOptions = {}): Promise<ProfiledServer | null> {
+  if (!isProfilingEnabled(options)) return null;
+  const profiler = await startProfiler(options);
+  const pages = options.pages === false ? null : profiler.pages();
+  const isAllowedClient = createIpRangeMatcher(profiler.config.profiler.allowedIps);
+  const emit = server.emit;
+  const profiledEmit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    const [req, res] = args;
+    const emitted = (): boolean => Reflect.apply(emit, this, [event, ...args]) as boolean;
+    if (event !== 'request' || !(req instanceof Object) || !(res instanceof Object)) return emitted();
+    const incoming = req as IncomingMessage;
+    const response = res as ServerResponse;
+    const start = requestStartOf(incoming);
+    if (pages?.owns(start.url.split('?')[0] ?? '') === true) {
+      void pages.serve(start).then((page) => writePage(response, page));
+      return true;
+    }
+    const request = profiler.startRequest(start);
+    instrumentResponse(incoming, response, request, { isAllowedClient });
+    response.once('close', () => request.end(response.writableFinished ? { status: response.statusCode, headers: response.getHeaders() } : null));
+    return request.run(emitted);
+  };
+  // The instance's own `emit`: the server's `request` listeners, whoever added them and when, run inside the profile.
+  server.emit = profiledEmit as Server['emit'];
+  return {
+    profiler,
+    close: async () => {
+      if (server.emit === profiledEmit) server.emit = emit;
+      await profiler.close();
+    },
+  };
+}
