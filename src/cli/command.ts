@@ -1,5 +1,5 @@
 import { type CliIo } from './cli-io';
-import { type PanelDefinition } from '../profiler';
+import { type PanelDefinition } from '../profiler/contract';
 import { type CommandArgs, type OptionSpecs } from './parse-command-args';
 
 /** One `loupe` command: its name, what `loupe help` says about it, and how it runs. */

@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { type LocaleOptions } from '../kernel/listeners/locale-listener';
 import { LOGGER_LEVELS, type LogConfig } from '../log/log-config';
-import { readProfilerConfig, type ProfilerConfig } from '../profiler';
 import { readRedisConfig, type RedisConfig } from '../redis/redis-config';
 import { REMEMBER_ME_COOKIE, type SecurityConfig } from '../security/security-config';
 import { type ServerConfig } from '../server/server-config';
@@ -24,8 +23,12 @@ export interface Config {
   readonly locale: LocaleOptions;
   readonly session: SessionConfig;
   readonly security: SecurityConfig;
-  readonly profiler: ProfilerConfig;
   readonly log: LogConfig;
+  /**
+   * The environment the configuration was read from, for a plugin that reads settings of its own
+   * (the profiler reads its PROFILER_* settings from it, as Symfony's bundles own their part of the configuration).
+   */
+  readonly env: Readonly<Env>;
 }
 
 /** More processes than this on one machine is a typo, not a plan. */
@@ -77,8 +80,13 @@ export function readConfig(env: Env = process.env): Config {
     locale: readLocale(env),
     session: Object.freeze({ lifetime: integer(env, 'SESSION_LIFETIME', 1440 * 60, 1, 365 * 86400), cookieName: SESSION_COOKIE }),
     security: readSecurity(env, appEnv),
-    profiler: readProfilerConfig(env),
-    // LOG_FORMAT unset: pretty on a terminal, JSON lines otherwise (see createLogger).
-    log: Object.freeze({ level: oneOf(env, 'LOG_LEVEL', LOGGER_LEVELS, 'info'), format: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'auto') }),
+    // LOG_FORMAT unset: pretty on a terminal, JSON lines otherwise (see createLogger). The terminal
+    // log redacts the names profiles do (PROFILER_REDACT; the patterns are checked when the log's redaction is made).
+    log: Object.freeze({
+      level: oneOf(env, 'LOG_LEVEL', LOGGER_LEVELS, 'info'),
+      format: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'auto'),
+      redact: Object.freeze([...list(env, 'PROFILER_REDACT', [])]),
+    }),
+    env: Object.freeze({ ...env }),
   });
 }

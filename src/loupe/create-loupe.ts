@@ -158,12 +158,18 @@ async function closePlugins(runtimes: readonly PluginRuntime[]): Promise<void> {
   for (const runtime of [...runtimes].reverse()) await runtime.close?.();
 }
 
+/** The smallest record limit the started plugins ask for (PluginRuntime.recordLimit), if any asks. */
+function recordLimitOf(runtimes: readonly PluginRuntime[]): { recordLimit?: number } {
+  const limits = runtimes.flatMap((runtime) => (runtime.recordLimit === undefined ? [] : [runtime.recordLimit]));
+  return limits.length === 0 ? {} : { recordLimit: Math.min(...limits) };
+}
+
 /** The listeners every application gets, in the order of Symfony's defaults. */
 function defaultListeners(config: Config, router: Router, sessionStorage: SessionStorage, redis: RedisClient, pluginListeners: readonly Listener[], security: SecurityOptions | undefined, logger: Logger): Listener[] {
   const listeners: Listener[] = [
     validateRequestListener,
     // The terminal log redacts as profiles do, PROFILER_REDACT's names included.
-    createRequestLogListener(logger, new RedactionPolicy({ names: config.profiler.redact })),
+    createRequestLogListener(logger, new RedactionPolicy({ names: config.log.redact ?? [] })),
     createLocaleListener(config.locale),
     createRouterListener(router, { stackTraces: config.debug }),
     jsonViewListener,
@@ -238,7 +244,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
         detailedTrace: config.debug || config.serverTiming,
         serverTiming: config.serverTiming,
         requestContext: config.requestContext,
-        recordLimit: config.profiler.maxEntries,
+        ...recordLimitOf(runtimes),
         onCrash: (error) => logger.error({ err: error }, 'Request actor crashed.'),
       });
       return (started = { registry, redis, kernel, runtimes });

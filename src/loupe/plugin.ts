@@ -2,7 +2,7 @@ import { type CliCommand } from '../cli/command';
 import { type Config } from '../config/config';
 import { type Listener } from '../kernel/listener';
 import { type Logger } from '../log/logger';
-import { type PanelDefinition, type ProfileCollector, type ToolbarItem } from '../profiler';
+import { type PanelDefinition, type ProfileCollector, type ToolbarItem } from '../profiler/contract';
 import { type RedisClient } from '../redis/redis-client';
 import { type RouteDefinition } from '../routing/route';
 import { type WebSocketRoute } from '../server/web-socket-route';
@@ -28,6 +28,11 @@ export interface PluginRuntime {
   /** Routes, matched before the application's own (the profiler's `/_profiler/…`). */
   readonly routes?: readonly RouteDefinition[];
   readonly webSockets?: readonly WebSocketRoute[];
+  /**
+   * Entries a request keeps of each kind of record (`currentRequest().record()`: a library's
+   * calls): the smallest any plugin asks for applies; 500 when none asks.
+   */
+  readonly recordLimit?: number;
   /** Stops what the plugin started; called once the server stopped and every request finished. */
   close?(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import { DEFAULT_PANELS } from './ui/panel/panel-registry';
 import { createProfilerRoutes } from './ui/panel/profiler-routes';
 import { profilerSettings } from './ui/panel/profiler-settings';
 import { createProfiler, type Profiler } from './profiler';
+import { readProfilerConfig } from './read-profiler-config';
 import { createProfilerAccessListener } from './ui/profiler-access-listener';
 import { PROFILER_COMMANDS } from './profiler-commands';
 import { createWebDebugToolbarListener } from './ui/web-debug-toolbar-listener';
@@ -29,7 +30,8 @@ export interface ProfilerPluginOptions {
  * `/_wdt` routes, the live feed's WebSocket and the capture of the application's I/O.
  */
 export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions): LoupePlugin {
-  const { profiler: settings } = config;
+  // The profiler's own part of the configuration, read from the environment the application's was.
+  const settings = readProfilerConfig(config.env);
   const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
   // Checked now: an invalid PROFILER_ALLOWED_IPS fails before anything is opened.
   const accessListener = createProfilerAccessListener(settings.allowedIps, settings.allowedHosts);
@@ -39,7 +41,7 @@ export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions)
     panels: DEFAULT_PANELS,
     commands: PROFILER_COMMANDS,
     start: async ({ redis, logger, collectors, panels, toolbarItems }) => {
-      const profiler = await createProfiler(config, redis, checkProfilerParts({ collectors, panels }), (line) => logger.warn(line));
+      const profiler = await createProfiler({ redis: config.redis, profiler: settings }, redis, checkProfilerParts({ collectors, panels }), (line) => logger.warn(line));
       onStart?.(profiler);
       // The application's SQL, HTTP calls and Redis commands are told apart by the request context.
       const stopCapture = config.requestContext ? startAppIoCapture(settings.capture) : () => {};
@@ -59,6 +61,7 @@ export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions)
       return {
         listeners: [accessListener, ...profiler.listeners, createWebDebugToolbarListener(settings.allowedIps)],
         routes,
+        recordLimit: settings.maxEntries,
         webSockets: [createLiveSocketRoute(profiler.live, createIpRangeMatcher(settings.allowedIps), settings.allowedHosts)],
         close: async () => {
           stopCapture();

@@ -5,7 +5,7 @@ import { type Connection } from '../http/connection';
 import { type RequestData } from '../http/request-data';
 import { statusLine } from '../http/status-text';
 import { type Kernel, type RunningRequest } from '../kernel/kernel';
-import { asksToClose, CloseGuard } from './close-guard';
+import { asksToClose } from './asks-to-close';
 import { copyRequest } from './copy-request';
 import { registerWebSocketRoute, type WebSocketRoute } from './web-socket-route';
 import { loadNativeUws, type Uws } from './load-uws';
@@ -46,7 +46,6 @@ export class UwsServer {
   readonly #app: TemplatedApp;
   readonly #kernel: Kernel;
   readonly #options: UwsServerOptions;
-  readonly #closeGuard = new CloseGuard();
   #listenSocket: us_listen_socket | null = null;
   #port = 0;
 
@@ -55,15 +54,10 @@ export class UwsServer {
     this.#kernel = kernel;
     this.#options = options;
     // One catch-all for every method: uWS derives neither HEAD from GET nor a useful 404.
-    this.#app = uws.App()
-      .filter((_res, count) => {
-        if (Number(count) < 0) this.#closeGuard.connectionClosed();
-      })
-      .any('/*', (res, req) => {
-        const { data, framingProblem } = copyRequest(res, req, this.#port);
-        if (this.#closeGuard.isPipelinedAfterClose(data.remoteAddress)) refuseAfterClose(res);
-        else this.#onRequest(res, data, framingProblem);
-      });
+    this.#app = uws.App().any('/*', (res, req) => {
+      const { data, framingProblem } = copyRequest(res, req, this.#port);
+      this.#onRequest(res, data, framingProblem);
+    });
     for (const route of options.webSockets ?? []) registerWebSocketRoute(this.#app, route, (error) => options.onError?.(error));
   }
 
@@ -122,20 +116,18 @@ export class UwsServer {
         state.written = true;
         const head = request.data.method === 'HEAD';
         const body = response.body;
+        // RFC 9112 §9.6: uWS closes the connection after this answer when it is written after its
+        // parse; written during it, a request pipelined behind is still served (docs/uwebsockets.md).
         const closing = asksToClose(copied.headers);
-        const send = (): void => {
-          res.cork(() => {
-            res.writeStatus(statusLine(response.status));
-            response.headers.forEachLine((name, value, lowerCaseName) => {
-              // uWS computes Content-Length itself; a second one would corrupt the response.
-              if (lowerCaseName !== 'content-length') res.writeHeader(name, value);
-            });
-            if (head) res.endWithoutBody(Buffer.byteLength(body), closing);
-            else res.end(body, closing || state.unreadBody);
+        res.cork(() => {
+          res.writeStatus(statusLine(response.status));
+          response.headers.forEachLine((name, value, lowerCaseName) => {
+            // uWS computes Content-Length itself; a second one would corrupt the response.
+            if (lowerCaseName !== 'content-length') res.writeHeader(name, value);
           });
-        };
-        if (closing) this.#closeGuard.answered(copied.remoteAddress, send);
-        else send();
+          if (head) res.endWithoutBody(Buffer.byteLength(body), closing);
+          else res.end(body, closing || state.unreadBody);
+        });
         return true;
       },
     };
@@ -168,16 +160,4 @@ export class UwsServer {
       start({ ...copied, body, bodyError: tooLarge ? new PayloadTooLargeHttpError(this.#options.maxBodySize) : null });
     });
   }
-}
-
-/**
- * Leaves a request pipelined behind an answer that closes its connection unrun, and closes the
- * connection on the loop's next turn: closed now, uWS would drop that answer, still in its cork buffer.
- */
-function refuseAfterClose(res: HttpResponse): void {
-  let aborted = false;
-  res.onAborted(() => (aborted = true));
-  setImmediate(() => {
-    if (!aborted) res.close();
-  });
 }

@@ -2,12 +2,19 @@ import { availableParallelism } from 'node:os';
 import test, { type ExecutionContext } from 'ava';
 import { readConfig } from '../../src/config/config';
 import { LoupeError } from '../../src/errors/loupe-error';
+import { readProfilerConfig } from '../../src/profiler/read-profiler-config';
 import { readRedisConfig } from '../../src/redis/redis-config';
 
 const PROD_SECRET = { APP_ENV: 'prod', APP_SECRET: 'a-secret-of-our-own' };
 
+/** Reads the application's configuration, then the profiler's own part from the same environment, as the profiler plugin does. */
+function readBoth(env: Readonly<Record<string, string>>): void {
+  readConfig(env);
+  readProfilerConfig(env);
+}
+
 function throwsInvalid(t: ExecutionContext, env: Readonly<Record<string, string>>, message: string): void {
-  const error = t.throws(() => readConfig(env), { instanceOf: LoupeError, message });
+  const error = t.throws(() => readBoth(env), { instanceOf: LoupeError, message });
   t.is(error?.code, 'LOUPE_ERR_CONFIG_INVALID');
 }
 
@@ -22,20 +29,28 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     locale: { enabledLocales: ['en', 'fr', 'de'], defaultLocale: 'en' },
     session: { lifetime: 1440 * 60, cookieName: 'LOUPESESSID' },
     security: { secret: 'loupe-dev-secret-change-me', rememberMeLifetime: 7 * 86400, rememberMeCookieName: 'LOUPE_REMEMBERME' },
-    profiler: { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], allowedHosts: [], redact: [], cookieAllowList: [], sample: 1, slowMs: 500, capture: ['http', 'redis', 'mysql2', 'pg'], maxEntries: 500, slowCallMs: 100, ide: null, sourceRoot: null },
-    log: { level: 'info', format: 'auto' },
+    log: { level: 'info', format: 'auto', redact: [] },
+    env: {},
   });
+  t.deepEqual(readProfilerConfig({}), { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], allowedHosts: [], redact: [], cookieAllowList: [], sample: 1, slowMs: 500, capture: ['http', 'redis', 'mysql2', 'pg'], maxEntries: 500, slowCallMs: 100, ide: null, sourceRoot: null });
+});
+
+test('the profiler reads its own part from the environment the application\'s was read from; the terminal log redacts PROFILER_REDACT\'s names', (t) => {
+  const config = readConfig({ PROFILER_SAMPLE: '0.5', PROFILER_REDACT: 'ssn' });
+  t.is(readProfilerConfig(config.env).sample, 0.5);
+  t.deepEqual(config.log.redact, ['ssn']);
+  t.false('profiler' in config);
 });
 
 test('what the profiler captures of the application, and its limits, come from PROFILER_CAPTURE, PROFILER_MAX_ENTRIES, PROFILER_SLOW_CALL_MS and PROFILER_IDE', (t) => {
-  const config = readConfig({ PROFILER_CAPTURE: 'http, pg', PROFILER_MAX_ENTRIES: '20', PROFILER_SLOW_CALL_MS: '5', PROFILER_IDE: 'vscode://file/%f:%l' });
-  t.deepEqual(config.profiler.capture, ['http', 'pg']);
-  t.is(config.profiler.maxEntries, 20);
-  t.is(config.profiler.slowCallMs, 5);
-  t.is(config.profiler.ide, 'vscode://file/%f:%l');
-  t.deepEqual(readConfig({ PROFILER_CAPTURE: 'none' }).profiler.capture, []);
-  t.throws(() => readConfig({ PROFILER_CAPTURE: 'http,mongo' }), { message: /PROFILER_CAPTURE.*mongo.*http, redis, mysql2, pg, or none/s });
-  t.throws(() => readConfig({ PROFILER_IDE: 'vscode://file' }), { message: /PROFILER_IDE/ });
+  const config = readProfilerConfig({ PROFILER_CAPTURE: 'http, pg', PROFILER_MAX_ENTRIES: '20', PROFILER_SLOW_CALL_MS: '5', PROFILER_IDE: 'vscode://file/%f:%l' });
+  t.deepEqual(config.capture, ['http', 'pg']);
+  t.is(config.maxEntries, 20);
+  t.is(config.slowCallMs, 5);
+  t.is(config.ide, 'vscode://file/%f:%l');
+  t.deepEqual(readProfilerConfig({ PROFILER_CAPTURE: 'none' }).capture, []);
+  t.throws(() => readProfilerConfig({ PROFILER_CAPTURE: 'http,mongo' }), { message: /PROFILER_CAPTURE.*mongo.*http, redis, mysql2, pg, or none/s });
+  t.throws(() => readProfilerConfig({ PROFILER_IDE: 'vscode://file' }), { message: /PROFILER_IDE/ });
   t.false(readConfig({ APP_ENV: 'prod', APP_SECRET: 's' }).requestContext);
   t.true(readConfig({ APP_ENV: 'prod', APP_SECRET: 's', REQUEST_CONTEXT: '1' }).requestContext);
 });
@@ -58,7 +73,7 @@ test('Server-Timing follows debug unless SERVER_TIMING says otherwise', (t) => {
 });
 
 test('values from the environment are used', (t) => {
-  const config = readConfig({
+  const env = {
     HOST: '0.0.0.0',
     PORT: '8080',
     REDIS_URL: 'rediss://cache.internal:6380/2',
@@ -70,7 +85,9 @@ test('values from the environment are used', (t) => {
     PROFILER_MAX_PROFILE_BYTES: '8192',
     PROFILER_MAX_BYTES: '1048576',
     PROFILER_ALLOWED_IPS: '10.0.0.0/8, 192.168.1.1',
-  });
+  };
+  const config = readConfig(env);
+  const profiler = readProfilerConfig(config.env);
   t.is(config.server.host, '0.0.0.0');
   t.is(config.server.port, 8080);
   t.is(config.redis.url, 'rediss://cache.internal:6380/2');
@@ -79,10 +96,10 @@ test('values from the environment are used', (t) => {
   t.deepEqual(config.locale.enabledLocales, ['fr', 'de']);
   t.is(config.locale.defaultLocale, 'fr');
   t.is(config.security.secret, 'abc');
-  t.is(config.profiler.maxProfiles, 10_000_000);
-  t.is(config.profiler.maxProfileBytes, 8192);
-  t.is(config.profiler.maxBytes, 1_048_576);
-  t.deepEqual(config.profiler.allowedIps, ['10.0.0.0/8', '192.168.1.1']);
+  t.is(profiler.maxProfiles, 10_000_000);
+  t.is(profiler.maxProfileBytes, 8192);
+  t.is(profiler.maxBytes, 1_048_576);
+  t.deepEqual(profiler.allowedIps, ['10.0.0.0/8', '192.168.1.1']);
 });
 
 test('byte budgets below their minimum, or a total below one profile, are refused', (t) => {
@@ -160,11 +177,11 @@ test('PROFILER_MAX_PROFILES above 10,000,000 is refused', (t) => {
 });
 
 test('PROFILER_REDACT and PROFILER_COOKIE_ALLOWLIST are comma-separated lists', (t) => {
-  const config = readConfig({ PROFILER_REDACT: ' ssn, card-number ,*iban*,', PROFILER_COOKIE_ALLOWLIST: 'theme, lang' });
-  t.deepEqual(config.profiler.redact, ['ssn', 'card-number', '*iban*']);
-  t.deepEqual(config.profiler.cookieAllowList, ['theme', 'lang']);
-  t.true(Object.isFrozen(config.profiler.redact));
-  t.true(Object.isFrozen(config.profiler.cookieAllowList));
+  const profiler = readProfilerConfig({ PROFILER_REDACT: ' ssn, card-number ,*iban*,', PROFILER_COOKIE_ALLOWLIST: 'theme, lang' });
+  t.deepEqual(profiler.redact, ['ssn', 'card-number', '*iban*']);
+  t.deepEqual(profiler.cookieAllowList, ['theme', 'lang']);
+  t.true(Object.isFrozen(profiler.redact));
+  t.true(Object.isFrozen(profiler.cookieAllowList));
 });
 
 test('a PROFILER_REDACT name that is not a name pattern is refused', (t) => {
@@ -182,9 +199,10 @@ test('a configuration error is a LoupeError with status 500', (t) => {
 test('the configuration and its lists are frozen', (t) => {
   const config = readConfig({});
   t.true(Object.isFrozen(config));
-  for (const part of [config.server, config.redis, config.locale, config.session, config.security, config.profiler]) t.true(Object.isFrozen(part));
+  const profiler = readProfilerConfig(config.env);
+  for (const part of [config.server, config.redis, config.locale, config.session, config.security, config.log, config.env, profiler]) t.true(Object.isFrozen(part));
   t.true(Object.isFrozen(config.locale.enabledLocales));
-  t.true(Object.isFrozen(config.profiler.allowedIps));
+  t.true(Object.isFrozen(profiler.allowedIps));
   t.throws(() => Object.assign(config.server, { port: 1 }), { instanceOf: TypeError });
   t.throws(() => (config.locale.enabledLocales as string[]).push('es'), { instanceOf: TypeError });
   t.is(config.server.port, 8000);
@@ -211,11 +229,11 @@ test('readRedisConfig reads REDIS_URL, REDIS_PREFIX and the Redis timeouts alone
 });
 
 test('PROFILER_SAMPLE is a rate from 0 to 1 (default 1), PROFILER_SLOW_MS milliseconds (default 500)', (t) => {
-  t.is(readConfig({}).profiler.sample, 1);
-  t.is(readConfig({}).profiler.slowMs, 500);
-  t.is(readConfig({ PROFILER_SAMPLE: '0.25', PROFILER_SLOW_MS: '2000' }).profiler.sample, 0.25);
-  t.is(readConfig({ PROFILER_SAMPLE: '0' }).profiler.sample, 0);
-  t.is(readConfig({ PROFILER_SLOW_MS: '0' }).profiler.slowMs, 0);
+  t.is(readProfilerConfig({}).sample, 1);
+  t.is(readProfilerConfig({}).slowMs, 500);
+  t.is(readProfilerConfig({ PROFILER_SAMPLE: '0.25', PROFILER_SLOW_MS: '2000' }).sample, 0.25);
+  t.is(readProfilerConfig({ PROFILER_SAMPLE: '0' }).sample, 0);
+  t.is(readProfilerConfig({ PROFILER_SLOW_MS: '0' }).slowMs, 0);
   throwsInvalid(t, { PROFILER_SAMPLE: '1.5' }, 'Invalid PROFILER_SAMPLE "1.5": expected a number from 0 to 1.');
   throwsInvalid(t, { PROFILER_SAMPLE: '10%' }, 'Invalid PROFILER_SAMPLE "10%": expected a number from 0 to 1.');
   throwsInvalid(t, { PROFILER_SAMPLE: ' ' }, 'Invalid PROFILER_SAMPLE " ": expected a number from 0 to 1.');

@@ -1,5 +1,5 @@
 import { type SpanCategory } from '../../../kernel/stopwatch';
-import { type TimelineCollectorData, type TimelineSpan } from './timeline-collector';
+import { type TimelineCollectorData, type TimelineSpan } from './timeline-data';
 
 /**
  * The spans as stored: one array per field, the span at index i made of each array's i-th

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { readProfilerConfig } from '../../../../src/profiler/read-profiler-config';
 import { httpRequest } from '../../../helpers/http-client';
 import { startTestServer, type TestServer } from '../../../helpers/test-server';
 
@@ -47,7 +48,7 @@ test('a client outside PROFILER_ALLOWED_IPS gets a 403 naming the variable; the 
 
 test('the default ranges let loopback in', async (t) => {
   const server = await start({ PROFILER_ALLOWED_IPS: '' });
-  t.deepEqual(server.config.profiler.allowedIps, ['127.0.0.0/8', '::1/128']);
+  t.deepEqual(readProfilerConfig(server.config.env).allowedIps, ['127.0.0.0/8', '::1/128']);
   t.is((await httpRequest(server.port, { path: '/_profiler/status' })).status, 200);
 });
 
