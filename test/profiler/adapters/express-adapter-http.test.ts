@@ -33,7 +33,7 @@ test.after.always(async () => {
 });
 
 /** An application with the profiler first, a named middleware, a nested router, and handlers that query, render and fail. */
-function application(profiler: LoupeMiddleware): express.Express {
+function application(profiler: LoupeMiddleware, options: { readonly errorPage?: boolean } = {}): express.Express {
   const app = express();
   // Express's final handler prints errors to stderr outside the `test` environment.
   app.set('env', 'test');
@@ -57,15 +57,21 @@ function application(profiler: LoupeMiddleware): express.Express {
     await new Promise((resolve) => setImmediate(resolve));
     throw new Error('The handler failed later.');
   });
+  if (options.errorPage === true) {
+    app.use(profiler.errors());
+    app.use(function errorPage(error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) {
+      res.status(503).type('text').send(`Sorry: ${error.message}`);
+    });
+  }
   return app;
 }
 
 /** The application listening on a free port, profiled under a key prefix of its own. */
-async function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
+async function serve(options: { readonly errorPage?: boolean } = {}): Promise<{ port: number; profiler: StartedProfiler }> {
   const prefix = testKeyPrefix();
   prefixes.push(prefix);
   const middleware = loupe({ env: { ...process.env, REDIS_PREFIX: prefix, NODE_ENV: 'development' }, log: () => undefined });
-  const server = http.createServer(application(middleware));
+  const server = http.createServer(application(middleware, options));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(async () => {
     server.closeAllConnections();
@@ -146,13 +152,27 @@ test('an error thrown by an async handler is in the profile without an error mid
   t.true(errors[0]?.trace.some((frame) => /express-adapter-http\.test\.ts$/.test(frame.file)), JSON.stringify(errors[0]?.trace));
 });
 
+test('errors() mounted before the application\'s error page records the error once and passes it on', async (t) => {
+  const { port, profiler } = await serve({ errorPage: true });
+  const res = await httpRequest(port, { path: '/fail' });
+  t.is(res.status, 503);
+  t.is(res.body, 'Sorry: The handler failed later.');
+  const profile = await stored(profiler, res.headers['x-debug-token']);
+  const { errors } = entry(profile, 'exception') as { errors: { message: string }[] };
+  t.deepEqual(
+    errors.map((error) => error.message),
+    ['The handler failed later.'],
+  );
+  t.true(JSON.stringify(entry(profile, 'timeline')).includes('"error handler"'));
+});
+
 test('a request no route answers is the final handler\'s 404, with no route and no error', async (t) => {
   const { port, profiler } = await serve();
   const res = await httpRequest(port, { path: '/nowhere' });
   t.is(res.status, 404);
   const profile = await stored(profiler, res.headers['x-debug-token']);
   t.is(profile.statusCode, 404);
-  t.not(entry(profile, 'router')['route'], 'GET /nowhere');
+  t.is(entry(profile, 'router')['route'], null);
   t.deepEqual((entry(profile, 'exception') as { errors: unknown[] }).errors, []);
 });
 
