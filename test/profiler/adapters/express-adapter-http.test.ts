@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import test from 'ava';
 import express from 'express';
 import pg from 'pg';
@@ -9,6 +12,7 @@ import { parseProfile } from '../../../src/profiler/profile-schema';
 import { httpRequest } from '../../helpers/http-client';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
+import { TYPESCRIPT } from '../../helpers/typescript-loader';
 
 /*
  * `loupe-kernel/express` on a real Express 5 application: tokens and the toolbar, the route
@@ -225,4 +229,10 @@ test('with NODE_ENV=production the middleware only passes requests on', async (t
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+});
+
+test('off, the adapter loads nothing of the profiler: only its entry and the NODE_ENV check', async (t) => {
+  t.timeout(60_000);
+  const { stdout } = await promisify(execFile)(process.execPath, [...TYPESCRIPT, path.resolve(__dirname, '..', '..', 'fixtures', 'loaded-by-express-adapter-off.ts')]);
+  t.deepEqual(stdout.trim().split('\n'), ['src/profiler/adapters/express/index.ts', 'src/profiler/adapters/is-profiling-enabled.ts']);
 });
