@@ -5,13 +5,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
 import express from 'express';
-import pg from 'pg';
 import { loupe, type LoupeMiddleware, type StartedProfiler } from '../../../src/profiler/adapters/express';
 import { type Profile } from '../../../src/profiler/profile';
-import { parseProfile } from '../../../src/profiler/profile-schema';
+import { adapterTestBed, assertPagesServed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
 import { httpRequest } from '../../helpers/http-client';
-import { deleteKeys } from '../../helpers/test-server';
-import { testKeyPrefix } from '../../helpers/test-redis';
 import { TYPESCRIPT } from '../../helpers/typescript-loader';
 
 /*
@@ -21,20 +18,8 @@ import { TYPESCRIPT } from '../../helpers/typescript-loader';
  * an error middleware, the final handler's 404, and the profiler's pages served before the routes.
  */
 
-const PAGE = '<!DOCTYPE html><html><head><title>t</title></head><body><h1>Hello</h1></body></html>';
-const prefixes: string[] = [];
-const closers: (() => Promise<void>)[] = [];
-let pool: pg.Pool;
-
-test.before(() => {
-  pool = new pg.Pool({ host: '127.0.0.1', database: 'test', user: 'postgres', max: 4 });
-});
-
-test.after.always(async () => {
-  for (const close of closers.reverse()) await close();
-  await pool?.end();
-  for (const prefix of prefixes) await deleteKeys(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', prefix);
-});
+const bed = adapterTestBed(test);
+const pool = bed.pool;
 
 /** An application with the profiler first, a named middleware, a nested router, and handlers that query, render and fail. */
 function application(profiler: LoupeMiddleware, options: { readonly errorPage?: boolean } = {}): express.Express {
@@ -48,7 +33,7 @@ function application(profiler: LoupeMiddleware, options: { readonly errorPage?: 
     next();
   });
   app.get('/page', function showPage(_req, res) {
-    res.send(PAGE);
+    res.send(HTML_PAGE);
   });
   const users = express.Router();
   users.post('/:id', async function saveUser(req, res) {
@@ -72,12 +57,10 @@ function application(profiler: LoupeMiddleware, options: { readonly errorPage?: 
 
 /** The application listening on a free port, profiled under a key prefix of its own. */
 async function serve(options: { readonly errorPage?: boolean } = {}): Promise<{ port: number; profiler: StartedProfiler }> {
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
-  const middleware = loupe({ env: { ...process.env, REDIS_PREFIX: prefix, NODE_ENV: 'development' }, log: () => undefined });
+  const middleware = loupe({ env: { ...process.env, REDIS_PREFIX: bed.keyPrefix(), NODE_ENV: 'development' }, log: () => undefined });
   const server = http.createServer(application(middleware, options));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
+  bed.onClose(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await middleware.close();
@@ -87,23 +70,10 @@ async function serve(options: { readonly errorPage?: boolean } = {}): Promise<{ 
   return { port: (server.address() as AddressInfo).port, profiler };
 }
 
-/** The stored profile of `token`, once written. */
-async function stored(profiler: StartedProfiler, token: unknown): Promise<Profile> {
-  if (typeof token !== 'string') throw new Error('No X-Debug-Token.');
-  for (let attempt = 0; attempt < 200; attempt++) {
-    await profiler.writer.whenIdle();
-    const found = await profiler.storage.read(token);
-    if (found.kind === 'found') {
-      const parsed = parseProfile(found.json);
-      if (parsed.ok) return parsed.profile;
-      throw new Error(parsed.error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`The profile ${token} was not stored.`);
-}
-
 const entry = (profile: Profile, name: string): Record<string, unknown> => profile.collectors[name] as Record<string, unknown>;
+
+/** The messages of the errors the Exception panel shows, in order. */
+const errorMessages = (profile: Profile): string[] => (entry(profile, 'exception') as { errors: { message: string }[] }).errors.map((error) => error.message);
 
 function postJson(port: number, path: string, body: unknown): ReturnType<typeof httpRequest> {
   return httpRequest(port, { method: 'POST', path, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -112,14 +82,8 @@ function postJson(port: number, path: string, body: unknown): ReturnType<typeof 
 test('an HTML page of res.send() carries its token and link, and the toolbar with a corrected length', async (t) => {
   const { port } = await serve();
   const page = await httpRequest(port, { path: '/page' });
-  t.is(page.status, 200);
-  t.is(page.headers['x-stamp'], '1');
-  t.regex(String(page.headers['x-debug-token']), /^[0-9a-f]{6}$/);
-  t.is(page.headers['x-debug-token-link'], `http://127.0.0.1:${port}/_profiler/${String(page.headers['x-debug-token'])}`);
-  t.true(page.body.includes('id="loupe-wdt-'), 'the toolbar is in the page');
-  t.true(page.body.indexOf('loupe-wdt-') < page.body.indexOf('</body>'));
-  t.is(Number(page.headers['content-length']), Buffer.byteLength(page.body));
-  t.is(page.headers['etag'], undefined, 'the ETag Express set no longer matches the body');
+  assertToolbarPage(t, port, page);
+  t.is(page.headers['x-stamp'], '1', 'the application\'s middleware ran');
 });
 
 test('the profile names the route pattern with its router\'s mount path and the handler, holds the middleware, handler and response states, and the SQL with its origin', async (t) => {
@@ -127,7 +91,7 @@ test('the profile names the route pattern with its router\'s mount path and the 
   const res = await postJson(port, '/api/users/42', { n: 7 });
   t.is(res.status, 200);
   t.deepEqual(JSON.parse(res.body), { n: 7, id: '42' });
-  const profile = await stored(profiler, res.headers['x-debug-token']);
+  const profile = await storedProfile(profiler, res.headers['x-debug-token']);
   t.like(profile, { method: 'POST', statusCode: 200 });
   t.like(entry(profile, 'router'), { route: 'POST /api/users/:id', controller: 'saveUser' });
   const db = entry(profile, 'db') as { queries: { sql: string; params: unknown[]; origin: { file: string } | null }[] };
@@ -145,14 +109,11 @@ test('an error thrown by an async handler is in the profile without an error mid
   const { port, profiler } = await serve();
   const res = await httpRequest(port, { path: '/fail' });
   t.is(res.status, 500);
-  const profile = await stored(profiler, res.headers['x-debug-token']);
+  const profile = await storedProfile(profiler, res.headers['x-debug-token']);
   t.is(profile.statusCode, 500);
   t.like(entry(profile, 'router'), { route: 'GET /fail', controller: 'failLater' });
-  const { errors } = entry(profile, 'exception') as { errors: { message: string; trace: { file: string }[] }[] };
-  t.deepEqual(
-    errors.map((error) => error.message),
-    ['The handler failed later.'],
-  );
+  t.deepEqual(errorMessages(profile), ['The handler failed later.']);
+  const { errors } = entry(profile, 'exception') as { errors: { trace: { file: string }[] }[] };
   t.true(errors[0]?.trace.some((frame) => /express-adapter-http\.test\.ts$/.test(frame.file)), JSON.stringify(errors[0]?.trace));
 });
 
@@ -161,12 +122,8 @@ test('errors() mounted before the application\'s error page records the error on
   const res = await httpRequest(port, { path: '/fail' });
   t.is(res.status, 503);
   t.is(res.body, 'Sorry: The handler failed later.');
-  const profile = await stored(profiler, res.headers['x-debug-token']);
-  const { errors } = entry(profile, 'exception') as { errors: { message: string }[] };
-  t.deepEqual(
-    errors.map((error) => error.message),
-    ['The handler failed later.'],
-  );
+  const profile = await storedProfile(profiler, res.headers['x-debug-token']);
+  t.deepEqual(errorMessages(profile), ['The handler failed later.']);
   t.true(JSON.stringify(entry(profile, 'timeline')).includes('"error handler"'));
 });
 
@@ -174,10 +131,10 @@ test('a request no route answers is the final handler\'s 404, with no route and 
   const { port, profiler } = await serve();
   const res = await httpRequest(port, { path: '/nowhere' });
   t.is(res.status, 404);
-  const profile = await stored(profiler, res.headers['x-debug-token']);
+  const profile = await storedProfile(profiler, res.headers['x-debug-token']);
   t.is(profile.statusCode, 404);
   t.is(entry(profile, 'router')['route'], null);
-  t.deepEqual((entry(profile, 'exception') as { errors: unknown[] }).errors, []);
+  t.deepEqual(errorMessages(profile), []);
 });
 
 test('24 concurrent requests through a shared pool, their bodies parsed first: each profile holds exactly its own query', async (t) => {
@@ -185,7 +142,7 @@ test('24 concurrent requests through a shared pool, their bodies parsed first: e
   const responses = await Promise.all(Array.from({ length: 24 }, (_, n) => postJson(port, `/api/users/${n}`, { n })));
   for (const [n, res] of responses.entries()) {
     t.is(res.status, 200, `request ${n}`);
-    const profile = await stored(profiler, res.headers['x-debug-token']);
+    const profile = await storedProfile(profiler, res.headers['x-debug-token']);
     const { queries } = entry(profile, 'db') as { queries: { params: unknown[] }[] };
     t.deepEqual(
       queries.map((query) => query.params),
@@ -197,21 +154,8 @@ test('24 concurrent requests through a shared pool, their bodies parsed first: e
 
 test('the application answers the profiler\'s pages before its routes, none of them profiled, and refuses a foreign Host', async (t) => {
   const { port } = await serve();
-  const page = await httpRequest(port, { path: '/page' });
-  const token = String(page.headers['x-debug-token']);
-  let panel = await httpRequest(port, { path: `/_profiler/${token}` });
-  for (let attempt = 0; attempt < 50 && panel.status === 404; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    panel = await httpRequest(port, { path: `/_profiler/${token}` });
-  }
-  t.is(panel.status, 200);
-  t.true(panel.body.includes('/page'));
-  t.is(panel.headers['x-debug-token'], undefined);
+  const panel = await assertPagesServed(t, port);
   t.is(panel.headers['x-stamp'], undefined, 'no middleware of the application ran');
-  const json = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Accept: 'application/json' } });
-  t.is((JSON.parse(json.body) as { token: string }).token, token);
-  const refused = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Host: 'rebound.example' } });
-  t.is(refused.status, 403);
 });
 
 test('with NODE_ENV=production the middleware only passes requests on', async (t) => {
@@ -222,7 +166,7 @@ test('with NODE_ENV=production the middleware only passes requests on', async (t
   try {
     const { port } = server.address() as AddressInfo;
     const page = await httpRequest(port, { path: '/page' });
-    t.is(page.body, PAGE);
+    t.is(page.body, HTML_PAGE);
     t.is(page.headers['x-debug-token'], undefined);
     t.is((await httpRequest(port, { path: '/_profiler/abcdef' })).status, 404);
   } finally {
