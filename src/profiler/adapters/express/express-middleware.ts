@@ -4,12 +4,13 @@ import { type ProfiledRequest } from '../../core/profiled-request';
 import { startProfiler, type StartedProfiler } from '../../core/start-profiler';
 import { endOnClose, instrumentResponse } from '../node-response';
 import { requestStartOf, writePage } from '../node/profile-server';
-import { isRouteHandler, listenToRouter, type LayerCall } from './router-tracing';
+import { isRouteHandler, listenToRouter, type LayerCall, type LayerListener } from './router-tracing';
 import { type ExpressNext, type LoupeMiddleware, type LoupeOptions } from './loupe-middleware';
 
 /** What the adapter keeps of one request while Express handles it. */
 interface Handled {
   readonly handle: ProfiledRequest;
+  readonly res: ServerResponse;
   /** The errors recorded, so that one seen by both the router's channel and the error middleware counts once. */
   readonly errors: Set<unknown>;
   /** The state entered last by the adapter: a state is entered only when it changes. */
@@ -47,10 +48,34 @@ function recordError(handled: Handled, error: unknown): void {
 }
 
 /** Enters `state` unless it is the current one, or the response has gone. */
-function enter(handled: Handled, res: ServerResponse, state: string): void {
-  if (handled.state === state || res.headersSent) return;
+function enter(handled: Handled, state: string): void {
+  if (handled.state === state || handled.res.headersSent) return;
   handled.state = state;
   handled.handle.enter(state);
+}
+
+/** What the router's channel tells of a profiled request: its states, route and handler, layer spans and errors. */
+function followLayers(requests: WeakMap<IncomingMessage, Handled>): LayerListener {
+  return {
+    started: (call) => {
+      const handled = requests.get(call.req);
+      if (handled === undefined) return;
+      const isHandler = isRouteHandler(call) && call.errorHandler !== true;
+      enter(handled, call.errorHandler === true ? 'error handler' : isHandler ? 'handler' : 'middleware');
+      const name = call.handler.name;
+      if (isHandler) {
+        const route = routeOf(call.req as ExpressRequest);
+        if (route !== null) handled.handle.setRoute(route, name === '' ? undefined : name);
+        handled.routed = route !== null;
+      }
+      handled.spans.set(call, handled.handle.beginSpan(name === '' ? '<anonymous>' : name, isHandler ? 'controller' : 'listener'));
+    },
+    settled: (call) => requests.get(call.req)?.spans.get(call)?.(),
+    failed: (call) => {
+      const handled = requests.get(call.req);
+      if (handled !== undefined) recordError(handled, call.error);
+    },
+  };
 }
 
 /**
@@ -67,27 +92,7 @@ export function createLoupeMiddleware(options: LoupeOptions): LoupeMiddleware {
     started ??= startProfiler(options).then((profiler) => ({
       profiler,
       isAllowedClient: createIpRangeMatcher(profiler.config.profiler.allowedIps),
-      stopListening: listenToRouter({
-        started: (call) => {
-          const handled = requests.get(call.req);
-          if (handled === undefined) return;
-          const res = (call.req as IncomingMessage & { res?: ServerResponse }).res;
-          const isHandler = isRouteHandler(call);
-          if (res !== undefined) enter(handled, res, call.errorHandler === true ? 'error handler' : isHandler ? 'handler' : 'middleware');
-          if (isHandler && call.errorHandler !== true) {
-            const route = routeOf(call.req as ExpressRequest);
-            const name = call.handler.name;
-            if (route !== null) handled.handle.setRoute(route, name === '' ? undefined : name);
-            handled.routed = route !== null;
-          }
-          handled.spans.set(call, handled.handle.beginSpan(call.handler.name === '' ? '<anonymous>' : call.handler.name, isHandler ? 'controller' : 'listener'));
-        },
-        settled: (call) => requests.get(call.req)?.spans.get(call)?.(),
-        failed: (call) => {
-          const handled = requests.get(call.req);
-          if (handled !== undefined) recordError(handled, call.error);
-        },
-      }),
+      stopListening: listenToRouter(followLayers(requests)),
     }));
     // A profiler that failed to start (Redis away) is tried again on the next request.
     started.catch(() => (started = null));
@@ -102,10 +107,10 @@ export function createLoupeMiddleware(options: LoupeOptions): LoupeMiddleware {
       return;
     }
     const handle = profiler.startRequest(start);
-    const handled: Handled = { handle, errors: new Set(), state: '', routed: false, spans: new WeakMap() };
+    const handled: Handled = { handle, res, errors: new Set(), state: '', routed: false, spans: new WeakMap() };
     requests.set(req, handled);
     instrumentResponse(req, res, handle, { isAllowedClient });
-    enter(handled, res, 'middleware');
+    enter(handled, 'middleware');
     endOnClose(res, handle, () => {
       // Without the router's channel (Express 4), the route is read once the response is sent.
       const route = handled.routed ? null : routeOf(req);
