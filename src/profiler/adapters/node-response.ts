@@ -149,3 +149,14 @@ export function instrumentResponse(req: IncomingMessage, res: ServerResponse, re
     return done === undefined ? end(finalBody) : end(finalBody, done);
   }) as ServerResponse['end'];
 }
+
+/**
+ * Ends `request` when its response closes: with what was sent once it finished, with `null`
+ * when the client left first. `before` runs first, to tell the request what only the end shows.
+ */
+export function endOnClose(res: ServerResponse, request: ProfiledRequest, before: () => void = () => undefined): void {
+  res.once('close', () => {
+    before();
+    request.end(res.writableFinished ? { status: res.statusCode, headers: res.getHeaders() } : null);
+  });
+}

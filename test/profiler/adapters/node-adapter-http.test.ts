@@ -3,13 +3,9 @@ import { type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
 import express from 'express';
-import pg from 'pg';
 import { profileServer, type ProfiledServer } from '../../../src/profiler/adapters/node';
-import { type Profile } from '../../../src/profiler/profile';
-import { parseProfile } from '../../../src/profiler/profile-schema';
+import { adapterTestBed, assertPagesServed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
 import { httpRequest } from '../../helpers/http-client';
-import { deleteKeys } from '../../helpers/test-server';
-import { testKeyPrefix } from '../../helpers/test-redis';
 
 /*
  * `loupe-kernel/node` on a plain node:http server and on an Express application served by
@@ -17,29 +13,15 @@ import { testKeyPrefix } from '../../helpers/test-redis';
  * the profiler's pages served by the same server.
  */
 
-const PAGE = '<!DOCTYPE html><html><head><title>t</title></head><body><h1>Hello</h1></body></html>';
-const prefixes: string[] = [];
-const closers: (() => Promise<void>)[] = [];
-let pool: pg.Pool;
-
-test.before(() => {
-  pool = new pg.Pool({ host: '127.0.0.1', database: 'test', user: 'postgres', max: 4 });
-});
-
-test.after.always(async () => {
-  for (const close of closers.reverse()) await close();
-  await pool?.end();
-  for (const prefix of prefixes) await deleteKeys(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', prefix);
-});
+const bed = adapterTestBed(test);
+const pool = bed.pool;
 
 /** `server` listening on a free port, profiled under a key prefix of its own. */
 async function serve(server: http.Server): Promise<{ port: number; profiled: ProfiledServer }> {
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
-  const profiled = await profileServer(server, { env: { ...process.env, REDIS_PREFIX: prefix, NODE_ENV: 'development' }, log: () => undefined });
+  const profiled = await profileServer(server, { env: { ...process.env, REDIS_PREFIX: bed.keyPrefix(), NODE_ENV: 'development' }, log: () => undefined });
   if (profiled === null) throw new Error('The profiler is off.');
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
+  bed.onClose(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await profiled.close();
@@ -47,28 +29,12 @@ async function serve(server: http.Server): Promise<{ port: number; profiled: Pro
   return { port: (server.address() as AddressInfo).port, profiled };
 }
 
-/** The stored profile of `token`, once written. */
-async function stored(profiled: ProfiledServer, token: unknown): Promise<Profile> {
-  if (typeof token !== 'string') throw new Error('No X-Debug-Token.');
-  for (let attempt = 0; attempt < 200; attempt++) {
-    await profiled.profiler.writer.whenIdle();
-    const found = await profiled.profiler.storage.read(token);
-    if (found.kind === 'found') {
-      const parsed = parseProfile(found.json);
-      if (parsed.ok) return parsed.profile;
-      throw new Error(parsed.error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`The profile ${token} was not stored.`);
-}
-
 function plainServer(): http.Server {
   return http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://app');
     if (url.pathname === '/page') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(PAGE), ETag: '"v1"' });
-      res.end(PAGE);
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(HTML_PAGE), ETag: '"v1"' });
+      res.end(HTML_PAGE);
     } else if (url.pathname === '/written') {
       // Written in pieces, the headers going with the first one.
       res.setHeader('Content-Type', 'text/html');
@@ -76,7 +42,7 @@ function plainServer(): http.Server {
       res.write('<p>two</p>');
       res.end('</BODY></html>');
     } else if (url.pathname === '/gzip') {
-      const body = gzipSync(PAGE);
+      const body = gzipSync(HTML_PAGE);
       res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Encoding': 'gzip', 'Content-Length': body.length }).end(body);
     } else if (url.pathname === '/query') {
       const n = Number(url.searchParams.get('n'));
@@ -93,13 +59,7 @@ function plainServer(): http.Server {
 test('a plain server: every response carries its token and link, and an HTML page the toolbar with a corrected length', async (t) => {
   const { port, profiled } = await serve(plainServer());
   const page = await httpRequest(port, { path: '/page' });
-  t.is(page.status, 200);
-  t.regex(String(page.headers['x-debug-token']), /^[0-9a-f]{6}$/);
-  t.is(page.headers['x-debug-token-link'], `http://127.0.0.1:${port}/_profiler/${String(page.headers['x-debug-token'])}`);
-  t.true(page.body.includes('id="loupe-wdt-'), 'the toolbar is in the page');
-  t.true(page.body.indexOf('loupe-wdt-') < page.body.indexOf('</body>'));
-  t.is(Number(page.headers['content-length']), Buffer.byteLength(page.body));
-  t.is(page.headers['etag'], undefined, 'the ETag no longer matches the body');
+  assertToolbarPage(t, port, page);
   const written = await httpRequest(port, { path: '/written' });
   t.true(written.body.includes('id="loupe-wdt-') && written.body.endsWith('</BODY></html>'), written.body);
   const zipped = await httpRequest(port, { path: '/gzip' });
@@ -107,37 +67,22 @@ test('a plain server: every response carries its token and link, and an HTML pag
   t.regex(String(zipped.headers['x-debug-token']), /^[0-9a-f]{6}$/);
   const missing = await httpRequest(port, { path: '/nope' });
   t.is(missing.status, 404);
-  const profile = await stored(profiled, missing.headers['x-debug-token']);
+  const profile = await storedProfile(profiled.profiler, missing.headers['x-debug-token']);
   t.like(profile, { statusCode: 404, method: 'GET' });
 });
 
 test('the server answers the profiler\'s pages, its JSON API and the toolbar\'s content, none of them profiled', async (t) => {
   const { port } = await serve(plainServer());
-  const page = await httpRequest(port, { path: '/page' });
-  const token = String(page.headers['x-debug-token']);
-  let panel = await httpRequest(port, { path: `/_profiler/${token}` });
-  for (let attempt = 0; attempt < 50 && panel.status === 404; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    panel = await httpRequest(port, { path: `/_profiler/${token}` });
-  }
-  t.is(panel.status, 200);
-  t.true(panel.body.includes('/page'));
-  t.is(panel.headers['x-debug-token'], undefined);
-  const json = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Accept: 'application/json' } });
-  t.is((JSON.parse(json.body) as { token: string }).token, token);
-  const toolbar = await httpRequest(port, { path: `/_wdt/${token}` });
-  t.is(toolbar.status, 200);
+  await assertPagesServed(t, port);
   const home = await httpRequest(port, { path: '/_profiler/' });
   t.is(home.status, 302);
-  const refused = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Host: 'rebound.example' } });
-  t.is(refused.status, 403);
 });
 
 test('20 concurrent requests through a shared pool: each profile holds exactly its own query', async (t) => {
   const { port, profiled } = await serve(plainServer());
   const responses = await Promise.all(Array.from({ length: 20 }, (_, n) => httpRequest(port, { path: `/query?n=${n}` })));
   for (const [n, res] of responses.entries()) {
-    const profile = await stored(profiled, res.headers['x-debug-token']);
+    const profile = await storedProfile(profiled.profiler, res.headers['x-debug-token']);
     const { queries } = profile.collectors['db'] as { queries: { params: unknown[] }[] };
     t.deepEqual(
       queries.map((query) => query.params),
@@ -158,7 +103,7 @@ test('an Express application on node:http is profiled the same way', async (t) =
   t.is(res.status, 200);
   t.true(res.body.includes('id="loupe-wdt-'));
   t.is(Number(res.headers['content-length']), Buffer.byteLength(res.body));
-  const profile = await stored(profiled, res.headers['x-debug-token']);
+  const profile = await storedProfile(profiled.profiler, res.headers['x-debug-token']);
   const { queries } = profile.collectors['db'] as { queries: { sql: string; origin: { file: string } | null }[] };
   t.is(queries[0]?.sql, 'SELECT $1::int AS n');
   t.regex(queries[0]?.origin?.file ?? '', /node-adapter-http\.test\.ts$/);

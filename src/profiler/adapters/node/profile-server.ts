@@ -4,7 +4,7 @@ import { type PageResponse } from '../../core/profiler-pages';
 import { startProfiler, type StartedProfiler, type StartProfilerOptions } from '../../core/start-profiler';
 import { type RequestStart } from '../../core/request-start';
 import { isProfilingEnabled, type EnabledOptions } from '../is-profiling-enabled';
-import { instrumentResponse } from '../node-response';
+import { endOnClose, instrumentResponse } from '../node-response';
 
 export interface ProfileServerOptions extends StartProfilerOptions, EnabledOptions {
   /** Serve the profiler's pages (`/_profiler…`, `/_wdt…`) from this server; on by default. */
@@ -72,7 +72,7 @@ export async function profileServer(server: Server, options: ProfileServerOption
     }
     const request = profiler.startRequest(start);
     instrumentResponse(incoming, response, request, { isAllowedClient });
-    response.once('close', () => request.end(response.writableFinished ? { status: response.statusCode, headers: response.getHeaders() } : null));
+    endOnClose(response, request);
     return request.run(emitted);
   };
   // The instance's own `emit`: the server's `request` listeners, whoever added them and when, run inside the profile.

@@ -1,0 +1,97 @@
+import { type ExecutionContext, type TestFn } from 'ava';
+import pg from 'pg';
+import { type StartedProfiler } from '../../src/profiler/core/start-profiler';
+import { type Profile } from '../../src/profiler/profile';
+import { parseProfile } from '../../src/profiler/profile-schema';
+import { httpRequest, type HttpResult } from './http-client';
+import { testKeyPrefix } from './test-redis';
+import { deleteKeys } from './test-server';
+
+/** An HTML page as an application sends it, for the toolbar to go in. */
+export const HTML_PAGE = '<!DOCTYPE html><html><head><title>t</title></head><body><h1>Hello</h1></body></html>';
+
+/** What the adapters' HTTP tests share: a PostgreSQL pool, and servers each under a key prefix of its own. */
+export interface AdapterTestBed {
+  readonly pool: pg.Pool;
+  /** A key prefix of its own, whose keys are deleted after the file's tests. */
+  keyPrefix(): string;
+  /** Runs `close` after the file's tests, the last given first. */
+  onClose(close: () => Promise<void>): void;
+}
+
+/** Registers the file's clean-up: servers closed, pool ended, every prefix's keys deleted. */
+export function adapterTestBed(test: TestFn): AdapterTestBed {
+  const pool = new pg.Pool({ host: '127.0.0.1', database: 'test', user: 'postgres', max: 4 });
+  const prefixes: string[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  test.after.always(async () => {
+    for (const close of closers.reverse()) await close();
+    await pool.end();
+    for (const prefix of prefixes) await deleteKeys(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', prefix);
+  });
+  return {
+    pool,
+    keyPrefix: () => {
+      const prefix = testKeyPrefix();
+      prefixes.push(prefix);
+      return prefix;
+    },
+    onClose: (close) => closers.push(close),
+  };
+}
+
+/** The stored profile of `token`, once written. */
+export async function storedProfile(profiler: StartedProfiler, token: unknown): Promise<Profile> {
+  if (typeof token !== 'string') throw new Error('No X-Debug-Token.');
+  for (let attempt = 0; attempt < 200; attempt++) {
+    await profiler.writer.whenIdle();
+    const found = await profiler.storage.read(token);
+    if (found.kind === 'found') {
+      const parsed = parseProfile(found.json);
+      if (parsed.ok) return parsed.profile;
+      throw new Error(parsed.error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`The profile ${token} was not stored.`);
+}
+
+/** `/_profiler/<token>` as the server answers it once the profile is stored (a 404 before). */
+async function profilePage(port: number, token: string): Promise<HttpResult> {
+  let panel = await httpRequest(port, { path: `/_profiler/${token}` });
+  for (let attempt = 0; attempt < 50 && panel.status === 404; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    panel = await httpRequest(port, { path: `/_profiler/${token}` });
+  }
+  return panel;
+}
+
+/** Checks that an HTML `page` came with its token and link, and the toolbar before `</body>` with a Content-Length that counts it and no ETag. */
+export function assertToolbarPage(t: ExecutionContext, port: number, page: HttpResult): void {
+  t.is(page.status, 200);
+  t.regex(String(page.headers['x-debug-token']), /^[0-9a-f]{6}$/);
+  t.is(page.headers['x-debug-token-link'], `http://127.0.0.1:${port}/_profiler/${String(page.headers['x-debug-token'])}`);
+  t.true(page.body.includes('id="loupe-wdt-'), 'the toolbar is in the page');
+  t.true(page.body.indexOf('loupe-wdt-') < page.body.indexOf('</body>'));
+  t.is(Number(page.headers['content-length']), Buffer.byteLength(page.body));
+  t.is(page.headers['etag'], undefined, 'the ETag no longer matches the body');
+}
+
+/**
+ * Checks that the server on `port` answers the profile page of its `/page`, its JSON and the
+ * toolbar's content, none of them profiled, and refuses a foreign Host; answers the profile page.
+ */
+export async function assertPagesServed(t: ExecutionContext, port: number): Promise<HttpResult> {
+  const page = await httpRequest(port, { path: '/page' });
+  const token = String(page.headers['x-debug-token']);
+  const panel = await profilePage(port, token);
+  t.is(panel.status, 200);
+  t.true(panel.body.includes('/page'));
+  t.is(panel.headers['x-debug-token'], undefined);
+  const json = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Accept: 'application/json' } });
+  t.is((JSON.parse(json.body) as { token: string }).token, token);
+  t.is((await httpRequest(port, { path: `/_wdt/${token}` })).status, 200);
+  const refused = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Host: 'rebound.example' } });
+  t.is(refused.status, 403);
+  return panel;
+}
