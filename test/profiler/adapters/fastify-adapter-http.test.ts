@@ -9,8 +9,8 @@ import { loupe } from '../../../src/profiler/adapters/fastify';
 import { type StartedProfiler } from '../../../src/profiler/core/start-profiler';
 import { machineOf } from '../../../src/profiler/collect/collectors/machine-view';
 import { type Profile } from '../../../src/profiler/profile';
-import { parseProfile } from '../../../src/profiler/profile-schema';
 import { httpRequest } from '../../helpers/http-client';
+import { checkProfilerPages, storedProfile } from '../../helpers/profiler-adapter';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
 
@@ -71,22 +71,6 @@ async function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
   return { port: (app.server.address() as AddressInfo).port, profiler: app.loupe };
 }
 
-/** The stored profile of `token`, once written. */
-async function stored(profiler: StartedProfiler, token: unknown): Promise<Profile> {
-  if (typeof token !== 'string') throw new Error('No X-Debug-Token.');
-  for (let attempt = 0; attempt < 200; attempt++) {
-    await profiler.writer.whenIdle();
-    const found = await profiler.storage.read(token);
-    if (found.kind === 'found') {
-      const parsed = parseProfile(found.json);
-      if (parsed.ok) return parsed.profile;
-      throw new Error(parsed.error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`The profile ${token} was not stored.`);
-}
-
 const entry = (profile: Profile, name: string): Record<string, unknown> => profile.collectors[name] as Record<string, unknown>;
 
 test('a JSON route: its token and link, and a profile with the route pattern, the hooks as states in order, the SQL from the handler and its log line', async (t) => {
@@ -97,7 +81,7 @@ test('a JSON route: its token and link, and a profile with the route pattern, th
   const token = String(res.headers['x-debug-token']);
   t.regex(token, /^[0-9a-f]{6}$/);
   t.is(res.headers['x-debug-token-link'], `http://127.0.0.1:${port}/_profiler/${token}`);
-  const profile = await stored(profiler, token);
+  const profile = await storedProfile(profiler, token);
   t.like(profile, { method: 'GET', statusCode: 200, aborted: false });
   t.like(entry(profile, 'router'), { route: 'GET /users/:id', controller: 'showUser' });
   t.deepEqual(
@@ -139,7 +123,7 @@ test('an error thrown in an async handler: a 500 whose profile holds it in the E
   const { port, profiler } = await serve();
   const res = await httpRequest(port, { path: '/fail' });
   t.is(res.status, 500);
-  const profile = await stored(profiler, res.headers['x-debug-token']);
+  const profile = await storedProfile(profiler, res.headers['x-debug-token']);
   t.is(profile.statusCode, 500);
   const { errors } = entry(profile, 'exception') as { errors: { message: string; trace: { file: string }[] }[] };
   t.is(errors[0]?.message, 'The handler failed.');
@@ -150,7 +134,7 @@ test('a path no route answers is recorded as a 404 of no route', async (t) => {
   const { port, profiler } = await serve();
   const res = await httpRequest(port, { path: '/nope' });
   t.is(res.status, 404);
-  const profile = await stored(profiler, res.headers['x-debug-token']);
+  const profile = await storedProfile(profiler, res.headers['x-debug-token']);
   t.like(profile, { statusCode: 404, method: 'GET' });
   const router = entry(profile, 'router') as { route: string | null; failure: string | null };
   t.is(router.route, null);
@@ -168,7 +152,7 @@ test('24 concurrent requests through a shared pool, some with a JSON body to par
   );
   for (const [n, res] of responses.entries()) {
     t.deepEqual(JSON.parse(res.body), { n }, `request ${n}`);
-    const profile = await stored(profiler, res.headers['x-debug-token']);
+    const profile = await storedProfile(profiler, res.headers['x-debug-token']);
     const { queries } = entry(profile, 'db') as { queries: { params: unknown[] }[] };
     t.deepEqual(
       queries.map((query) => query.params),
@@ -180,24 +164,7 @@ test('24 concurrent requests through a shared pool, some with a JSON body to par
 
 test("the application answers the profiler's pages, its JSON API and the toolbar's content, none of them profiled, and refuses a Host not allowed", async (t) => {
   const { port } = await serve();
-  const page = await httpRequest(port, { path: '/page' });
-  const token = String(page.headers['x-debug-token']);
-  let panel = await httpRequest(port, { path: `/_profiler/${token}` });
-  for (let attempt = 0; attempt < 50 && panel.status === 404; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    panel = await httpRequest(port, { path: `/_profiler/${token}` });
-  }
-  t.is(panel.status, 200);
-  t.true(panel.body.includes('/page'));
-  t.is(panel.headers['x-debug-token'], undefined);
-  const json = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Accept: 'application/json' } });
-  t.is((JSON.parse(json.body) as { token: string }).token, token);
-  const toolbar = await httpRequest(port, { path: `/_wdt/${token}` });
-  t.is(toolbar.status, 200);
-  const head = await httpRequest(port, { method: 'HEAD', path: `/_profiler/${token}` });
-  t.is(head.status, 200);
-  const refused = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Host: 'rebound.example' } });
-  t.is(refused.status, 403);
+  await checkProfilerPages(t, port);
 });
 
 test('with NODE_ENV=production the plugin does nothing and loads nothing of the profiler', async (t) => {

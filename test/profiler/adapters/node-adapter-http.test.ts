@@ -5,9 +5,8 @@ import test from 'ava';
 import express from 'express';
 import pg from 'pg';
 import { profileServer, type ProfiledServer } from '../../../src/profiler/adapters/node';
-import { type Profile } from '../../../src/profiler/profile';
-import { parseProfile } from '../../../src/profiler/profile-schema';
 import { httpRequest } from '../../helpers/http-client';
+import { checkProfilerPages, storedProfile } from '../../helpers/profiler-adapter';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
 
@@ -45,22 +44,6 @@ async function serve(server: http.Server): Promise<{ port: number; profiled: Pro
     await profiled.close();
   });
   return { port: (server.address() as AddressInfo).port, profiled };
-}
-
-/** The stored profile of `token`, once written. */
-async function stored(profiled: ProfiledServer, token: unknown): Promise<Profile> {
-  if (typeof token !== 'string') throw new Error('No X-Debug-Token.');
-  for (let attempt = 0; attempt < 200; attempt++) {
-    await profiled.profiler.writer.whenIdle();
-    const found = await profiled.profiler.storage.read(token);
-    if (found.kind === 'found') {
-      const parsed = parseProfile(found.json);
-      if (parsed.ok) return parsed.profile;
-      throw new Error(parsed.error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`The profile ${token} was not stored.`);
 }
 
 function plainServer(): http.Server {
@@ -107,37 +90,20 @@ test('a plain server: every response carries its token and link, and an HTML pag
   t.regex(String(zipped.headers['x-debug-token']), /^[0-9a-f]{6}$/);
   const missing = await httpRequest(port, { path: '/nope' });
   t.is(missing.status, 404);
-  const profile = await stored(profiled, missing.headers['x-debug-token']);
+  const profile = await storedProfile(profiled.profiler, missing.headers['x-debug-token']);
   t.like(profile, { statusCode: 404, method: 'GET' });
 });
 
 test('the server answers the profiler\'s pages, its JSON API and the toolbar\'s content, none of them profiled', async (t) => {
   const { port } = await serve(plainServer());
-  const page = await httpRequest(port, { path: '/page' });
-  const token = String(page.headers['x-debug-token']);
-  let panel = await httpRequest(port, { path: `/_profiler/${token}` });
-  for (let attempt = 0; attempt < 50 && panel.status === 404; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    panel = await httpRequest(port, { path: `/_profiler/${token}` });
-  }
-  t.is(panel.status, 200);
-  t.true(panel.body.includes('/page'));
-  t.is(panel.headers['x-debug-token'], undefined);
-  const json = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Accept: 'application/json' } });
-  t.is((JSON.parse(json.body) as { token: string }).token, token);
-  const toolbar = await httpRequest(port, { path: `/_wdt/${token}` });
-  t.is(toolbar.status, 200);
-  const home = await httpRequest(port, { path: '/_profiler/' });
-  t.is(home.status, 302);
-  const refused = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Host: 'rebound.example' } });
-  t.is(refused.status, 403);
+  await checkProfilerPages(t, port);
 });
 
 test('20 concurrent requests through a shared pool: each profile holds exactly its own query', async (t) => {
   const { port, profiled } = await serve(plainServer());
   const responses = await Promise.all(Array.from({ length: 20 }, (_, n) => httpRequest(port, { path: `/query?n=${n}` })));
   for (const [n, res] of responses.entries()) {
-    const profile = await stored(profiled, res.headers['x-debug-token']);
+    const profile = await storedProfile(profiled.profiler, res.headers['x-debug-token']);
     const { queries } = profile.collectors['db'] as { queries: { params: unknown[] }[] };
     t.deepEqual(
       queries.map((query) => query.params),
@@ -158,7 +124,7 @@ test('an Express application on node:http is profiled the same way', async (t) =
   t.is(res.status, 200);
   t.true(res.body.includes('id="loupe-wdt-'));
   t.is(Number(res.headers['content-length']), Buffer.byteLength(res.body));
-  const profile = await stored(profiled, res.headers['x-debug-token']);
+  const profile = await storedProfile(profiled.profiler, res.headers['x-debug-token']);
   const { queries } = profile.collectors['db'] as { queries: { sql: string; origin: { file: string } | null }[] };
   t.is(queries[0]?.sql, 'SELECT $1::int AS n');
   t.regex(queries[0]?.origin?.file ?? '', /node-adapter-http\.test\.ts$/);
