@@ -1,7 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import http from 'node:http';
 import { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import test from 'ava';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -62,6 +64,10 @@ async function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
   app.get('/page', async (_request, reply) => reply.type('text/html; charset=utf-8').header('Content-Length', Buffer.byteLength(PAGE)).header('ETag', '"v1"').send(PAGE));
   app.get('/quiet', async (_request, reply) => reply.type('text/html').header('X-Debug-Toolbar', 'off').send(PAGE));
   app.get('/stream', async (_request, reply) => reply.type('text/html').send(Readable.from([PAGE])));
+  app.get('/hang', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return { late: true };
+  });
   app.get('/fail', async () => {
     await new Promise((resolve) => setImmediate(resolve));
     throw new Error('The handler failed.');
@@ -130,6 +136,27 @@ test('an error thrown in an async handler: a 500 whose profile holds it in the E
   t.regex(errors[0]?.trace[0]?.file ?? '', /fastify-adapter-http\.test\.ts$/);
 });
 
+test('a client that leaves before the answer leaves an aborted profile, and the application keeps serving', async (t) => {
+  const { port, profiler } = await serve();
+  await new Promise<void>((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/hang' });
+    req.on('error', () => resolve());
+    setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, 100);
+  });
+  let aborted: Profile | undefined;
+  for (let attempt = 0; attempt < 100 && aborted === undefined; attempt++) {
+    await profiler.writer.whenIdle();
+    const [row] = (await profiler.storage.find({ limit: 10 })).filter((found) => found.url.endsWith('/hang'));
+    if (row !== undefined) aborted = await storedProfile(profiler, row.token);
+    else await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  t.like(aborted, { aborted: true, statusCode: 0 });
+  t.is((await httpRequest(port, { path: '/users/1' })).status, 200);
+});
+
 test('a path no route answers is recorded as a 404 of no route', async (t) => {
   const { port, profiler } = await serve();
   const res = await httpRequest(port, { path: '/nope' });
@@ -179,7 +206,7 @@ test('with NODE_ENV=production the plugin does nothing and loads nothing of the 
   t.false(app.hasRoute({ method: 'GET', url: '/_profiler/*' }));
 });
 
-test('a process that registers the plugin with NODE_ENV=production loads no module of the profiler', (t) => {
+test('a process that registers the plugin with NODE_ENV=production loads no module of the profiler', async (t) => {
   // Another process: this one has loaded the profiler for the tests above.
   const script = `
     const Fastify = require('fastify');
@@ -190,6 +217,6 @@ test('a process that registers the plugin with NODE_ENV=production loads no modu
       process.stdout.write(JSON.stringify(loaded));
       return app.close();
     });`;
-  const output = execFileSync(process.execPath, ['-r', './test/helpers/register-typescript.js', '-e', script], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' }, encoding: 'utf8' });
-  t.deepEqual(JSON.parse(output), []);
+  const { stdout } = await promisify(execFile)(process.execPath, ['-r', './test/helpers/register-typescript.js', '-e', script], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } });
+  t.deepEqual(JSON.parse(stdout), []);
 });
