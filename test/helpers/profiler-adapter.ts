@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { type ExecutionContext } from 'ava';
 import { type StartedProfiler } from '../../src/profiler/core/start-profiler';
 import { type Profile } from '../../src/profiler/profile';
@@ -46,4 +47,24 @@ export async function checkProfilerPages(t: ExecutionContext, port: number): Pro
   t.is(home.status, 302);
   const refused = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Host: 'rebound.example' } });
   t.is(refused.status, 403);
+}
+
+/** Asks `path` and leaves after 100 ms, before the answer; resolves with the profile the server stored for it. */
+export async function abandonedProfile(profiler: StartedProfiler, port: number, path: string): Promise<Profile | undefined> {
+  const before = new Set((await profiler.storage.find({ limit: 50 })).map((row) => row.token));
+  await new Promise<void>((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path });
+    req.on('error', () => resolve());
+    setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, 100);
+  });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    await profiler.writer.whenIdle();
+    const [row] = (await profiler.storage.find({ limit: 50 })).filter((found) => !before.has(found.token) && found.url.endsWith(path));
+    if (row !== undefined) return storedProfile(profiler, row.token);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
 }

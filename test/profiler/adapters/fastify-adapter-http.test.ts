@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import http from 'node:http';
 import { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -12,7 +11,7 @@ import { type StartedProfiler } from '../../../src/profiler/core/start-profiler'
 import { machineOf } from '../../../src/profiler/collect/collectors/machine-view';
 import { type Profile } from '../../../src/profiler/profile';
 import { httpRequest } from '../../helpers/http-client';
-import { checkProfilerPages, storedProfile } from '../../helpers/profiler-adapter';
+import { abandonedProfile, checkProfilerPages, storedProfile } from '../../helpers/profiler-adapter';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
 
@@ -138,21 +137,7 @@ test('an error thrown in an async handler: a 500 whose profile holds it in the E
 
 test('a client that leaves before the answer leaves an aborted profile, and the application keeps serving', async (t) => {
   const { port, profiler } = await serve();
-  await new Promise<void>((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/hang' });
-    req.on('error', () => resolve());
-    setTimeout(() => {
-      req.destroy();
-      resolve();
-    }, 100);
-  });
-  let aborted: Profile | undefined;
-  for (let attempt = 0; attempt < 100 && aborted === undefined; attempt++) {
-    await profiler.writer.whenIdle();
-    const [row] = (await profiler.storage.find({ limit: 10 })).filter((found) => found.url.endsWith('/hang'));
-    if (row !== undefined) aborted = await storedProfile(profiler, row.token);
-    else await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const aborted = await abandonedProfile(profiler, port, '/hang');
   t.like(aborted, { aborted: true, statusCode: 0 });
   t.is((await httpRequest(port, { path: '/users/1' })).status, 200);
 });
