@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { type ExecutionContext, type TestFn } from 'ava';
 import pg from 'pg';
 import { type StartedProfiler } from '../../src/profiler/core/start-profiler';
@@ -78,8 +79,9 @@ export function assertToolbarPage(t: ExecutionContext, port: number, page: HttpR
 }
 
 /**
- * Checks that the server on `port` answers the profile page of its `/page`, its JSON and the
- * toolbar's content, none of them profiled, and refuses a foreign Host; answers the profile page.
+ * What every adapter's server must answer of the profiler's pages, for the profile of its
+ * `/page`: the profile page (unprofiled), its JSON, HEAD, the toolbar's content, the home's
+ * redirect, and a 403 for a Host not allowed (DNS rebinding). Answers the profile page.
  */
 export async function assertPagesServed(t: ExecutionContext, port: number): Promise<HttpResult> {
   const page = await httpRequest(port, { path: '/page' });
@@ -87,11 +89,46 @@ export async function assertPagesServed(t: ExecutionContext, port: number): Prom
   const panel = await profilePage(port, token);
   t.is(panel.status, 200);
   t.true(panel.body.includes('/page'));
-  t.is(panel.headers['x-debug-token'], undefined);
+  t.is(panel.headers['x-debug-token'], undefined, 'the pages are not profiled');
   const json = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Accept: 'application/json' } });
   t.is((JSON.parse(json.body) as { token: string }).token, token);
+  t.is((await httpRequest(port, { method: 'HEAD', path: `/_profiler/${token}` })).status, 200);
   t.is((await httpRequest(port, { path: `/_wdt/${token}` })).status, 200);
+  t.is((await httpRequest(port, { path: '/_profiler/' })).status, 302);
   const refused = await httpRequest(port, { path: `/_profiler/${token}`, headers: { Host: 'rebound.example' } });
   t.is(refused.status, 403);
   return panel;
+}
+
+/** Asks `path` and leaves after 100 ms, before the answer; resolves with the profile the server stored for it. */
+export async function abandonedProfile(profiler: StartedProfiler, port: number, path: string): Promise<Profile | undefined> {
+  const before = new Set((await profiler.storage.find({ limit: 50 })).map((row) => row.token));
+  await new Promise<void>((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path });
+    req.on('error', () => resolve());
+    setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, 100);
+  });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    await profiler.writer.whenIdle();
+    const [row] = (await profiler.storage.find({ limit: 50 })).filter((found) => !before.has(found.token) && found.url.endsWith(path));
+    if (row !== undefined) return storedProfile(profiler, row.token);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
+}
+
+/** Checks that the profile of the n-th response holds exactly one query, whose parameters are `[n]`: each request's own, under concurrency. */
+export async function assertOwnQueries(t: ExecutionContext, profiler: StartedProfiler, responses: readonly HttpResult[]): Promise<void> {
+  for (const [n, res] of responses.entries()) {
+    const profile = await storedProfile(profiler, res.headers['x-debug-token']);
+    const { queries } = profile.collectors['db'] as { queries: { params: unknown[] }[] };
+    t.deepEqual(
+      queries.map((query) => query.params),
+      [[n]],
+      `request ${n}`,
+    );
+  }
 }

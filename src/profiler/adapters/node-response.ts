@@ -1,17 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { HeaderBag } from '../../http/header-bag';
+import { type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { type ProfiledRequest } from '../core/profiled-request';
-import { profilePath, PROFILER_PREFIX, TOOLBAR_PREFIX } from '../profiler-paths';
-import { allowToolbarInCsp } from '../ui/toolbar/toolbar-csp';
-import { renderToolbarSnippet } from '../ui/toolbar/toolbar-snippet';
-import { TOOLBAR_HEADER } from '../ui/web-debug-toolbar-listener';
+import { insertToolbar } from './insert-toolbar';
+import { markResponse, type ResponseHeaderAccess } from './mark-response';
 
 /** Largest HTML page held to put the toolbar in; a larger one is sent as it comes, without toolbar. */
 const MAX_HELD_BYTES = 4 << 20;
-
-/** The policies that may need a nonce for the toolbar's stylesheet and script. */
-const POLICY_HEADERS = ['content-security-policy', 'content-security-policy-report-only'] as const;
 
 type WriteHead = ServerResponse['writeHead'];
 type Callback = (error?: Error | null) => void;
@@ -34,39 +27,22 @@ function givenHeaders(args: readonly unknown[]): OutgoingHttpHeaders | undefined
   return typeof last === 'object' && last !== null && !Array.isArray(last) ? (last as OutgoingHttpHeaders) : undefined;
 }
 
-/** Whether a response gets the toolbar, as Loupe's WebDebugToolbarListener and Symfony's decide. */
-function wantsToolbar(req: IncomingMessage, res: ServerResponse, status: number, given: OutgoingHttpHeaders | undefined): boolean {
-  if (req.method === 'HEAD' || (status >= 300 && status < 400)) return false;
-  if (!(headerOf(res, given, 'content-type') ?? '').trimStart().toLowerCase().startsWith('text/html')) return false;
-  if (headerOf(res, given, 'content-encoding') !== undefined) return false;
-  if (String(req.headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest') return false;
-  const path = req.url ?? '';
-  if (path.startsWith(PROFILER_PREFIX) || path.startsWith(TOOLBAR_PREFIX)) return false;
-  return headerOf(res, given, 'content-disposition')?.split(';')[0]?.trim().toLowerCase() !== 'attachment';
-}
-
-/** Where the last `</body>` starts, in any letter case, or -1. */
-function lastBodyEnd(body: Buffer): number {
-  const text = body.toString('latin1');
-  return text.toLowerCase().lastIndexOf('</body>');
-}
-
-/** Gives the toolbar a nonce where the page's Content-Security-Policy would refuse it. */
-function allowToolbar(res: ServerResponse, given: OutgoingHttpHeaders | undefined): string | null {
-  const bag = new HeaderBag();
-  for (const name of POLICY_HEADERS) {
-    const value = headerOf(res, given, name);
-    if (value !== undefined) bag.set(name, value);
-  }
-  const nonce = allowToolbarInCsp(bag, () => randomBytes(16).toString('base64'));
-  if (nonce === null) return null;
-  for (const name of POLICY_HEADERS) {
-    const value = bag.get(name);
-    if (value === undefined) continue;
+/** The response's headers, wherever they are set: `setHeader`, or the headers object given to `writeHead`, which wins. */
+function headerAccess(res: ServerResponse, given: OutgoingHttpHeaders | undefined): ResponseHeaderAccess {
+  const removeGiven = (name: string): void => {
     if (given !== undefined) for (const key of Object.keys(given)) if (key.toLowerCase() === name) delete given[key];
-    res.setHeader(name, value);
-  }
-  return nonce;
+  };
+  return {
+    get: (name) => headerOf(res, given, name.toLowerCase()),
+    set: (name, value) => {
+      removeGiven(name.toLowerCase());
+      res.setHeader(name, value);
+    },
+    remove: (name) => {
+      removeGiven(name.toLowerCase());
+      res.removeHeader(name);
+    },
+  };
 }
 
 function toBuffer(chunk: unknown, encoding: unknown): Buffer {
@@ -82,7 +58,7 @@ function toBuffer(chunk: unknown, encoding: unknown): Buffer {
  * a compressed, redirected, attachment or larger page passes untouched). Works on the instance's
  * own methods, so any framework on node:http (Express, Koa, NestJS) writes through it.
  */
-export function instrumentResponse(req: IncomingMessage, res: ServerResponse, request: ProfiledRequest, options: InstrumentOptions): void {
+export function instrumentResponse(res: ServerResponse, request: ProfiledRequest, options: InstrumentOptions): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -94,15 +70,8 @@ export function instrumentResponse(req: IncomingMessage, res: ServerResponse, re
     decided = true;
     const status = typeof args[0] === 'number' ? args[0] : res.statusCode;
     request.enter('response');
-    const token = request.respond(status);
-    const given = givenHeaders(args);
-    const directive = headerOf(res, given, TOOLBAR_HEADER.toLowerCase());
-    res.removeHeader(TOOLBAR_HEADER);
-    if (token === null) return args;
-    res.setHeader('X-Debug-Token', token);
-    res.setHeader('X-Debug-Token-Link', request.request.host === '' ? profilePath(token) : `${request.request.schemeAndHttpHost}${profilePath(token)}`);
-    if (directive?.trim().toLowerCase() === 'off' || !wantsToolbar(req, res, status, given) || !options.isAllowedClient(req.socket.remoteAddress ?? '')) return args;
-    held = { args, chunks: [], size: 0, snippet: renderToolbarSnippet(token, allowToolbar(res, given)) };
+    const snippet = markResponse(request, status, headerAccess(res, givenHeaders(args)), options.isAllowedClient);
+    if (snippet !== null) held = { args, chunks: [], size: 0, snippet };
     return args;
   };
   /** Sends what was held as it came, without the toolbar (too large for it). */
@@ -138,13 +107,11 @@ export function instrumentResponse(req: IncomingMessage, res: ServerResponse, re
     held = null;
     const last = typeof chunk === 'function' || chunk === undefined || chunk === null ? [] : [toBuffer(chunk, encoding)];
     const body = Buffer.concat([...page.chunks, ...last]);
-    const at = lastBodyEnd(body);
     const done = [chunk, encoding, callback].find((argument): argument is Callback => typeof argument === 'function');
-    const finalBody = at === -1 ? body : Buffer.concat([body.subarray(0, at), Buffer.from(page.snippet), body.subarray(at)]);
-    const given = givenHeaders(page.args);
-    if (given !== undefined) for (const key of Object.keys(given)) if (['content-length', 'etag'].includes(key.toLowerCase())) delete given[key];
-    res.removeHeader('ETag');
-    res.setHeader('Content-Length', finalBody.length);
+    const finalBody = insertToolbar(body, page.snippet) ?? body;
+    const headers = headerAccess(res, givenHeaders(page.args));
+    headers.remove('ETag');
+    headers.set('Content-Length', String(finalBody.length));
     writeHead(...page.args);
     return done === undefined ? end(finalBody) : end(finalBody, done);
   }) as ServerResponse['end'];

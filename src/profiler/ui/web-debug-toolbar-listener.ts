@@ -17,7 +17,7 @@ const TOKEN = /^[0-9a-f]{6}$/;
 const makeNonce = (): string => randomBytes(16).toString('base64');
 
 /** Where the last `</body>` starts in `body` (a string's index, a buffer's byte offset), in any letter case, or -1 (Symfony's strripos). */
-function lastBodyEnd(body: string | Buffer): number {
+export function lastBodyEnd(body: string | Buffer): number {
   for (let at = body.lastIndexOf('</'); at !== -1; at = at === 0 ? -1 : body.lastIndexOf('</', at - 1)) {
     const tag = typeof body === 'string' ? body.slice(at, at + 7) : body.toString('latin1', at, at + 7);
     if (tag.toLowerCase() === '</body>') return at;

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import test from 'ava';
 import express from 'express';
 import { profileServer, type ProfiledServer } from '../../../src/profiler/adapters/node';
-import { adapterTestBed, assertPagesServed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
+import { adapterTestBed, assertOwnQueries, assertPagesServed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
 import { httpRequest } from '../../helpers/http-client';
 
 /*
@@ -81,15 +81,7 @@ test('the server answers the profiler\'s pages, its JSON API and the toolbar\'s 
 test('20 concurrent requests through a shared pool: each profile holds exactly its own query', async (t) => {
   const { port, profiled } = await serve(plainServer());
   const responses = await Promise.all(Array.from({ length: 20 }, (_, n) => httpRequest(port, { path: `/query?n=${n}` })));
-  for (const [n, res] of responses.entries()) {
-    const profile = await storedProfile(profiled.profiler, res.headers['x-debug-token']);
-    const { queries } = profile.collectors['db'] as { queries: { params: unknown[] }[] };
-    t.deepEqual(
-      queries.map((query) => query.params),
-      [[n]],
-      `request ${n}`,
-    );
-  }
+  await assertOwnQueries(t, profiled.profiler, responses);
 });
 
 test('an Express application on node:http is profiled the same way', async (t) => {

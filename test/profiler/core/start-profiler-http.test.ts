@@ -9,6 +9,7 @@ import { startProfiler, type ProfiledRequest, type StartedProfiler } from '../..
 import { type Profile } from '../../../src/profiler/profile';
 import { parseProfile } from '../../../src/profiler/profile-schema';
 import { httpRequest } from '../../helpers/http-client';
+import { abandonedProfile } from '../../helpers/adapter-test-bed';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
 import { TYPESCRIPT } from '../../helpers/typescript-loader';
@@ -125,22 +126,7 @@ test('an error the server records is in the Exception panel\'s data, with its st
 });
 
 test('a client that leaves before the answer leaves an aborted profile, and the server keeps serving', async (t) => {
-  const before = await profiler.storage.find({ limit: 50 });
-  await new Promise<void>((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/hang' });
-    req.on('error', () => resolve());
-    setTimeout(() => {
-      req.destroy();
-      resolve();
-    }, 100);
-  });
-  let aborted: Profile | undefined;
-  for (let attempt = 0; attempt < 100 && aborted === undefined; attempt++) {
-    await profiler.writer.whenIdle();
-    const rows = (await profiler.storage.find({ limit: 50 })).filter((row) => !before.some((old) => old.token === row.token) && row.url.endsWith('/hang'));
-    if (rows[0] !== undefined) aborted = await stored(rows[0].token);
-    else await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const aborted = await abandonedProfile(profiler, port, '/hang');
   t.like(aborted, { aborted: true, statusCode: 0 });
   t.is((await httpRequest(port, { path: '/users/1' })).status, 200);
 });

@@ -3,7 +3,8 @@ import { createIpRangeMatcher } from '../../../http/ip-range-matcher';
 import { type ProfiledRequest } from '../../core/profiled-request';
 import { startProfiler, type StartedProfiler } from '../../core/start-profiler';
 import { endOnClose, instrumentResponse } from '../node-response';
-import { requestStartOf, writePage } from '../node/profile-server';
+import { writePage } from '../node/profile-server';
+import { requestStartOf } from '../request-start-of';
 import { isRouteHandler, listenToRouter, type LayerCall, type LayerListener } from './router-tracing';
 import { type ExpressNext, type LoupeMiddleware, type LoupeOptions } from './loupe-middleware';
 
@@ -109,7 +110,7 @@ export function createLoupeMiddleware(options: LoupeOptions): LoupeMiddleware {
     const handle = profiler.startRequest(start);
     const handled: Handled = { handle, res, errors: new Set(), state: '', routed: false, spans: new WeakMap() };
     requests.set(req, handled);
-    instrumentResponse(req, res, handle, { isAllowedClient });
+    instrumentResponse(res, handle, { isAllowedClient });
     enter(handled, 'middleware');
     endOnClose(res, handle, () => {
       // Without the router's channel (Express 4), the route is read once the response is sent.

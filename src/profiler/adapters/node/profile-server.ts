@@ -2,9 +2,9 @@ import { type IncomingMessage, type Server, type ServerResponse } from 'node:htt
 import { createIpRangeMatcher } from '../../../http/ip-range-matcher';
 import { type PageResponse } from '../../core/profiler-pages';
 import { startProfiler, type StartedProfiler, type StartProfilerOptions } from '../../core/start-profiler';
-import { type RequestStart } from '../../core/request-start';
 import { isProfilingEnabled, type EnabledOptions } from '../is-profiling-enabled';
 import { endOnClose, instrumentResponse } from '../node-response';
+import { requestStartOf } from '../request-start-of';
 
 export interface ProfileServerOptions extends StartProfilerOptions, EnabledOptions {
   /** Serve the profiler's pages (`/_profiler…`, `/_wdt…`) from this server; on by default. */
@@ -16,19 +16,6 @@ export interface ProfiledServer {
   readonly profiler: StartedProfiler;
   /** Stops profiling the server (its requests are served as before) and closes the profiler. */
   close(): Promise<void>;
-}
-
-/** What the profiler is told of a request of a node:http server. */
-export function requestStartOf(req: IncomingMessage): RequestStart {
-  const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean };
-  return {
-    method: req.method ?? 'GET',
-    url: req.url ?? '/',
-    headers: req.headers,
-    remoteAddress: socket.remoteAddress ?? '',
-    scheme: socket.encrypted === true ? 'https' : 'http',
-    serverPort: socket.localPort ?? 0,
-  };
 }
 
 /** Writes one of the profiler's pages. */
@@ -71,7 +58,7 @@ export async function profileServer(server: Server, options: ProfileServerOption
       return true;
     }
     const request = profiler.startRequest(start);
-    instrumentResponse(incoming, response, request, { isAllowedClient });
+    instrumentResponse(response, request, { isAllowedClient });
     endOnClose(response, request);
     return request.run(emitted);
   };

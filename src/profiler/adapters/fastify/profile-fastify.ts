@@ -1,0 +1,135 @@
+import diagnostics from 'node:diagnostics_channel';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { NotFoundHttpError } from '../../../errors/http-error';
+import { createIpRangeMatcher } from '../../../http/ip-range-matcher';
+import { requestContext } from '../../../kernel/request-context';
+import { type ProfiledRequest } from '../../core/profiled-request';
+import { type ProfilerPages } from '../../core/profiler-pages';
+import { startProfiler, type StartedProfiler, type StartProfilerOptions } from '../../core/start-profiler';
+import { type EnabledOptions } from '../is-profiling-enabled';
+import { insertToolbar } from '../insert-toolbar';
+import { markResponse, type ResponseHeaderAccess } from '../mark-response';
+import { requestStartOf } from '../request-start-of';
+import { profiledLogger } from './profiled-logger';
+import { mountProfilerPages } from './profiler-page-routes';
+
+/** Fastify's tracing channel around a route's handler (built in since Fastify 5): its start is where the handler state begins. */
+const HANDLER_START = 'tracing:fastify.request.handler:start';
+
+export interface LoupeOptions extends StartProfilerOptions, EnabledOptions {
+  /** Serve the profiler's pages (`/_profiler…`, `/_wdt…`) from the application; on by default. */
+  readonly pages?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Loupe's profiler, once the `loupe` plugin is registered and on. */
+    loupe?: StartedProfiler;
+  }
+}
+
+function headerAccess(reply: FastifyReply): ResponseHeaderAccess {
+  return {
+    get: (name) => {
+      const value = reply.getHeader(name);
+      return value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    set: (name, value) => void reply.header(name, value),
+    remove: (name) => void reply.removeHeader(name),
+  };
+}
+
+/** The route the request matched, as `GET /users/:id`, with the handler's name; Fastify's not-found handler as a 404 of no route. */
+function nameRoute(handle: ProfiledRequest, request: FastifyRequest): void {
+  const { request: incoming } = handle;
+  if (request.is404) {
+    handle.fail(new NotFoundHttpError(`No route found for "${incoming.data.method} ${incoming.uriForPath(incoming.path)}"`));
+    return;
+  }
+  // Fastify binds the handler to the instance: its name is the function's behind `bound `.
+  const name = request.routeOptions.handler.name.replace(/^bound /, '');
+  handle.setRoute(`${request.method} ${request.routeOptions.url ?? request.url}`, name === '' ? undefined : name);
+  for (const [key, value] of Object.entries(request.params ?? {})) if (typeof value === 'string') incoming.attributes.set(key, value);
+}
+
+/**
+ * Profiles every request of a Fastify application (see `loupe` in `loupe-kernel/fastify`): its
+ * hooks record the lifecycle as states, the route and handler, errors and the response, and put
+ * the token and the toolbar in the response; the request's code runs in its profile.
+ */
+export async function profileFastify(app: FastifyInstance, options: LoupeOptions): Promise<void> {
+  const profiler = await startProfiler(options);
+  const pages: ProfilerPages | null = options.pages === false ? null : profiler.pages();
+  const isAllowedClient = createIpRangeMatcher(profiler.config.profiler.allowedIps);
+  const handles = new WeakMap<object, ProfiledRequest>();
+  const onHandlerStart = (message: unknown): void => {
+    const request = (message as { request?: unknown } | null)?.request;
+    if (typeof request === 'object' && request !== null) handles.get(request)?.enter('handler');
+  };
+  diagnostics.subscribe(HANDLER_START, onHandlerStart);
+  app.decorate('loupe', profiler);
+  app.addHook('onClose', async () => {
+    diagnostics.unsubscribe(HANDLER_START, onHandlerStart);
+    await profiler.close();
+  });
+  if (pages !== null) mountProfilerPages(app, pages);
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (pages?.owns((request.raw.url ?? '/').split('?')[0] ?? '') === true) return done();
+    const handle = profiler.startRequest(requestStartOf(request.raw));
+    handles.set(request, handle);
+    handle.enter('onRequest');
+    nameRoute(handle, request);
+    request.log = profiledLogger(request.log, handle);
+    reply.log = profiledLogger(reply.log, handle);
+    // The hooks after this one and the handler continue from here, synchronously or not: they all
+    // run in the request's context, as does the body's parsing, whose events come from the same connection.
+    requestContext.enterWith(handle);
+    done();
+  });
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    handles.get(request)?.enter('preParsing');
+    done(null, payload);
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    handles.get(request)?.enter('preValidation');
+    done();
+  });
+  app.addHook('preHandler', (request, _reply, done) => {
+    handles.get(request)?.enter('preHandler');
+    done();
+  });
+  app.addHook('preSerialization', (request, _reply, payload, done) => {
+    handles.get(request)?.enter('preSerialization');
+    done(null, payload);
+  });
+  app.addHook('onError', (request, _reply, error, done) => {
+    handles.get(request)?.fail(error);
+    done();
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const handle = handles.get(request);
+    if (handle === undefined) return done(null, payload);
+    handle.enter('onSend');
+    const headers = headerAccess(reply);
+    const snippet = markResponse(handle, reply.statusCode, headers, isAllowedClient);
+    // A stream (or anything but a whole body) is sent as it comes: holding it is the application's choice, not Loupe's.
+    const page = snippet === null ? null : typeof payload === 'string' ? insertToolbar(payload, snippet) : Buffer.isBuffer(payload) ? insertToolbar(payload, snippet) : null;
+    if (page === null) return done(null, payload);
+    headers.remove('ETag');
+    headers.set('Content-Length', String(Buffer.byteLength(page)));
+    done(null, page);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const handle = handles.get(request);
+    if (handle !== undefined) {
+      handle.enter('onResponse');
+      handle.end({ status: reply.statusCode, headers: reply.getHeaders() });
+    }
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    handles.get(request)?.end(null);
+    done();
+  });
+}

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { HeaderBag } from '../../http/header-bag';
+import { type Request } from '../../http/request';
+import { type ProfiledRequest } from '../core/profiled-request';
+import { profilePath, PROFILER_PREFIX, TOOLBAR_PREFIX } from '../profiler-paths';
+import { allowToolbarInCsp } from '../ui/toolbar/toolbar-csp';
+import { renderToolbarSnippet } from '../ui/toolbar/toolbar-snippet';
+import { TOOLBAR_HEADER } from '../ui/web-debug-toolbar-listener';
+
+/** The policies that may need a nonce for the toolbar's stylesheet and script. */
+const POLICY_HEADERS = ['content-security-policy', 'content-security-policy-report-only'] as const;
+
+/** The headers of a response not yet sent, as a server lets an adapter read and change them (names in any case). */
+export interface ResponseHeaderAccess {
+  /** One header as text (several values joined with `, `), or `undefined`. */
+  get(name: string): string | undefined;
+  set(name: string, value: string): void;
+  remove(name: string): void;
+}
+
+/** Whether a response gets the toolbar, as Loupe's WebDebugToolbarListener and Symfony's decide. */
+function wantsToolbar(request: Request, status: number, headers: ResponseHeaderAccess): boolean {
+  // Unlike the kernel, which measures a HEAD page as its GET, a foreign server has already sized its HEAD answer.
+  if (request.data.method === 'HEAD' || (status >= 300 && status < 400)) return false;
+  if (!(headers.get('content-type') ?? '').trimStart().toLowerCase().startsWith('text/html')) return false;
+  if (headers.get('content-encoding') !== undefined) return false;
+  if ((request.header('x-requested-with') ?? '').toLowerCase() === 'xmlhttprequest') return false;
+  if (request.path.startsWith(PROFILER_PREFIX) || request.path.startsWith(TOOLBAR_PREFIX)) return false;
+  // RFC 6266: the disposition type is the first token, in any letter case.
+  return headers.get('content-disposition')?.split(';')[0]?.trim().toLowerCase() !== 'attachment';
+}
+
+/** Gives the toolbar a nonce where the page's Content-Security-Policy would refuse it. */
+function allowToolbar(headers: ResponseHeaderAccess): string | null {
+  const bag = new HeaderBag();
+  for (const name of POLICY_HEADERS) {
+    const value = headers.get(name);
+    if (value !== undefined) bag.set(name, value);
+  }
+  const nonce = allowToolbarInCsp(bag, () => randomBytes(16).toString('base64'));
+  if (nonce === null) return null;
+  for (const name of POLICY_HEADERS) {
+    const value = bag.get(name);
+    if (value !== undefined) headers.set(name, value);
+  }
+  return nonce;
+}
+
+/**
+ * Marks a response of a foreign server about to be sent with `status`: `X-Debug-Token` and
+ * `X-Debug-Token-Link` when the request is profiled, the `X-Debug-Toolbar` directive removed (it
+ * is meant for Loupe, not the client), and, when the page is one that gets the toolbar (HTML, not
+ * compressed, redirected, attached, asked by XHR or for HEAD; a client of PROFILER_ALLOWED_IPS;
+ * no `X-Debug-Toolbar: off`), the snippet to put before its last `</body>`, its CSP given a nonce.
+ * Answers `null` when the page gets no toolbar.
+ */
+export function markResponse(request: ProfiledRequest, status: number, headers: ResponseHeaderAccess, isAllowedClient: (address: string) => boolean): string | null {
+  const token = request.respond(status);
+  const directive = headers.get(TOOLBAR_HEADER);
+  headers.remove(TOOLBAR_HEADER);
+  if (token === null) return null;
+  const { request: incoming } = request;
+  headers.set('X-Debug-Token', token);
+  headers.set('X-Debug-Token-Link', incoming.host === '' ? profilePath(token) : `${incoming.schemeAndHttpHost}${profilePath(token)}`);
+  if (directive?.trim().toLowerCase() === 'off' || !wantsToolbar(incoming, status, headers) || !isAllowedClient(incoming.data.remoteAddress)) return null;
+  return renderToolbarSnippet(token, allowToolbar(headers));
+}
