@@ -9,7 +9,7 @@ export const BASE_STYLE = `
 * { box-sizing: border-box; }
 body { margin: 0; background: #f3f4f6; color: #222; font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; }
 a { color: #1c5fa8; }
-code, pre, .mono, .fn, .loc { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
+code, pre, .mono, .fn, .loc, .source { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
 .header { background: #222; color: #eee; }
 .header h1 { margin: 0; font-size: 16px; font-weight: 600; }
 .empty { color: #888; }

@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 /**
  * The search page's live list, in the browser: a WebSocket to the path in `data-live` of the
  * `.live` section; each summary it announces becomes a row at the top of the results table, of
- * the same shape as a stored row (status with its reason phrase from `data-status-text`, IP,
- * method, URL, time, duration, queries, token; its columns read from the table's header, so the
- * list follows the table), and the result count above the table counts it. As the stored rows,
+ * the same shape as a stored row (status code with its reason phrase from `data-status-text` as
+ * its title, IP, method, path (the whole URL as its title), time, duration, queries, token;
+ * its columns read from the table's header, so the list follows the table), and the result count above the table counts it. As the stored rows,
  * error sub-requests and /favicon.ico requests are left out unless the search shows them
  * (`data-sub-requests`, `data-favicon`). A row is hidden unless it passes the section's filters;
  * the pause button holds new rows (at most 500) until resumed. Rows are built with textContent
@@ -80,11 +80,20 @@ export const LIVE_SCRIPT = `(function () {
 
   function fill(td, column, s) {
     if (column === 'status') {
-      td.textContent = s.aborted || s.status === 0 ? 'aborted' : (s.status + ' ' + (reasons[s.status] || '')).trim();
-      if (s.status >= 400 || s.status === 0) td.className = 'level-error';
+      var none = s.aborted || s.status === 0;
+      td.textContent = none ? 'aborted' : String(s.status);
+      td.title = none ? 'No response: the client disconnected' : (reasons[s.status] || '');
+      td.className = 'status' + (none || s.status >= 500 ? ' level-error' : s.status >= 400 ? ' level-warning' : '');
     } else if (column === 'ip') td.textContent = s.ip || '–';
     else if (column === 'method') td.textContent = s.method;
-    else if (column === 'url' || column === 'path') { td.className = 'mono url'; td.textContent = s.url || s.path; }
+    else if (column === 'url' || column === 'path') {
+      td.className = 'mono url'; td.title = s.url || s.path;
+      // A line may break after a slash, a question mark or an ampersand, never inside a word.
+      s.path.replace(/([/?&])/g, '$1\\u0000').split('\\u0000').forEach(function (part, i) {
+        if (i > 0) td.appendChild(document.createElement('wbr'));
+        td.appendChild(document.createTextNode(part));
+      });
+    }
     else if (column === 'time') {
       var time = document.createElement('time'), iso = new Date(s.time).toISOString();
       time.setAttribute('datetime', iso); time.textContent = iso; td.appendChild(time);

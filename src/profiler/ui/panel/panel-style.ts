@@ -36,10 +36,12 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 th.key { width: 30%; }
 thead th { white-space: nowrap; }
 /* A cell breaks between words, never inside one ("Metho d"): a table wider than the column
-   scrolls instead, and only a URL or a preformatted value, which may have no space at all,
-   wraps anywhere. The search results keep each short value (status, IP, time) on one line. */
-td.url, td pre { overflow-wrap: anywhere; }
+   scrolls instead, and only a preformatted value, which may have no space at all, wraps
+   anywhere. A search result's URL breaks after a slash (its <wbr>); each short value (status,
+   IP, time) stays on one line. */
+td pre { overflow-wrap: anywhere; }
 table.results td:not(.url) { white-space: nowrap; }
+table.results td.status { width: 1%; }
 tr.sub td:first-child { padding-left: 28px; }
 .error-message { font-size: 16px; }
 .timeline { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; margin-bottom: 12px; }
@@ -86,6 +88,7 @@ form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
 form.search label.toggle { flex-direction: row; align-items: center; gap: 6px; align-self: center; white-space: nowrap; }
 form.search label.toggle input { width: auto; margin: 0; }
-form.search input { font: inherit; padding: 4px 6px; width: 160px; }
+form.search input, form.search select { font: inherit; padding: 4px 6px; height: 30px; border: 1px solid #767676; border-radius: 2px; background: #fff; }
+form.search input { width: 160px; }
 form.search button { font: inherit; padding: 5px 14px; }
 ${LIVE_LIST_STYLE}`);
