@@ -47,7 +47,7 @@ export const httpClientPanel: PanelDefinition<HttpClientCollectorData> = {
   badge: (data) => {
     if (data.count === 0) return null;
     const loops = analyzeRepeats(data.calls, shapeOf, (call) => `${call.method} ${call.url}`).nPlusOne.size;
-    return { count: data.count, isError: loops > 0 || data.slow > 0 || data.errors > 0 };
+    return { count: data.count, isError: data.errors > 0, isWarning: loops > 0 || data.slow > 0 };
   },
   render: (context) => {
     const { data, profile, query } = context;

@@ -18,10 +18,14 @@ export interface PanelContext<TData extends object = object> {
   readonly source: SourceReader;
 }
 
-/** A count shown beside a panel's label in the menu, and whether it signals a problem. */
+/**
+ * A count shown beside a panel's label in the menu, and whether it signals a problem: red for
+ * an error (an exception, a failed call), amber for a warning (an N+1 loop, a slow call).
+ */
 export interface PanelBadge {
   readonly count: number;
   readonly isError: boolean;
+  readonly isWarning?: boolean;
 }
 
 /**

@@ -18,14 +18,17 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .menu a:hover { background: #e5e7eb; }
 .menu a[aria-current="page"] { background: #222; color: #fff; }
 .badge.error { background: #b0413e; color: #fff; }
+.badge.warning { background: #c28b2c; color: #fff; }
 .counters { font-size: 12px; color: #555; }
 .counters dt { float: left; clear: left; width: 90px; }
 .counters dd { margin: 0 0 2px 90px; }
 .content { flex: 1; min-width: 0; padding: 16px 24px 48px 8px; overflow-x: auto; }
 .summary { background: #fff; border: 1px solid #e2e2e2; border-left: 6px solid #4f805d; border-radius: 4px; padding: 12px 16px; margin-bottom: 16px; }
 .summary.status-error { border-left-color: #b0413e; }
+.summary.status-warning { border-left-color: #c28b2c; }
 .summary h2 { margin: 0 0 6px; font-size: 20px; }
-.summary .status-error-text { color: #b0413e; }
+.status-error-text { color: #b0413e; }
+.status-warning-text { color: #a46a1f; }
 .summary dl { display: flex; flex-wrap: wrap; gap: 4px 24px; margin: 0; }
 .summary dt { color: #777; font-size: 12px; }
 .summary dd { margin: 0; word-break: break-all; }

@@ -36,7 +36,7 @@ export const redisPanel: PanelDefinition<RedisCollectorData> = {
   badge: (data) => {
     if (data.count === 0) return null;
     const loops = analyzeRepeats(data.commands, shapeOf, exactOf).nPlusOne.size;
-    return { count: data.count, isError: loops > 0 || data.slow > 0 || data.errors > 0 };
+    return { count: data.count, isError: data.errors > 0, isWarning: loops > 0 || data.slow > 0 };
   },
   render: (context) => {
     const { data, profile, query } = context;

@@ -32,7 +32,7 @@ function swatch(name: string): SafeHtml {
 
 function statusItem(profile: Profile): SafeHtml {
   const status = profile.statusCode;
-  const tone = status >= 400 || status === 0 ? 'error' : status >= 300 ? 'redirect' : 'ok';
+  const tone = status >= 500 || status === 0 ? 'error' : status >= 400 ? 'warning' : status >= 300 ? 'redirect' : 'ok';
   const text = status === 0 ? 'No response: the client disconnected' : `${status} ${STATUS_TEXT[status] ?? ''}`.trim();
   return html`<a class="lwdt-item lwdt-status lwdt-status-${tone}" href="${profilePath(profile.token, 'request')}" title="${text}">${status === 0 ? '—' : status}</a>`;
 }

@@ -102,7 +102,7 @@ test('the Database panel lists the SQL, flags the N+1 loop, the duplicate and th
   t.true(all.includes('class="flag flag-n-1"'), 'the loop is flagged N+1');
   t.true(all.includes('class="flag flag-duplicate"'));
   t.true(all.includes('class="flag flag-slow"'));
-  t.true(all.includes('data-panel="db"><span>Database</span><span class="badge error">6</span>'), 'the menu badge warns');
+  t.true(all.includes('data-panel="db"><span>Database</span><span class="badge warning">6</span>'), 'the menu badge warns in amber: an N+1 loop and a slow query, no failed one');
 
   const slow = await page(withIde, profile.token, 'panel=db&filter=slow');
   t.true(slow.includes('pg_sleep(0.5)'));

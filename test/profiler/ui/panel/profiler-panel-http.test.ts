@@ -79,6 +79,20 @@ test('the panel of GET /config.yaml shows the 404, its inner cause, the trace, a
   t.regex(res.body, /data-counter="dropped">\d+</);
 });
 
+test('a 4xx reads amber and a 5xx red, as in Symfony: in the profile\'s summary and in the toolbar', async (t) => {
+  const notFound = await profiled('/config.yaml');
+  const boom = await profiled('/boom');
+  const page404 = (await get(notFound.panelPath)).body;
+  const page500 = (await get(boom.panelPath)).body;
+  t.true(page404.includes('<section class="summary status-warning">'));
+  t.true(page404.includes('<span class="status-warning-text">Error 404 Not Found</span>'));
+  t.true(page500.includes('<section class="summary status-error">'));
+  t.true(page500.includes('<span class="status-error-text">Error 500 Internal Server Error</span>'));
+  t.regex(page404, /\.status-warning-text \{ color: #a46a1f; \}/);
+  t.true((await get(`/_wdt/${notFound.token}`)).body.includes('lwdt-item lwdt-status lwdt-status-warning'));
+  t.true((await get(`/_wdt/${boom.token}`)).body.includes('lwdt-item lwdt-status lwdt-status-error'));
+});
+
 test('the JSON of the /config.yaml profile: messages, trace, phases in order, the child profile', async (t) => {
   const { token, previous } = await profiled('/config.yaml');
   const { status, body, res } = await getJson(`/_profiler/${token}`);
