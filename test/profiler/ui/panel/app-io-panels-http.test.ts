@@ -204,11 +204,12 @@ test('without PROFILER_IDE positions are plain text, and the source is still sho
 test('the Performance waterfall shows the queries, calls and commands as spans, each kind in its own colour', async (t) => {
   const { profile } = await profiledRequest(withIde, { path: '/io' });
   const body = await page(withIde, profile.token, 'panel=performance');
-  t.regex(body, /<div class="row cat-db" data-category="db"[^>]*><span class="label"[^>]*title="sql SELECT"/);
-  t.regex(body, /<div class="row cat-http" data-category="http"[^>]*><span class="label"[^>]*title="GET http:\/\/127\.0\.0\.1:\d+\/json\?page=2"/);
-  t.regex(body, /<div class="row cat-cache" data-category="cache"[^>]*><span class="label"[^>]*title="redis SET"/);
+  t.regex(body, new RegExp(`<div class="row cat-db" data-category="db"[^>]*><span class="label"[^>]*title="sql SELECT ${table} — pg · [^"]*app-io-panels-http\\.test\\.ts:${lineOf('n-plus-one-line')}"`));
+  t.regex(body, /<div class="row cat-http" data-category="http"[^>]*><span class="label"[^>]*title="GET http:\/\/127\.0\.0\.1:\d+\/json\?page=2 — fetch · /);
+  t.regex(body, /<div class="row cat-cache" data-category="cache"[^>]*><span class="label"[^>]*title="redis SET — ioredis · /);
   const colours = ['db', 'http', 'cache'].map((category) => new RegExp(`\\.cat-${category} \\{ --span: (#[0-9a-f]{6}); \\}`).exec(body)?.[1]);
   t.is(new Set([...colours, /\.cat-redis \{ --span: (#[0-9a-f]{6}); \}/.exec(body)?.[1], /\.cat-app \{ --span: (#[0-9a-f]{6}); \}/.exec(body)?.[1]]).size, 5, 'five colours, none shared');
   t.false(colours.includes(undefined));
-  for (const category of ['db', 'http', 'cache']) t.true(body.includes(`<span class="swatch cat-${category}"></span>${category}`), `the legend names ${category}`);
+  for (const [category, meaning] of [['db', 'SQL'], ['http', 'HTTP client'], ['cache', "application's Redis"]]) t.true(body.includes(`<span class="swatch cat-${category}"></span>${meaning}`), `the legend says what ${category} is`);
+  t.false(body.includes('<span class="swatch cat-redis">'), 'no Loupe Redis in the legend of a request that made no session call');
 });
