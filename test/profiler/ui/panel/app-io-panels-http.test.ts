@@ -152,7 +152,7 @@ test('the toolbar counts the queries with their time, the calls and the commands
   t.true(db.includes(`href="/_profiler/${profile.token}?panel=db"`), res.body);
   t.regex(db, /<span class="lwdt-value">6<\/span><span class="lwdt-label">queries<\/span><span class="lwdt-unit">in [\d.]+ ms<\/span>/);
   t.regex(db, /<span class="lwdt-io-badge">1 N\+1, \d+ slow<\/span>/);
-  t.regex(res.body, /lwdt-io-http_client[^"]*"><a href="\/_profiler\/\w+\?panel=http_client"[^>]*><span class="lwdt-value">1<\/span><span class="lwdt-label">calls/);
+  t.regex(res.body, /lwdt-io-http_client[^"]*"><a href="\/_profiler\/\w+\?panel=http_client"[^>]*><span class="lwdt-value">1<\/span><span class="lwdt-label">call<\/span>/, 'one call, not "1 calls"');
   t.regex(res.body, /lwdt-io-redis[^"]*"><a href="\/_profiler\/\w+\?panel=redis"[^>]*><span class="lwdt-value">2<\/span><span class="lwdt-label">commands/);
 });
 
