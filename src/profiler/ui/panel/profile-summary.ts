@@ -52,7 +52,7 @@ ${statusHeading(profile)}
 <p class="request-line"><strong class="method">${profile.method}</strong> <span class="url">${url}</span></p>
 <dl>
 ${item('IP', html`<a href="${searchPath('ip', profile.ip)}">${profile.ip}</a>`)}
-${item('Profiled on', html`<time datetime="${time.iso}">${time.rfc}</time> <span class="empty mono">${time.iso}</span>`)}
+${item('Profiled on', html`<time datetime="${time.iso}" title="${time.iso}">${time.rfc}</time>`)}
 ${item('Token', html`<span class="mono token">${profile.token}</span>`)}
 ${item('Duration', html`<span class="duration" title="Until the response was sent; the Performance panel's Total adds kernel.terminate">${formatMs(profile.duration)}</span>`)}
 ${item('Profiler cost', `${formatMs(profile.profilerCost.collect)} (collect)`)}

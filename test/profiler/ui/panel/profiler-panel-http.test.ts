@@ -176,6 +176,17 @@ test('a matched route: request panel by default, router panel with _route, _cont
   t.true((await get(`${panelPath}?panel=exception`)).body.includes('No exception was thrown and caught.'));
 });
 
+test('the request panel gives the time once, the response\'s status as a line of text, not a table of one row', async (t) => {
+  const { panelPath } = await profiled('/hello/tim');
+  const { body } = await get(panelPath);
+  const iso = /<time datetime="([^"]+)"/.exec(body)?.[1] ?? 'no time';
+  t.regex(iso, /^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+  t.is(body.split(iso).length - 1, 2, 'the ISO time only in the datetime and title of the one <time>');
+  t.regex(body, /<time datetime="[^"]+" title="[^"]+">\w{3}, \d\d \w{3} \d{4} [\d:]+ GMT<\/time>/);
+  t.true(body.includes('<h2>Response</h2>\n<p class="response-status">Status <strong>200 OK</strong></p>'));
+  t.false(body.includes('status_code'));
+});
+
 test('an unknown token is Symfony\'s "Token not found" page (a 404 for JSON); an unknown panel and a tombstone are 404s that say so', async (t) => {
   t.is((await profiler().storage.read('abcdef')).kind, 'missing');
   const unknown = await get('/_profiler/abcdef');
