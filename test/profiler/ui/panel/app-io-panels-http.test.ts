@@ -37,7 +37,7 @@ const routes: RouteDefinition[] = [
         await pool.query('SELECT pg_sleep(0.5)');
         await my.query('SELECT ? AS answer', [42]);
         await fetch(`${upstream.url}/json?page=2`, { headers: { 'X-Quote': `it's "here"` } });
-        await redis.set(redisKey, 'v');
+        await redis.set(redisKey, 'v', 'EX', 60);
         await redis.get(redisKey);
         return Response.json({ ok: true });
       },
@@ -131,6 +131,7 @@ test('origins link to the editor by PROFILER_IDE; the HTTP Client panel shows th
   const http = await page(withIde, profile.token, 'panel=http_client');
   t.true(http.includes(`${upstream.url}/json?page=2`));
   t.regex(http, /→ <span class="status">200<\/span>/);
+  t.regex(http, /<span class="help">fetch( · received \d+ B)?<\/span>/, 'a size is shown when known, else nothing: never "?"');
   t.true(http.includes('<summary>Response headers</summary>'));
   const textarea = /<textarea class="curl-command mono"[^>]*>([^<]*)<\/textarea>/.exec(http)?.[1] ?? '';
   t.true(textarea.startsWith('curl '), textarea);
@@ -140,7 +141,8 @@ test('origins link to the editor by PROFILER_IDE; the HTTP Client panel shows th
   t.true(http.includes('class="origin editor-link" href="vscode://file/'));
 
   const redisPage = await page(withIde, profile.token, 'panel=redis');
-  t.regex(redisPage, /<code class="command">SET<\/code> <code class="args">loupe-test:panels:\d+ /);
+  t.regex(redisPage, /<code class="command">SET<\/code> <code class="args">loupe-test:panels:\d+<\/code> <span class="hidden-args empty" title="[^"]+">\+3 hidden arguments<\/span>/);
+  t.false(redisPage.includes(' ? '), 'no row of question marks');
   t.regex(redisPage, /<code class="command">GET<\/code>/);
 });
 
