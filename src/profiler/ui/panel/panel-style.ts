@@ -23,6 +23,7 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .counters dt { float: left; clear: left; width: 90px; }
 .counters dd { margin: 0 0 2px 90px; }
 .content { flex: 1; min-width: 0; padding: 16px 24px 48px 8px; overflow-x: auto; }
+.content:only-child { padding-left: 24px; }
 .summary { background: #fff; border: 1px solid #e2e2e2; border-left: 6px solid #4f805d; border-radius: 4px; padding: 12px 16px; margin-bottom: 16px; }
 .summary.status-error { border-left-color: #b0413e; }
 .summary.status-warning { border-left-color: #c28b2c; }

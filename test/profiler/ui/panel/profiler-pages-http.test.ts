@@ -65,7 +65,11 @@ test('the status page shows the configuration: Redis, key prefix, retention, sam
   t.true(status.body.includes('<h3>Configuration</h3>'));
   t.regex(status.body, /<tr data-setting="redis-url"><th>Redis<\/th><td class="mono">redis:\/\/127\.0\.0\.1:6379[^<]*<\/td><td class="mono empty">REDIS_URL<\/td><\/tr>/);
   t.true(status.body.includes(`<tr data-setting="prefix"><th>Key prefix</th><td class="mono">${prefix}</td>`));
-  t.true(status.body.includes('<tr data-setting="lifetime"><th>Retention</th><td class="mono">86,400 s</td>'));
+  t.true(status.body.includes('<tr data-setting="lifetime"><th>Retention</th><td class="mono">1 day</td>'));
+  t.true(status.body.includes('<tr data-setting="max-bytes"><th>Most bytes in all</th><td class="mono">256 MiB</td>'));
+  t.true(status.body.includes('<tr data-setting="max-profile-bytes"><th>Most bytes per profile</th><td class="mono">64 KiB</td>'));
+  t.regex(status.body, /<p>Profiles in storage now: <strong data-counter="indexed">\d+<\/strong> — those of every process[^<]*<em>Stored<\/em> above counts only\nthis process's writes since it started/);
+  t.false(status.body.includes('<aside class="sidebar">'), 'no empty left column');
   t.true(status.body.includes('<tr data-setting="sample"><th>Sampling</th><td class="mono">1</td>'));
   t.regex(status.body, /<tr data-setting="capture"><th>Captured I\/O<\/th><td class="mono">http, redis, mysql2, pg<\/td>/);
   const json = JSON.parse((await get('/_profiler/status', { Accept: 'application/json' })).body) as { settings: Record<string, unknown> };
