@@ -71,6 +71,12 @@ details.all-spans > summary { cursor: pointer; color: #1c5fa8; margin: 4px 0 8px
 #router-logs .newline { display: block; }
 .closest-route, .path-to-match { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; border-radius: 4px; }
 .help { color: #777; font-size: 12px; }
+ol.state-path { list-style: none; margin: 0 0 16px; padding: 0; display: flex; flex-wrap: wrap; align-items: center; gap: 8px 0; }
+ol.state-path li { display: flex; align-items: baseline; gap: 6px; background: #fff; border: 1px solid #d8d2e6; border-left: 4px solid #9a8cb8; border-radius: 4px; padding: 4px 10px; }
+ol.state-path li + li { margin-left: 26px; position: relative; }
+ol.state-path li + li::before { content: "→"; position: absolute; left: -21px; color: #999; }
+ol.state-path li.error { border-left-color: #b0413e; }
+ol.state-path .time { font-size: 12px; color: #555; }
 .diff.slower { color: #b0413e; font-weight: 600; }
 .diff.faster { color: #2e7d32; font-weight: 600; }
 .call-filters { margin: 0 0 12px; display: flex; flex-wrap: wrap; gap: 6px; }
