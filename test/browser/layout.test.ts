@@ -120,6 +120,7 @@ test('the live rows of the search page break no word either, and read as the sto
   t.is(await row.locator('td.status').getAttribute('title'), 'Not Found');
   t.regex(cells[4] ?? '', /^\d{4}-\d\d-\d\dT/);
   t.regex(cells[5] ?? '', /^\d+\.\d+ m?s$/);
+  t.is(cells[6], '0', 'its query count, as a stored row has it');
   t.is(cells[7], token);
   // Its error sub-request is not listed, as it is not among the stored rows; the count follows the rows.
   await page.waitForTimeout(500);

@@ -104,7 +104,7 @@ export function renderSearchPage(content: SearchPageContent, stats: ProfilerStat
     sidebar: renderSidebarCounters(stats),
     content: html`<h2>Profile Search</h2>
 ${renderForm(form)}
-${renderLiveList({ subRequests: form.sub_requests !== '', favicon: form.favicon !== '' })}
+${renderLiveList({ subRequests: form.sub_requests !== '', favicon: form.favicon !== '', limit: content.limit, page: content.page, newestFirst: (form.sort || 'time') === 'time' && (form.order || 'desc') === 'desc' })}
 <h2 class="result-count" data-total="${result.total}">${result.total === 0 ? 'No' : result.total} results found</h2>
 ${result.complete ? '' : html`<p class="empty scan-limit">Only the newest ${SEARCH_SCAN_LIMIT} profiles of this time range were searched; narrow From and Until to search older ones.</p>`}
 ${rows.length === 0 ? '' : html`<table class="results">
