@@ -2,7 +2,7 @@ import { type Profile } from '../../profile';
 import { type SafeHtml } from '../../../view/html';
 import { type EditorLink } from './editor-link';
 import { type ChildProfile } from './load-profile';
-import { type SourcePosition, type SourceReader } from './read-source-excerpts';
+import { type SourcePosition, type SourceReader } from '../../../view/read-source-excerpts';
 
 /** What a panel is rendered from: the profile, its collector's entry, and its sub-request profiles. */
 export interface PanelContext<TData extends object = object> {

@@ -89,10 +89,6 @@ table.queries pre.sql, table.query-groups pre.sql { font-size: 12px; }
 .running { color: #a46a1f; font-style: italic; }
 .call-error { margin: 4px 0 0; }
 textarea.curl-command { width: 100%; font-size: 12px; resize: vertical; }
-.source { background: #fafafa; border: 1px solid #e2e2e2; margin: 4px 0 8px 16px; padding: 4px 0; font-size: 12px; }
-.source .line { display: block; padding: 0 8px; white-space: pre; }
-.source .line.current { background: #ffe9a8; }
-.source .no { display: inline-block; width: 44px; color: #999; user-select: none; }
 form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin-bottom: 16px; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-end; }
 .results .n-plus-one { background: #fff3cd; color: #8a5a00; border-radius: 3px; padding: 0 4px; font-size: 11px; font-weight: 600; }
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }

@@ -4,7 +4,7 @@ import { html, type SafeHtml } from '../../../view/html';
 import { type EditorLink, NO_EDITOR_LINK } from './editor-link';
 import { type ChildProfile } from './load-profile';
 import { type PanelDefinition } from './panel-definition';
-import { NO_SOURCE, type SourceReader } from './read-source-excerpts';
+import { NO_SOURCE, type SourceReader } from '../../../view/read-source-excerpts';
 import { renderPanelLayout } from './panel-layout';
 import { renderProfileSummary } from './profile-summary';
 import { renderSidebarCounters } from './writer-counters';
