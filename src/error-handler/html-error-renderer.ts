@@ -1,6 +1,8 @@
 import { type LogRecord } from '../kernel/trace';
 import { html, type SafeHtml } from '../view/html';
 import { htmlDocumentHead } from '../view/html-document-head';
+import { type SourceReader } from '../view/read-source-excerpts';
+import { renderSourceExcerpt } from '../view/render-source-excerpt';
 import { renderStackTrace } from '../view/render-stack-trace';
 import { type ErrorStatus, type FlatError, type FlatErrorEntry } from './flatten-error';
 import { HTML_ERROR_PAGE_STYLE } from './html-error-page-style';
@@ -11,6 +13,8 @@ export interface HtmlErrorOptions {
   readonly debug: boolean;
   /** Log entries of the request that failed, shown in debug. */
   readonly logs?: readonly LogRecord[];
+  /** The lines around the application's frames, read before rendering (as the Exception panel shows them); none without it. */
+  readonly source?: SourceReader;
 }
 
 const CONTEXT_MAX = 300;
@@ -42,12 +46,12 @@ function renderedTrace(trace: readonly StackFrame[]): RenderedTrace {
   return rendered;
 }
 
-function renderError(error: FlatErrorEntry, position: number, total: number): SafeHtml {
+function renderError(error: FlatErrorEntry, position: number, total: number, source: SourceReader | undefined): SafeHtml {
   const code = error.code !== null && html` <span class="error-code">${error.code}</span>`;
   return html`<div class="error-block">
 <div class="error-head"><span class="error-index">[${position}/${total}]</span> <span class="error-class">${error.class}</span>${code}</div>
 <p class="error-message">${error.message}</p>
-${renderedTrace(error.trace).list}
+${source === undefined ? renderedTrace(error.trace).list : renderStackTrace(error.trace, { details: (frame) => renderSourceExcerpt(source, frame) })}
 </div>`;
 }
 
@@ -86,7 +90,7 @@ function plainTraces(chain: readonly FlatErrorEntry[]): SafeHtml[] {
   return chain.map((error, index) => html`${index > 0 && '\n\n'}${error.class}: ${error.message}${renderedTrace(error.trace).plain}`);
 }
 
-function debugPage(flat: FlatError, logs: readonly LogRecord[]): SafeHtml {
+function debugPage(flat: FlatError, logs: readonly LogRecord[], source: SourceReader | undefined): SafeHtml {
   const summary = `${flat.message} (${flat.statusCode} ${flat.statusText})`;
   // Deepest cause first, the outer error last: the order in which they happened.
   const chain: FlatErrorEntry[] = [...flat.previous].reverse();
@@ -106,7 +110,7 @@ ${htmlDocumentHead({ title: summary, style: HTML_ERROR_PAGE_STYLE })}
 </div></section>
 <main class="container">
 <h3 class="section-title">Exceptions <span class="badge">${chain.length}</span></h3>
-${chain.map((error, index) => html`${index > 0 && '\n'}${renderError(error, index + 1, chain.length)}`)}
+${chain.map((error, index) => html`${index > 0 && '\n'}${renderError(error, index + 1, chain.length, source)}`)}
 <h3 class="section-title">Logs <span class="badge">${logs.length}</span></h3>
 ${renderLogs(logs)}
 <h3 class="section-title">Stack Traces <span class="badge">${chain.length}</span></h3>
@@ -153,9 +157,9 @@ export function renderPublicHtmlError(status: ErrorStatus): string {
 
 /**
  * The HTML error page, as Symfony's HtmlErrorRenderer: in debug the full page (error chain,
- * stack traces, logs), else the public page (renderPublicHtmlError). Everything taken from the
+ * stack traces with the application's source lines, logs), else the public page (renderPublicHtmlError). Everything taken from the
  * error or the request is escaped.
  */
 export function renderHtmlError(flat: FlatError, options: HtmlErrorOptions): string {
-  return options.debug ? debugPage(flat, options.logs ?? []).toString() : renderPublicHtmlError(flat);
+  return options.debug ? debugPage(flat, options.logs ?? [], options.source).toString() : renderPublicHtmlError(flat);
 }

@@ -14,7 +14,7 @@ export { RedactionPolicy, type RedactionOptions } from './collect/redaction-poli
 export { type PanelDefinition, type PanelContext, type PanelBadge } from './ui/panel/panel-definition';
 export { type ChildProfile } from './ui/panel/load-profile';
 export { type EditorLink } from './ui/panel/editor-link';
-export { type SourcePosition, type SourceReader, type SourceExcerpt } from './ui/panel/read-source-excerpts';
+export { type SourcePosition, type SourceReader, type SourceExcerpt } from '../view/read-source-excerpts';
 export { type ToolbarItem } from './ui/toolbar/toolbar-item';
 export { type Profile, type CollectorEntry, type ProfileCut, type ProfileSummary } from './profile';
 export { ProfilerPaths, profilePath } from './profiler-paths';

@@ -6,7 +6,7 @@ import { checkProfilerParts } from './check-profiler-parts';
 import { defaultCollectors } from './collect/collectors/default-collectors';
 import { createLiveSocketRoute } from './ui/live/live-socket';
 import { createEditorLink } from './ui/panel/editor-link';
-import { createSourceFiles } from './ui/panel/source-files';
+import { createSourceFiles } from '../view/source-files';
 import { DEFAULT_PANELS } from './ui/panel/panel-registry';
 import { createProfilerRoutes } from './ui/panel/profiler-routes';
 import { profilerSettings } from './ui/panel/profiler-settings';

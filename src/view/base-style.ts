@@ -2,8 +2,8 @@ import { trustedHtml, type SafeHtml } from './html';
 
 /**
  * The rules every page Loupe renders shares (error pages, profiler pages): the reset, the
- * text, monospace, links, tables, log levels, the badge, the error block and the stack trace
- * drawn by `renderStackTrace`. A page adds only what is its own, so no rule is written twice.
+ * text, monospace, links, tables, log levels, the badge, the error block, the stack trace
+ * drawn by `renderStackTrace` and the source lines of `renderSourceExcerpt`. A page adds only what is its own, so no rule is written twice.
  */
 export const BASE_STYLE = `
 * { box-sizing: border-box; }
@@ -29,6 +29,10 @@ th { background: #fafafa; font-weight: 600; }
 .fn { font-weight: 600; }
 .loc { color: #555; word-break: break-all; }
 .vendor .loc { color: #aaa; }
+.source { background: #fafafa; border: 1px solid #e2e2e2; margin: 4px 0 8px 16px; padding: 4px 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; overflow-x: auto; }
+.source .line { display: block; padding: 0 8px; white-space: pre; }
+.source .line.current { background: #ffe9a8; }
+.source .no { display: inline-block; width: 44px; color: #999; user-select: none; }
 `;
 
 /**

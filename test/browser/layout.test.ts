@@ -14,20 +14,24 @@ let server: TestServer;
 let origin: string;
 let browser: Browser | undefined;
 let launchError: string | undefined;
-let tokens: { hello: string; notFound: string; fast: string; slow: string; post: string };
+let tokens: { hello: string; notFound: string; fast: string; slow: string; post: string; long: string };
+
+/** A path segment long enough to need a line of its own in a narrow URL column. */
+const LONG_NAME = 'the_dashboard_of_rather_long_names';
 
 test.before(async () => {
   server = await startTestServer();
   origin = `http://127.0.0.1:${server.port}`;
   ({ browser, launchError } = await launchChromium());
-  const [hello = '', notFound = '', fast = '', slow = '', post = ''] = await profileRequests(server, [
+  const [hello = '', notFound = '', fast = '', slow = '', post = '', long = ''] = await profileRequests(server, [
     { path: '/hello/anna?utm_source=newsletter' },
     { path: '/config.yaml' },
     { path: '/slow?ms=1' },
     { path: '/slow?ms=30' },
     { method: 'POST', path: '/hello/bob' },
+    { path: `/hello/${LONG_NAME}?utm_source=newsletter&utm_campaign=the_autumn_sale` },
   ]);
-  tokens = { hello, notFound, fast, slow, post };
+  tokens = { hello, notFound, fast, slow, post, long };
 });
 
 test.after.always(async () => {
@@ -111,9 +115,12 @@ test('the live rows of the search page break no word either, and read as the sto
   t.deepEqual(await page.evaluate<string[]>(BROKEN_WORDS), []);
   const cells = await row.locator('td').allInnerTexts();
   t.is(cells.length, 8, cells.join(' | '));
-  t.deepEqual(cells.slice(0, 4), ['404 Not Found', '127.0.0.1', 'GET', `${origin}/config.yaml?live=1`]);
+  t.deepEqual(cells.slice(0, 4), ['404', '127.0.0.1', 'GET', '/config.yaml?live=1']);
+  t.is(await row.locator('td.url').getAttribute('title'), `${origin}/config.yaml?live=1`);
+  t.is(await row.locator('td.status').getAttribute('title'), 'Not Found');
   t.regex(cells[4] ?? '', /^\d{4}-\d\d-\d\dT/);
   t.regex(cells[5] ?? '', /^\d+\.\d+ m?s$/);
+  t.is(cells[6], '0', 'its query count, as a stored row has it');
   t.is(cells[7], token);
   // Its error sub-request is not listed, as it is not among the stored rows; the count follows the rows.
   await page.waitForTimeout(500);
@@ -149,5 +156,66 @@ test('on the Performance panel the folded spans open with one click, without scr
   t.true(await page.locator('details.all-spans .waterfall').isVisible());
   t.true((await page.locator('details.all-spans .waterfall .row:not(.head)').count()) > first);
   await page.screenshot({ path: path.join(ARTIFACTS, 'performance-unfolded.png'), fullPage: true });
+  await page.close();
+});
+
+/** In the page: each text run of the search results' URL cells laid out on more than one line. */
+const URL_RUNS_BROKEN = `(() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('table.results td.url')) {
+    for (const node of cell.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+      if (lines.size > 1) broken.push(node.textContent);
+    }
+  }
+  return broken;
+})()`;
+
+test('the search results show each URL as its path, broken only after a slash, with the whole URL as its title', async (t) => {
+  const page = await open(900);
+  await page.goto(`${origin}/_profiler/empty/search/results?limit=50`);
+  const cell = page.locator(`table.results tr[data-token="${tokens.long}"] td.url`);
+  t.is(await cell.innerText().then((text) => text.replace(/\s/g, '')), `/hello/${LONG_NAME}?utm_source=newsletter&utm_campaign=the_autumn_sale`);
+  t.is(await cell.getAttribute('title'), `${origin}/hello/${LONG_NAME}?utm_source=newsletter&utm_campaign=the_autumn_sale`);
+  const box = await cell.boundingBox();
+  t.true((box?.height ?? 0) > 30, 'the long URL takes more than one line at this width');
+  t.deepEqual(await page.evaluate<string[]>(URL_RUNS_BROKEN), []);
+  await page.close();
+});
+
+test('the search results\' Status column is as narrow as a status code, amber for a 4xx, the reason phrase in its title', async (t) => {
+  const page = await open(1280);
+  await page.goto(`${origin}/_profiler/empty/search/results?limit=50`);
+  const header = await page.locator('table.results thead th').first().boundingBox();
+  t.true((header?.width ?? 999) < 90, `the Status column is ${String(header?.width)} px wide`);
+  const status = page.locator(`table.results tr[data-token="${tokens.notFound}"] td.status`);
+  t.is(await status.innerText(), '404');
+  t.is(await status.getAttribute('title'), 'Not Found');
+  t.is(await page.evaluate<string>(`getComputedStyle(document.querySelector('tr[data-token="${tokens.notFound}"] td.status')).color`), 'rgb(164, 106, 31)');
+  await page.close();
+});
+
+test('the search form\'s Sort and Order selects line up with its text fields, as high and on the same baseline', async (t) => {
+  const page = await open(1280);
+  await page.goto(`${origin}/_profiler/empty/search/results`);
+  const field = await page.locator('form.search input[name="limit"]').boundingBox();
+  for (const name of ['sort', 'order']) {
+    const select = await page.locator(`form.search select[name="${name}"]`).boundingBox();
+    if (field === null || select === null) throw new Error('The search form is not laid out.');
+    t.true(Math.abs(select.height - field.height) <= 1, `${name}: ${select.height} px high, the fields ${field.height} px`);
+    t.true(Math.abs(select.y + select.height - (field.y + field.height)) <= 1, `${name}: its bottom is at ${select.y + select.height}, the fields' at ${field.y + field.height}`);
+  }
+  await page.close();
+});
+
+test('the Exception panel sets its source lines in a monospace font', async (t) => {
+  const page = await open(1280);
+  await page.goto(`${origin}/_profiler/${tokens.notFound}?panel=exception`);
+  const source = page.locator('.source').first();
+  t.true(await source.isVisible(), 'the panel shows a source excerpt');
+  t.regex(await page.evaluate<string>("getComputedStyle(document.querySelector('.source')).fontFamily"), /monospace/);
   await page.close();
 });

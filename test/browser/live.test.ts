@@ -79,3 +79,23 @@ test('the search page allows exactly its own script and WebSockets to itself', a
   const profile = await httpRequest(server.port, { path: '/_profiler/latest' });
   t.false(String(profile.headers['content-security-policy']).includes('script-src'), 'other panel pages run no script');
 });
+
+test.serial('a live row keeps the table to one page, and the heading and the pager count it alike', async (t) => {
+  if (browser === undefined) throw new Error(launchError ?? 'Chromium did not start.');
+  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  for (const name of ['one', 'two', 'three']) await httpRequest(server.port, { path: `/hello/${name}` });
+  await server.profiler?.writer.whenIdle();
+  await page.goto(`http://127.0.0.1:${server.port}/_profiler/empty/search/results?limit=2`);
+  await page.locator('section.live[data-live-state="open"]').waitFor({ timeout: 20_000 });
+  const before = Number(await page.locator('.result-count').getAttribute('data-total'));
+  t.true(before >= 3);
+  const res = await httpRequest(server.port, { path: '/hello/paged' });
+  await page.locator(`table.results tr.live[data-token="${String(res.headers['x-debug-token'])}"]`).waitFor({ state: 'visible', timeout: 20_000 });
+  await page.waitForTimeout(300);
+  const total = Number(await page.locator('.result-count').getAttribute('data-total'));
+  t.true(total > before);
+  t.is(await page.locator('.result-count').innerText(), `${total} results found`);
+  t.is(await page.locator('.pager [data-range]').innerText(), `1–2 of ${total}, page 1 of ${Math.ceil(total / 2)}`);
+  t.is(await page.locator('table.results tbody tr:visible').count(), 2, 'the table holds one page of 2 rows');
+  await page.close();
+});

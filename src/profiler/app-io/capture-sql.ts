@@ -16,10 +16,27 @@ interface Mysql2Context extends TracingContext {
   result?: unknown;
 }
 
-/** The span's name: the statement's first word (`sql SELECT`). */
-function spanName(sql: string): string {
-  const verb = /^\s*(?:\/\*.*?\*\/\s*)*([A-Za-z]+)/s.exec(sql)?.[1];
-  return `sql ${verb === undefined ? 'query' : verb.toUpperCase()}`;
+/** A table name, maybe schema-qualified or in backticks (`public.posts`, `` `posts` ``). */
+const TABLE = /^\s*((?:`?[A-Za-z_][\w$]*`?\.)?`?[A-Za-z_][\w$]*`?)/;
+/** Strings, double-quoted names (a string to MySQL) and comments: no table is looked for in them. */
+const HIDDEN = /'(?:[^']|'')*'?|"(?:[^"]|"")*"?|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g;
+/** Where each verb names its table (OpenTelemetry's `db.collection.name`). */
+const TABLE_AFTER: Readonly<Record<string, RegExp>> = { SELECT: /\bFROM\b/i, DELETE: /\bFROM\b/i, INSERT: /\bINTO\b/i, REPLACE: /\bINTO\b/i, UPDATE: /^/ };
+
+/**
+ * The span's name, as OpenTelemetry names a database span (`SELECT posts`): the statement's first
+ * word and the table it reads or writes when a simple scan finds one (`sql SELECT posts`), else
+ * the word alone (`sql SELECT`). A table name is an identifier of the schema, never a value.
+ */
+export function spanName(sql: string): string {
+  const match = /^\s*(?:\/\*.*?\*\/\s*)*([A-Za-z]+)/s.exec(sql);
+  const verb = match?.[1]?.toUpperCase();
+  if (match === null || verb === undefined) return 'sql query';
+  // Blanked, not removed: a value in a string ('… FROM secret') never reads as a table.
+  const rest = sql.slice(match[0].length).replace(HIDDEN, (text) => ' '.repeat(text.length));
+  const marker = TABLE_AFTER[verb]?.exec(rest);
+  const table = marker === undefined || marker === null ? undefined : TABLE.exec(rest.slice(marker.index + marker[0].length))?.[1];
+  return table === undefined ? `sql ${verb}` : `sql ${verb} ${table.replace(/`/g, '')}`;
 }
 
 function dbEntry(driver: string, sql: string, params: unknown, database: string) {

@@ -131,7 +131,7 @@ test.serial('a controller’s fetch and node:http calls, Redis commands and SQL 
   t.regex(queries[1]?.sql ?? '', new RegExp(`SELECT name FROM ${table} WHERE id = `));
   for (const query of queries) t.regex(query.origin?.file ?? '', /app-io-capture\.test\.ts$/);
   const spans = (profile.collectors['timeline'] as { spans: { category: string; name: string }[] }).spans;
-  t.true(spans.some((span) => span.category === 'db' && span.name === 'sql SELECT'));
+  t.true(spans.some((span) => span.category === 'db' && span.name === `sql SELECT ${table}`));
   t.true(spans.some((span) => span.category === 'http' && span.name.startsWith('POST ')));
   t.true(spans.some((span) => span.category === 'cache' && span.name === 'redis SET'));
 });

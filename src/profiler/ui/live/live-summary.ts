@@ -1,3 +1,4 @@
+import { ioCounters } from '../../app-io/io-counters';
 import { cutText } from '../../collect/cut-text';
 import { SUMMARY_URL_BYTES, type Profile } from '../../profile';
 
@@ -19,6 +20,10 @@ export interface LiveSummary {
   readonly sub: boolean;
   readonly parent: string | null;
   readonly aborted: boolean;
+  /** The application's SQL queries, their milliseconds and the shapes run in a loop, as the search row has them; absent when not captured. */
+  readonly queries?: number;
+  readonly queryTime?: number;
+  readonly nPlusOne?: number;
 }
 
 /** The pub/sub channel of the live summaries of the profiles stored under `prefix`. */
@@ -32,7 +37,11 @@ const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 /** The live summary of a profile about to be announced (its URL is already redacted). */
 export function liveSummary(profile: Profile): LiveSummary {
   const path = cutText(profile.url.replace(ORIGIN, ''), SUMMARY_URL_BYTES);
+  const io = ioCounters(profile);
   return {
+    ...(io.queries === null ? {} : { queries: io.queries }),
+    ...(io.queryTime === null ? {} : { queryTime: io.queryTime }),
+    ...(io.nPlusOne === null ? {} : { nPlusOne: io.nPlusOne }),
     token: profile.token,
     method: cutText(profile.method, 64),
     path: path === '' ? '/' : path,
@@ -54,11 +63,12 @@ const isNumber = (value: unknown): value is number => typeof value === 'number' 
 function readSummary(value: unknown): LiveSummary | null {
   if (typeof value !== 'object' || value === null) return null;
   const r = value as Record<string, unknown>;
-  const { token, method, path, ip, url, status, durationMs, time, sub, parent, aborted } = r;
+  const { token, method, path, ip, url, status, durationMs, time, sub, parent, aborted, queries, queryTime, nPlusOne } = r;
   if (!isString(token) || !isString(method) || !isString(path) || !isNumber(status) || !isNumber(durationMs) || !isNumber(time)) return null;
   if (typeof sub !== 'boolean' || typeof aborted !== 'boolean' || !(parent === null || isString(parent))) return null;
   // A server of an earlier version announces neither: its rows show the path and no address.
-  return { token, method, path, ip: isString(ip) ? ip : '', url: isString(url) ? url : path, status, durationMs, time, sub, parent, aborted };
+  const io = { ...(isNumber(queries) ? { queries } : {}), ...(isNumber(queryTime) ? { queryTime } : {}), ...(isNumber(nPlusOne) ? { nPlusOne } : {}) };
+  return { token, method, path, ip: isString(ip) ? ip : '', url: isString(url) ? url : path, status, durationMs, time, sub, parent, aborted, ...io };
 }
 
 /**

@@ -56,7 +56,7 @@ export const databasePanel: PanelDefinition<DatabaseCollectorData> = {
   name: 'db',
   label: 'Database',
   collector: DATABASE_COLLECTOR,
-  badge: (data) => (data.count === 0 ? null : { count: data.count, isError: data.nPlusOne > 0 || data.slow > 0 || data.errors > 0 }),
+  badge: (data) => (data.count === 0 ? null : { count: data.count, isError: data.errors > 0, isWarning: data.nPlusOne > 0 || data.slow > 0 }),
   render: (context) => {
     const { data, profile, query } = context;
     if (data.count === 0) return html`<h2>Database</h2><p class="empty">No SQL query was captured.</p>`;
@@ -71,7 +71,7 @@ export const databasePanel: PanelDefinition<DatabaseCollectorData> = {
     const filters = [...callFilters(data.queries.length, rules), { name: GROUPED, label: 'Grouped', count: analysis.groups.length }];
     const filter = chosenFilter(query, filters);
     const indexes = filteredIndexes(data.queries.length, rules, filter);
-    const summary = html` · <span class="${data.nPlusOne > 0 ? 'n-plus-one status-error-text' : 'n-plus-one'}">${data.nPlusOne} N+1</span> · <span class="duplicates">${data.duplicates} duplicates</span>`;
+    const summary = html` · <span class="${data.nPlusOne > 0 ? 'n-plus-one status-warning-text' : 'n-plus-one'}">${data.nPlusOne} N+1</span> · <span class="duplicates">${data.duplicates} duplicates</span>`;
     return html`<h2>Database</h2>
 ${renderCallTotals(data, ['query', 'queries'], summary)}
 ${renderFilterLinks(profile.token, 'db', filter, filters)}

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../../view/html';
-import { type SourceFiles } from './source-files';
+import { type SourceFiles } from '../../../view/source-files';
 
 /** The editor link of a source position, or `null` when none is configured or the file is not the application's source. */
 export type EditorLink = (file: string, line: number) => string | null;

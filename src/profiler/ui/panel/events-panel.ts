@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../../../view/html';
 import { type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
 import { renderTimeline, timelineTotal } from './timeline';
+import { requestPhases } from '../request-phases';
 
 function renderListeners(listeners: readonly ListenerRecord[]): SafeHtml {
   if (listeners.length === 0) return html`<p class="empty">No listener ran.</p>`;
@@ -18,7 +19,7 @@ ${listeners.map(
 }
 
 /**
- * Events: the kernel phases the request went through as a timeline, then each phase's
+ * Events: the kernel phases the request went through, and its controller, as a timeline, then each phase's
  * listeners in the order they ran, with priority and duration (read from the timeline's entry).
  */
 export const eventsPanel: PanelDefinition<TimelineCollectorData> = {
@@ -27,11 +28,12 @@ export const eventsPanel: PanelDefinition<TimelineCollectorData> = {
   collector: TIMELINE_COLLECTOR,
   render: ({ profile }) => {
     const data = eventsOf(profile) ?? { phases: [], listeners: [] };
-    const total = timelineTotal(profile.duration, data.phases);
+    const phases = requestPhases(profile) ?? data.phases;
+    const total = timelineTotal(profile.duration, phases);
     const names = [...new Set(data.phases.map((phase) => phase.name))];
     return html`<h2>Events</h2>
-<p>Kernel phases, relative to the request's ${formatMs(profile.duration)}.</p>
-${renderTimeline(data.phases, total)}
+<p>Kernel phases and the controller, relative to the request's ${formatMs(profile.duration)}.</p>
+${renderTimeline(phases, total)}
 ${names.map(
   (name) => html`<h3 class="mono" id="phase-${name}">${name}</h3>
 ${renderListeners(data.listeners.filter((listener) => listener.phase === name))}\n`,

@@ -1,31 +1,10 @@
 import { type FlatErrorEntry } from '../../../error-handler/flatten-error';
-import { type StackFrame } from '../../../error-handler/parse-stack';
 import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../collect/collectors/exception-collector';
 import { html, type SafeHtml } from '../../../view/html';
-import { isVendorFrame, renderStackTrace, type StackTraceOptions } from '../../../view/render-stack-trace';
-import { type PanelContext, type PanelDefinition } from './panel-definition';
+import { renderStackTrace, type StackTraceOptions } from '../../../view/render-stack-trace';
+import { type PanelDefinition } from './panel-definition';
 import { formatValue } from './panel-format';
-import { type SourcePosition } from './read-source-excerpts';
-
-/** The application's frames shown with their source: the first ones, where the error is. */
-const SOURCE_FRAMES = 10;
-
-/** The positions of the application's frames (not Node's, not node_modules'), in the order the panel shows them. */
-function applicationFrames(errors: ExceptionCollectorData['errors']): SourcePosition[] {
-  const frames = errors.flatMap((error) => [error, ...error.previous]).flatMap((entry) => entry.trace);
-  return frames.filter((frame) => !isVendorFrame(frame) && frame.line > 0).slice(0, SOURCE_FRAMES);
-}
-
-/** The lines around the frame, the frame's own marked, when the page read them (see `sources`). */
-function renderSource(context: PanelContext<ExceptionCollectorData>, frame: StackFrame): SafeHtml | null {
-  if (isVendorFrame(frame)) return null;
-  const excerpt = context.source(frame.file, frame.line);
-  if (excerpt === null) return null;
-  return html`<div class="source">${excerpt.lines.map((text, at) => {
-    const number = excerpt.first + at;
-    return html`<span class="${number === excerpt.line ? 'line current' : 'line'}"><span class="no">${number}</span>${text}</span>`;
-  })}</div>`;
-}
+import { applicationFrames, renderSourceExcerpt } from '../../../view/render-source-excerpt';
 
 /**
  * `NonError` is how a thrown value that is not an Error is flattened (`cause: 'timeout'`, `throw
@@ -60,12 +39,12 @@ export const exceptionPanel: PanelDefinition<ExceptionCollectorData> = {
   label: 'Exception',
   collector: EXCEPTION_COLLECTOR,
   badge: ({ errors }) => (errors.length === 0 ? null : { count: errors.length, isError: true }),
-  sources: ({ errors }) => applicationFrames(errors),
+  sources: ({ errors }) => applicationFrames(errors.flatMap((error) => [error, ...error.previous]).map((entry) => entry.trace)),
   render: (context) => {
     const { errors } = context.data;
     if (errors.length === 0) return html`<h2>Exceptions</h2><p class="empty">No exception was thrown and caught.</p>`;
     const total = errors.length;
-    const trace: StackTraceOptions = { link: (frame) => (frame.line > 0 ? context.editorLink(frame.file, frame.line) : null), details: (frame) => renderSource(context, frame) };
+    const trace: StackTraceOptions = { link: (frame) => (frame.line > 0 ? context.editorLink(frame.file, frame.line) : null), details: (frame) => renderSourceExcerpt(context.source, frame) };
     return html`<h2>Exceptions</h2>
 ${errors.map(
   (error, index) => html`<section class="exception">

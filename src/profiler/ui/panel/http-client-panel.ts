@@ -13,8 +13,19 @@ function shapeOf(call: StoredHttpCall): string {
   return `${call.method} ${call.url.replace(/[?#].*$/s, '')}`;
 }
 
-function size(bytes: number | null): string {
-  return bytes === null ? '?' : bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
+/** A body's size as captured, else as its Content-Length header said; `null` when neither is known. */
+function bodySize(bytes: number | null, headers: Readonly<Record<string, string>>): number | null {
+  if (bytes !== null) return bytes;
+  const length = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-length')?.[1];
+  return length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
+}
+
+/** ` · sent 12 B · received 1.2 KiB`, each part only when its size is known: an unknown size is not shown as `?`. */
+function sizes(call: StoredHttpCall): string {
+  const format = (bytes: number): string => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`);
+  const sent = bodySize(call.requestSize, call.requestHeaders);
+  const received = bodySize(call.responseSize, call.responseHeaders);
+  return `${sent === null ? '' : ` · sent ${format(sent)}`}${received === null ? '' : ` · received ${format(received)}`}`;
 }
 
 function renderCall(context: PanelContext<HttpClientCollectorData>, repeats: RepeatedCalls, slow: ReadonlySet<number>, index: number): SafeHtml {
@@ -23,7 +34,7 @@ function renderCall(context: PanelContext<HttpClientCollectorData>, repeats: Rep
   const failed = call.error !== null || call.status >= 400;
   return html`<tr class="http-call" data-index="${index}"><td>${index + 1}</td><td>${formatMs(call.start)}</td><td>${renderDuration(call.duration)}</td>
 <td><span class="method">${call.method}</span> <span class="url mono">${call.url}</span> → <span class="${failed ? 'status status-error-text' : 'status'}">${call.status === 0 ? '—' : call.status}</span>
-<span class="help">${call.client} · sent ${size(call.requestSize)} · received ${size(call.responseSize)}</span>${renderFlags([
+<span class="help">${call.client}${sizes(call)}</span>${renderFlags([
     [repeats.nPlusOne.has(index), 'N+1'],
     [repeats.duplicates.has(index), 'duplicate'],
     [slow.has(index), 'slow'],
@@ -47,7 +58,7 @@ export const httpClientPanel: PanelDefinition<HttpClientCollectorData> = {
   badge: (data) => {
     if (data.count === 0) return null;
     const loops = analyzeRepeats(data.calls, shapeOf, (call) => `${call.method} ${call.url}`).nPlusOne.size;
-    return { count: data.count, isError: loops > 0 || data.slow > 0 || data.errors > 0 };
+    return { count: data.count, isError: data.errors > 0, isWarning: loops > 0 || data.slow > 0 };
   },
   render: (context) => {
     const { data, profile, query } = context;

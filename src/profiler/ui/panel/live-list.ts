@@ -13,6 +13,12 @@ export const LIVE_PAGE_CSP = `default-src 'none'; script-src ${LIVE_SCRIPT_SOURC
 export interface LiveListOptions {
   readonly subRequests: boolean;
   readonly favicon: boolean;
+  /** The page's size: live rows push the oldest rows out of the table, which never holds more. */
+  readonly limit: number;
+  /** The page shown, from 1. */
+  readonly page: number;
+  /** Whether new rows belong at the top: the first page of the newest first; elsewhere they are counted only. */
+  readonly newestFirst: boolean;
 }
 
 /** The reason phrases, for the script to write a live row's status as a stored row's. */
@@ -23,8 +29,8 @@ const STATUS_TEXT_JSON = JSON.stringify(STATUS_TEXT);
  * substring, least duration), a pause button, the connection state, and the script. Without
  * script the page is the plain search page.
  */
-export function renderLiveList(options: LiveListOptions = { subRequests: false, favicon: false }): SafeHtml {
-  return html`<section class="live" data-live="${ProfilerPaths.LIVE}" data-live-state="connecting" data-sub-requests="${options.subRequests ? '1' : ''}" data-favicon="${options.favicon ? '1' : ''}" data-status-text="${STATUS_TEXT_JSON}" aria-label="Live requests">
+export function renderLiveList(options: LiveListOptions = { subRequests: false, favicon: false, limit: 50, page: 1, newestFirst: true }): SafeHtml {
+  return html`<section class="live" data-live="${ProfilerPaths.LIVE}" data-live-state="connecting" data-sub-requests="${options.subRequests ? '1' : ''}" data-favicon="${options.favicon ? '1' : ''}" data-limit="${options.limit}" data-page="${options.page}" data-insert="${options.newestFirst && options.page === 1 ? '1' : ''}" data-status-text="${STATUS_TEXT_JSON}" aria-label="Live requests">
 <h3>Live requests <span class="live-state" role="status">connecting…</span></h3>
 <div class="live-filters">
 <label>Method <input name="live-method" placeholder="GET" size="7" /></label>

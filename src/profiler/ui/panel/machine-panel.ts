@@ -5,11 +5,15 @@ import { type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
 import { profilePath } from '../../profiler-paths';
 
+/** States the machine enters only when something failed: drawn as such on the path. */
+const ERROR_STATES = /exception|error/;
+
 /**
- * Machine: every state the request's XState actor entered, in order, with timing: the kernel
- * phases and the machine's own states around them (received, controller, error sub-request),
- * read from the timeline's entry. A table, not a chart: the Events panel draws the phases and
- * the Performance panel every span, and the states are those phases again.
+ * Machine: the request's path through its XState actor's states, in order, each with its
+ * duration: the kernel phases and the machine's own states around them (received, controller,
+ * error sub-request), read from the timeline's entry. A path, not a chart or a table: the
+ * Events panel draws the phases over time and lists their listeners, the Performance panel
+ * every span.
  */
 export const machinePanel: PanelDefinition<TimelineCollectorData> = {
   name: 'machine',
@@ -20,13 +24,9 @@ export const machinePanel: PanelDefinition<TimelineCollectorData> = {
     return html`<h2>State machine</h2>
 <p>The states of this ${profile.type === 'sub' ? 'sub-request' : 'request'}'s actor, in order${profile.aborted ? html` — <strong>the client disconnected before the response was sent</strong>` : ''}.
 Drawn over time with every listener and call in <a href="${profilePath(profile.token, 'performance')}">Performance</a>.</p>
-${states.length === 0 ? html`<p class="empty">Nothing was recorded.</p>` : ''}
-<table class="states">
-<thead><tr><th>#</th><th>State</th><th>Entered at</th><th>Duration</th></tr></thead>
-<tbody>
+${states.length === 0 ? html`<p class="empty">Nothing was recorded.</p>` : html`<ol class="state-path" aria-label="The states entered, in order">
 ${states.map(
-  (state, index) => html`<tr><td>${index + 1}</td><td class="mono">${state.name}</td><td>${formatMs(state.start)}</td><td>${formatMs(state.duration)}</td></tr>\n`,
-)}</tbody>
-</table>`;
+  (state) => html`<li class="${ERROR_STATES.test(state.name) ? 'state error' : 'state'}" data-state="${state.name}" title="Entered at ${formatMs(state.start)}"><span class="mono name">${state.name}</span> <span class="time">${formatMs(state.duration)}</span></li>\n`,
+)}</ol>`}`;
   },
 };

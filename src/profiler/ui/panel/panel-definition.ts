@@ -2,7 +2,7 @@ import { type Profile } from '../../profile';
 import { type SafeHtml } from '../../../view/html';
 import { type EditorLink } from './editor-link';
 import { type ChildProfile } from './load-profile';
-import { type SourcePosition, type SourceReader } from './read-source-excerpts';
+import { type SourcePosition, type SourceReader } from '../../../view/read-source-excerpts';
 
 /** What a panel is rendered from: the profile, its collector's entry, and its sub-request profiles. */
 export interface PanelContext<TData extends object = object> {
@@ -18,10 +18,14 @@ export interface PanelContext<TData extends object = object> {
   readonly source: SourceReader;
 }
 
-/** A count shown beside a panel's label in the menu, and whether it signals a problem. */
+/**
+ * A count shown beside a panel's label in the menu, and whether it signals a problem: red for
+ * an error (an exception, a failed call), amber for a warning (an N+1 loop, a slow call).
+ */
 export interface PanelBadge {
   readonly count: number;
   readonly isError: boolean;
+  readonly isWarning?: boolean;
 }
 
 /**

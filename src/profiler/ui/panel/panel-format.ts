@@ -1,4 +1,27 @@
+import { html, type SafeHtml } from '../../../view/html';
+
 const VALUE_MAX = 10_000;
+
+/**
+ * How loud a status reads, as Symfony's: `error` for 5xx and for no response at all, `warning`
+ * for 4xx (the client's mistake, often expected), nothing otherwise.
+ */
+export function statusLevel(status: number): 'error' | 'warning' | '' {
+  if (status >= 500 || status === 0) return 'error';
+  return status >= 400 ? 'warning' : '';
+}
+
+/** Scheme and authority of an absolute URL. */
+const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+/**
+ * The path and query of `url` (which host was asked is in the profile), with a line break
+ * allowed after each `/`, `?` and `&` only, so that a narrow column never cuts a word.
+ */
+export function renderUrlPath(url: string): SafeHtml {
+  const path = url.replace(ORIGIN, '') || '/';
+  return html`${path.split(/(?<=[/?&])/).map((part, index) => (index === 0 ? part : html`<wbr>${part}`))}`;
+}
 
 /** Milliseconds for people: `0.42 ms`, `12.3 ms`, `1.25 s`. */
 export function formatMs(ms: number): string {

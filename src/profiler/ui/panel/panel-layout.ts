@@ -22,7 +22,7 @@ export function renderPanelLayout(options: PanelLayoutOptions): string {
 <nav><a href="${ProfilerPaths.HOME}">Search profiles</a> · <a href="${ProfilerPaths.LATEST}">Latest</a> · <a href="${ProfilerPaths.STATUS}">Status</a></nav>
 </header>
 <div class="layout">
-<aside class="sidebar">${options.sidebar}</aside>
+${options.sidebar === undefined ? '' : html`<aside class="sidebar">${options.sidebar}</aside>`}
 <main class="content">
 ${options.content}
 </main>

@@ -18,14 +18,18 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .menu a:hover { background: #e5e7eb; }
 .menu a[aria-current="page"] { background: #222; color: #fff; }
 .badge.error { background: #b0413e; color: #fff; }
+.badge.warning { background: #c28b2c; color: #fff; }
 .counters { font-size: 12px; color: #555; }
 .counters dt { float: left; clear: left; width: 90px; }
 .counters dd { margin: 0 0 2px 90px; }
 .content { flex: 1; min-width: 0; padding: 16px 24px 48px 8px; overflow-x: auto; }
+.content:only-child { padding-left: 24px; }
 .summary { background: #fff; border: 1px solid #e2e2e2; border-left: 6px solid #4f805d; border-radius: 4px; padding: 12px 16px; margin-bottom: 16px; }
 .summary.status-error { border-left-color: #b0413e; }
+.summary.status-warning { border-left-color: #c28b2c; }
 .summary h2 { margin: 0 0 6px; font-size: 20px; }
-.summary .status-error-text { color: #b0413e; }
+.status-error-text { color: #b0413e; }
+.status-warning-text { color: #a46a1f; }
 .summary dl { display: flex; flex-wrap: wrap; gap: 4px 24px; margin: 0; }
 .summary dt { color: #777; font-size: 12px; }
 .summary dd { margin: 0; word-break: break-all; }
@@ -36,10 +40,12 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 th.key { width: 30%; }
 thead th { white-space: nowrap; }
 /* A cell breaks between words, never inside one ("Metho d"): a table wider than the column
-   scrolls instead, and only a URL or a preformatted value, which may have no space at all,
-   wraps anywhere. The search results keep each short value (status, IP, time) on one line. */
-td.url, td pre { overflow-wrap: anywhere; }
+   scrolls instead, and only a preformatted value, which may have no space at all, wraps
+   anywhere. A search result's URL breaks after a slash (its <wbr>); each short value (status,
+   IP, time) stays on one line. */
+td pre { overflow-wrap: anywhere; }
 table.results td:not(.url) { white-space: nowrap; }
+table.results td.status { width: 1%; }
 tr.sub td:first-child { padding-left: 28px; }
 .error-message { font-size: 16px; }
 .timeline { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; margin-bottom: 12px; }
@@ -65,6 +71,12 @@ details.all-spans > summary { cursor: pointer; color: #1c5fa8; margin: 4px 0 8px
 #router-logs .newline { display: block; }
 .closest-route, .path-to-match { background: #fff; border: 1px solid #e2e2e2; padding: 8px 12px; border-radius: 4px; }
 .help { color: #777; font-size: 12px; }
+ol.state-path { list-style: none; margin: 0 0 16px; padding: 0; display: flex; flex-wrap: wrap; align-items: center; gap: 8px 0; }
+ol.state-path li { display: flex; align-items: baseline; gap: 6px; background: #fff; border: 1px solid #d8d2e6; border-left: 4px solid #9a8cb8; border-radius: 4px; padding: 4px 10px; }
+ol.state-path li + li { margin-left: 26px; position: relative; }
+ol.state-path li + li::before { content: "→"; position: absolute; left: -21px; color: #999; }
+ol.state-path li.error { border-left-color: #b0413e; }
+ol.state-path .time { font-size: 12px; color: #555; }
 .diff.slower { color: #b0413e; font-weight: 600; }
 .diff.faster { color: #2e7d32; font-weight: 600; }
 .call-filters { margin: 0 0 12px; display: flex; flex-wrap: wrap; gap: 6px; }
@@ -77,15 +89,12 @@ table.queries pre.sql, table.query-groups pre.sql { font-size: 12px; }
 .running { color: #a46a1f; font-style: italic; }
 .call-error { margin: 4px 0 0; }
 textarea.curl-command { width: 100%; font-size: 12px; resize: vertical; }
-.source { background: #fafafa; border: 1px solid #e2e2e2; margin: 4px 0 8px 16px; padding: 4px 0; font-size: 12px; }
-.source .line { display: block; padding: 0 8px; white-space: pre; }
-.source .line.current { background: #ffe9a8; }
-.source .no { display: inline-block; width: 44px; color: #999; user-select: none; }
 form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin-bottom: 16px; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-end; }
 .results .n-plus-one { background: #fff3cd; color: #8a5a00; border-radius: 3px; padding: 0 4px; font-size: 11px; font-weight: 600; }
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
 form.search label.toggle { flex-direction: row; align-items: center; gap: 6px; align-self: center; white-space: nowrap; }
 form.search label.toggle input { width: auto; margin: 0; }
-form.search input { font: inherit; padding: 4px 6px; width: 160px; }
+form.search input, form.search select { font: inherit; padding: 4px 6px; height: 30px; border: 1px solid #767676; border-radius: 2px; background: #fff; }
+form.search input { width: 160px; }
 form.search button { font: inherit; padding: 5px 14px; }
 ${LIVE_LIST_STYLE}`);

@@ -1,10 +1,10 @@
-import { SPAN_CATEGORIES } from '../../../kernel/stopwatch';
 import { html, type SafeHtml } from '../../../view/html';
 import { accountTimeline, type TimelineRow } from '../account-timeline';
-import { TIMELINE_COLLECTOR, type TimelineCollectorData } from '../../collect/collectors/timeline-collector';
+import { TIMELINE_COLLECTOR, type TimelineCollectorData, type TimelineSpan } from '../../collect/collectors/timeline-collector';
 import { profilePath } from '../../profiler-paths';
 import { type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
+import { CATEGORY_LABELS, spanDetails } from './span-details';
 import { PROFILER_LISTENER_NAMES } from '../profiler-listener-names';
 
 /** Spans shorter than this show as 0.00 ms: folded away with the profiler's own listeners. */
@@ -30,10 +30,10 @@ function unfoldedRows(rows: readonly TimelineRow[]): TimelineRow[] {
   return shown;
 }
 
-function renderWaterfall(rows: readonly TimelineRow[], axis: number): SafeHtml {
+function renderWaterfall(rows: readonly TimelineRow[], axis: number, details: ReadonlyMap<TimelineSpan, string>): SafeHtml {
   return html`<div class="timeline waterfall">
 <div class="row head"><span class="label">Span</span><span class="track"></span><span class="time">Duration</span><span class="time self">Self</span></div>
-${rows.map((row) => renderRow(row, axis))}</div>`;
+${rows.map((row) => renderRow(row, axis, details.get(row.span)))}</div>`;
 }
 
 function percent(value: number, total: number): string {
@@ -44,11 +44,11 @@ function exact(ms: number): string {
   return `${ms.toFixed(3)} ms`;
 }
 
-function renderRow(row: TimelineRow, total: number): SafeHtml {
+function renderRow(row: TimelineRow, total: number, detail: string | undefined): SafeHtml {
   const { span, depth, self } = row;
-  const title = `${span.name} (${span.category}): ${exact(span.duration)} from ${exact(span.start)}, self ${exact(self)}`;
+  const title = `${span.name} (${CATEGORY_LABELS[span.category] ?? span.category}${detail === undefined ? '' : `; ${detail}`}): ${exact(span.duration)} from ${exact(span.start)}, self ${exact(self)}`;
   const label = span.token === undefined ? span.name : html`${span.name} <a href="${profilePath(span.token)}">${span.token}</a>`;
-  return html`<div class="row cat-${span.category}" data-category="${span.category}" data-depth="${depth}"><span class="label" style="padding-left:${depth * 14}px" title="${span.name}">${label}</span>
+  return html`<div class="row cat-${span.category}" data-category="${span.category}" data-depth="${depth}"><span class="label" style="padding-left:${depth * 14}px" title="${detail === undefined ? span.name : `${span.name} — ${detail}`}">${label}</span>
 <span class="track"><span class="bar cat-${span.category}" style="left:${percent(span.start, total)}%;width:${percent(span.duration, total)}%" title="${title}"></span></span>
 <span class="time" title="${title}">${formatMs(span.duration)}</span><span class="time self">${formatMs(self)}</span></div>\n`;
 }
@@ -70,18 +70,20 @@ export const performancePanel: PanelDefinition<TimelineCollectorData> = {
     const share = total > 0 ? ` (${((unaccounted / total) * 100).toFixed(1)} % of the total)` : '';
     const shown = unfoldedRows(rows);
     const folded = rows.length - shown.length;
+    const details = spanDetails(profile, data.spans);
+    const categories = [...new Set(rows.map(({ span }) => span.category))];
     return html`<h2>Performance</h2>
 <p class="totals"><strong>Total: <span class="total">${formatMs(total)}</span></strong> from the request's start until its profile was collected, kernel.terminate included;
 the response was sent after <span class="response-time">${formatMs(profile.duration)}</span> (the Duration above) · <span class="unaccounted">unaccounted: ${formatMs(unaccounted)}${share}</span> — time no listener, controller or other span covers (the state machine's own work).${
       data.droppedSpans > 0 ? html` <strong>${data.droppedSpans} application spans were not recorded</strong> (the trace was full).` : ''
     }</p>
-<p class="legend">${SPAN_CATEGORIES.map((category) => html`<span class="swatch cat-${category}"></span>${category} `)}</p>
-${rows.length === 0 ? html`<p class="empty">Nothing was recorded.</p>` : renderWaterfall(shown, axis)}
+<p class="legend">${categories.map((category) => html`<span class="swatch cat-${category}"></span>${CATEGORY_LABELS[category] ?? category} `)}</p>
+${rows.length === 0 ? html`<p class="empty">Nothing was recorded.</p>` : renderWaterfall(shown, axis, details)}
 ${
   folded === 0
     ? ''
     : html`<details class="all-spans"><summary>All ${rows.length} spans: ${folded} more, the profiler's own listeners and spans under 0.01 ms</summary>
-${renderWaterfall(rows, axis)}</details>`
+${renderWaterfall(rows, axis, details)}</details>`
 }`;
   },
 };

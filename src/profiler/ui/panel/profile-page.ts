@@ -4,7 +4,7 @@ import { html, type SafeHtml } from '../../../view/html';
 import { type EditorLink, NO_EDITOR_LINK } from './editor-link';
 import { type ChildProfile } from './load-profile';
 import { type PanelDefinition } from './panel-definition';
-import { NO_SOURCE, type SourceReader } from './read-source-excerpts';
+import { NO_SOURCE, type SourceReader } from '../../../view/read-source-excerpts';
 import { renderPanelLayout } from './panel-layout';
 import { renderProfileSummary } from './profile-summary';
 import { renderSidebarCounters } from './writer-counters';
@@ -34,7 +34,7 @@ ${panels.map((panel) => {
   const data = collectorData(profile, panel.collector);
   const badge = data === undefined ? null : (panel.badge?.(data, profile) ?? null);
   return html`<li><a href="${profilePath(token, panel.name)}"${panel === content.panel ? html` aria-current="page"` : ''} data-panel="${panel.name}"><span>${panel.label}</span>${
-    badge === null ? '' : html`<span class="${badge.isError ? 'badge error' : 'badge'}">${badge.count}</span>`
+    badge === null ? '' : html`<span class="${badge.isError ? 'badge error' : badge.isWarning === true ? 'badge warning' : 'badge'}">${badge.count}</span>`
   }</a></li>\n`;
 })}</ul>`;
 }

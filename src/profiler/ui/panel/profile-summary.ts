@@ -3,7 +3,7 @@ import { collectorData, type Profile, type ProfileCut } from '../../profile';
 import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../collect/collectors/request-collector';
 import { html, type SafeHtml } from '../../../view/html';
 import { type ChildProfile } from './load-profile';
-import { formatMs, formatTime } from './panel-format';
+import { formatMs, formatTime, statusLevel } from './panel-format';
 import { profilePath, searchPath } from '../../profiler-paths';
 
 /** Only web URLs become links: a Referer such as `javascript:…` stays text. */
@@ -17,7 +17,7 @@ function statusHeading(profile: Profile): SafeHtml {
   const status = profile.statusCode;
   if (status === 0) return html`<h2><span class="status-error-text">No response</span> — the client disconnected</h2>`;
   const text = STATUS_TEXT[status] ?? '';
-  if (status >= 400) return html`<h2><span class="status-error-text">Error ${status} ${text}</span></h2>`;
+  if (status >= 400) return html`<h2><span class="status-${statusLevel(status)}-text">Error ${status} ${text}</span></h2>`;
   return html`<h2>${status} ${text}</h2>`;
 }
 
@@ -47,12 +47,12 @@ export function renderProfileSummary(profile: Profile, children: readonly ChildP
   const time = formatTime(profile.time);
   const referer = collectorData<RequestCollectorData>(profile, REQUEST_COLLECTOR)?.headers['referer'];
   const url = WEB_URL.test(profile.url) && (profile.method === 'GET' || profile.method === 'HEAD') ? html`<a href="${profile.url}">${profile.url}</a>` : profile.url;
-  return html`<section class="${profile.statusCode >= 400 || profile.statusCode === 0 ? 'summary status-error' : 'summary'}">
+  return html`<section class="${statusLevel(profile.statusCode) === '' ? 'summary' : `summary status-${statusLevel(profile.statusCode)}`}">
 ${statusHeading(profile)}
 <p class="request-line"><strong class="method">${profile.method}</strong> <span class="url">${url}</span></p>
 <dl>
 ${item('IP', html`<a href="${searchPath('ip', profile.ip)}">${profile.ip}</a>`)}
-${item('Profiled on', html`<time datetime="${time.iso}">${time.rfc}</time> <span class="empty mono">${time.iso}</span>`)}
+${item('Profiled on', html`<time datetime="${time.iso}" title="${time.iso}">${time.rfc}</time>`)}
 ${item('Token', html`<span class="mono token">${profile.token}</span>`)}
 ${item('Duration', html`<span class="duration" title="Until the response was sent; the Performance panel's Total adds kernel.terminate">${formatMs(profile.duration)}</span>`)}
 ${item('Profiler cost', `${formatMs(profile.profilerCost.collect)} (collect)`)}

@@ -36,6 +36,22 @@ export function profilerSettings(redis: RedisConfig, profiler: ProfilerConfig): 
 
 const GROUPED = new Intl.NumberFormat('en-US');
 
+const DURATIONS: readonly (readonly [number, string])[] = [[86_400, 'day'], [3_600, 'hour'], [60, 'minute'], [1, 'second']];
+const SIZES: readonly (readonly [number, string])[] = [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB'], [1, 'bytes']];
+
+/** Seconds in the largest unit they are a whole number of: `86400` is `1 day`, `5400` is `90 minutes`. */
+export function formatSeconds(seconds: number): string {
+  const [size, unit] = DURATIONS.find(([size]) => seconds >= size && seconds % size === 0) ?? [1, 'second'];
+  const count = seconds / size;
+  return `${GROUPED.format(count)} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** Bytes in the largest binary unit they are a whole number of: `268435456` is `256 MiB`. */
+export function formatBytes(bytes: number): string {
+  const [size, unit] = SIZES.find(([size]) => bytes >= size && bytes % size === 0) ?? [1, 'bytes'];
+  return `${GROUPED.format(bytes / size)} ${unit}`;
+}
+
 /** One row: the setting, its value, and the variable that sets it. */
 function row(label: string, value: string, variable: string, key: string): SafeHtml {
   return html`<tr data-setting="${key}"><th>${label}</th><td class="mono">${value}</td><td class="mono empty">${variable}</td></tr>\n`;
@@ -47,6 +63,6 @@ export function renderProfilerSettings(settings: ProfilerSettings): SafeHtml {
 <table class="settings">
 <thead><tr><th>Setting</th><th>Value</th><th>Variable</th></tr></thead>
 <tbody>
-${row('Redis', settings.redisUrl, 'REDIS_URL', 'redis-url')}${row('Key prefix', settings.prefix, 'REDIS_PREFIX', 'prefix')}${row('Retention', `${GROUPED.format(settings.lifetime)} s`, 'PROFILER_LIFETIME', 'lifetime')}${row('Most profiles', GROUPED.format(settings.maxProfiles), 'PROFILER_MAX_PROFILES', 'max-profiles')}${row('Most bytes in all', GROUPED.format(settings.maxBytes), 'PROFILER_MAX_BYTES', 'max-bytes')}${row('Most bytes per profile', GROUPED.format(settings.maxProfileBytes), 'PROFILER_MAX_PROFILE_BYTES', 'max-profile-bytes')}${row('Sampling', String(settings.sample), 'PROFILER_SAMPLE', 'sample')}${row('Always kept from', `${settings.slowMs} ms`, 'PROFILER_SLOW_MS', 'slow-ms')}${row('Captured I/O', settings.capture.length === 0 ? '(none)' : settings.capture.join(', '), 'PROFILER_CAPTURE', 'capture')}${row('Readable from', settings.allowedIps.join(', '), 'PROFILER_ALLOWED_IPS', 'allowed-ips')}</tbody>
+${row('Redis', settings.redisUrl, 'REDIS_URL', 'redis-url')}${row('Key prefix', settings.prefix, 'REDIS_PREFIX', 'prefix')}${row('Retention', formatSeconds(settings.lifetime), 'PROFILER_LIFETIME', 'lifetime')}${row('Most profiles', GROUPED.format(settings.maxProfiles), 'PROFILER_MAX_PROFILES', 'max-profiles')}${row('Most bytes in all', formatBytes(settings.maxBytes), 'PROFILER_MAX_BYTES', 'max-bytes')}${row('Most bytes per profile', formatBytes(settings.maxProfileBytes), 'PROFILER_MAX_PROFILE_BYTES', 'max-profile-bytes')}${row('Sampling', String(settings.sample), 'PROFILER_SAMPLE', 'sample')}${row('Always kept from', `${settings.slowMs} ms`, 'PROFILER_SLOW_MS', 'slow-ms')}${row('Captured I/O', settings.capture.length === 0 ? '(none)' : settings.capture.join(', '), 'PROFILER_CAPTURE', 'capture')}${row('Readable from', settings.allowedIps.join(', '), 'PROFILER_ALLOWED_IPS', 'allowed-ips')}</tbody>
 </table>`;
 }

@@ -11,11 +11,25 @@ const shapeOf = (command: StoredRedisCommand): string => command.command.toUpper
 /** The same command on the same database with the same arguments. */
 const exactOf = (command: StoredRedisCommand): string => JSON.stringify([command.database, command.command.toUpperCase(), command.args]);
 
+/**
+ * The arguments as the client let them through: ioredis (≥ 5.11) replaces a write's value and
+ * every argument after it with `?` before Loupe sees them (SET's `EX 60` included), so the
+ * hidden ones are said once, as a count, instead of as a row of question marks.
+ */
+function renderArgs(args: readonly string[]): SafeHtml {
+  let shown = args.length;
+  while (shown > 0 && args[shown - 1] === '?') shown -= 1;
+  const hidden = args.length - shown;
+  return html`<code class="args">${args.slice(0, shown).join(' ')}</code>${
+    hidden === 0 ? '' : html` <span class="hidden-args empty" title="The Redis client hides a written value and the arguments after it">+${hidden} hidden argument${hidden === 1 ? '' : 's'}</span>`
+  }`;
+}
+
 function renderCommand(context: PanelContext<RedisCollectorData>, repeats: RepeatedCalls, slow: ReadonlySet<number>, index: number): SafeHtml {
   const command = context.data.commands[index];
   if (command === undefined) return html``;
   return html`<tr class="redis-command" data-index="${index}"><td>${index + 1}</td><td>${formatMs(command.start)}</td><td>${renderDuration(command.duration)}</td>
-<td><code class="command">${command.command.toUpperCase()}</code> <code class="args">${command.args.join(' ')}</code>
+<td><code class="command">${command.command.toUpperCase()}</code> ${renderArgs(command.args)}
 <span class="help">${command.client}${command.database === null ? '' : ` · db ${command.database}`}${command.batch === undefined ? '' : ` · in batch ${command.batch}`}</span>${renderFlags([
     [repeats.nPlusOne.has(index), 'N+1'],
     [repeats.duplicates.has(index), 'duplicate'],
@@ -36,7 +50,7 @@ export const redisPanel: PanelDefinition<RedisCollectorData> = {
   badge: (data) => {
     if (data.count === 0) return null;
     const loops = analyzeRepeats(data.commands, shapeOf, exactOf).nPlusOne.size;
-    return { count: data.count, isError: loops > 0 || data.slow > 0 || data.errors > 0 };
+    return { count: data.count, isError: data.errors > 0, isWarning: loops > 0 || data.slow > 0 };
   },
   render: (context) => {
     const { data, profile, query } = context;

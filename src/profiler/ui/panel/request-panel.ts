@@ -1,3 +1,4 @@
+import { STATUS_TEXT } from '../../../http/status-text';
 import { html, type SafeHtml } from '../../../view/html';
 import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../collect/collectors/request-collector';
 import { renderKeyValueTable } from './key-value-table';
@@ -35,7 +36,7 @@ ${request.session === null ? html`<p class="empty">No session was started.</p>` 
 <h3>Authenticated user</h3>
 ${user === null ? html`<p class="empty">No authenticated user.</p>` : renderKeyValueTable(user, '')}
 <h2>Response</h2>
-${renderKeyValueTable({ status_code: response.statusCode === 0 ? '(no response sent)' : String(response.statusCode) }, '')}
+<p class="response-status">${response.statusCode === 0 ? html`<span class="empty">No response was sent.</span>` : html`Status <strong>${response.statusCode} ${STATUS_TEXT[response.statusCode] ?? ''}</strong>`}</p>
 <h3>Response headers</h3>
 ${renderKeyValueTable(response.headers, 'No response headers.', ['Header', 'Value'])}`;
   },

@@ -21,9 +21,10 @@ function isProfilerRoute(route: RouteTraceEntry): boolean {
   return route.name.startsWith('_profiler') || route.name === '_wdt' || route.name.startsWith('_wdt_');
 }
 
-function renderRow(route: RouteTraceEntry, index: number, closest: number): SafeHtml {
+/** A row: its anchor by the route's place among those tried, its number by its place in its own table. */
+function renderRow(route: RouteTraceEntry, index: number, closest: number, number: number): SafeHtml {
   const classes = [ROW_CLASS[route.level], index === closest ? 'closest' : ''].filter((name) => name !== '').join(' ');
-  return html`<tr id="route-trace-${index + 1}"${classes === '' ? '' : html` class="${classes}"`} data-level="${route.level}"><td>${index + 1}</td><td class="mono">${route.name}</td><td class="mono">${route.path}</td><td>${outcome(route)}</td></tr>\n`;
+  return html`<tr id="route-trace-${index + 1}"${classes === '' ? '' : html` class="${classes}"`} data-level="${route.level}"><td>${number}</td><td class="mono">${route.name}</td><td class="mono">${route.path}</td><td>${outcome(route)}</td></tr>\n`;
 }
 
 const HEAD = html`<thead><tr><th>#</th><th>Route name</th><th>Path</th><th>Log</th></tr></thead>`;
@@ -32,7 +33,7 @@ const HEAD = html`<thead><tr><th>#</th><th>Route name</th><th>Path</th><th>Log</
  * The routes tried for a request no route answered (Symfony's "Route Matching Logs"): each with
  * its outcome, the first that almost matches highlighted and named above the table, since it is
  * most likely the route the request was meant for. The profiler's own routes that do not match
- * are folded into a <details> under the table (one click, no script), keeping their numbers.
+ * are folded into a <details> under the table (one click, no script); each table numbers its rows from 1.
  */
 export function renderRouteMatching(matching: RouteMatchingLog): SafeHtml {
   const closest = matching.routes.findIndex((route) => route.level === RouteTraceLevel.ALMOST_MATCHES);
@@ -51,7 +52,7 @@ ${
 <table id="router-logs">
 ${HEAD}
 <tbody>
-${shown.map(([route, index]) => renderRow(route, index, closest))}</tbody>
+${shown.map(([route, index], row) => renderRow(route, index, closest, row + 1))}</tbody>
 </table>
 ${
   folded.length === 0
@@ -60,7 +61,7 @@ ${
 <table id="router-logs-profiler">
 ${HEAD}
 <tbody>
-${folded.map(([route, index]) => renderRow(route, index, closest))}</tbody>
+${folded.map(([route, index], row) => renderRow(route, index, closest, row + 1))}</tbody>
 </table></details>`
 }
 ${matching.omitted > 0 ? html`<p class="notice">${matching.omitted} more routes were tried and are not listed: a profile lists the first ${matching.routes.length}.</p>` : ''}

@@ -16,7 +16,7 @@ function renderOutcome({ route, controller, failure }: RouterCollectorData): Saf
 function renderMatched(data: RouterCollectorData): SafeHtml {
   const { route, controller, params } = data;
   const target = controller === redirectController.name ? params['path'] : undefined;
-  return html`${renderKeyValueTable({ 'Matched route': route ?? '(none)', Path: data.path ?? '(not recorded)', Controller: controller ?? '(none)' }, '', ['', ''])}
+  return html`${renderKeyValueTable({ 'Matched route': route ?? '(none)', Path: data.path ?? '(not recorded)', Controller: controller ?? '(none)' }, '', null)}
 ${target === undefined ? '' : html`<h3>Route redirection</h3><p>This page redirects to <code class="redirect-target">${target}</code>: the path of route <code>${route}</code> with its trailing slash toggled.</p>`}
 <h3>Route parameters</h3>
 ${renderKeyValueTable(params, 'No route parameters.', ['Parameter', 'Value'])}
@@ -31,7 +31,7 @@ function renderUnmatched(data: RouterCollectorData): SafeHtml {
   if (failure !== null && matching !== undefined && matching !== null) tried = renderRouteMatching(matching);
   else if (failure !== null && matching === undefined) tried = html`<p class="empty">This profile was stored before Loupe recorded the routes tried.</p>`;
   else if (failure !== null) tried = html`<p class="empty">The routes tried were not recorded: the request was not routed by Loupe's RouterListener.</p>`;
-  return html`${renderKeyValueTable({ 'Matched route': '(none)', Controller: controller ?? '(none)' }, '', ['', ''])}
+  return html`${renderKeyValueTable({ 'Matched route': '(none)', Controller: controller ?? '(none)' }, '', null)}
 ${Object.keys(params).length === 0 ? '' : html`<h3>Route parameters</h3>
 ${renderKeyValueTable(params, '', ['Parameter', 'Value'])}`}
 ${tried}`;

@@ -5,7 +5,7 @@ import { SEARCH_SCAN_LIMIT, type SearchResult } from '../../storage/profile-stor
 import { html, type SafeHtml } from '../../../view/html';
 import { renderLiveList } from './live-list';
 import { renderPanelLayout } from './panel-layout';
-import { formatMs, formatTime } from './panel-format';
+import { formatMs, formatTime, renderUrlPath, statusLevel } from './panel-format';
 import { searchQueryString, type SearchForm } from './search-criteria';
 import { renderSidebarCounters } from './writer-counters';
 import { profilePath, ProfilerPaths } from '../../profiler-paths';
@@ -52,10 +52,12 @@ function renderQueries(row: ProfileSummary): SafeHtml {
 
 function renderRow(row: ProfileSummary, isChild: boolean, parentShown: boolean): SafeHtml {
   const time = formatTime(row.time);
-  const status = row.statusCode === 0 ? 'aborted' : `${row.statusCode} ${STATUS_TEXT[row.statusCode] ?? ''}`;
+  const status = row.statusCode === 0 ? 'aborted' : String(row.statusCode);
+  const reason = row.statusCode === 0 ? 'No response: the client disconnected' : (STATUS_TEXT[row.statusCode] ?? '');
+  const level = statusLevel(row.statusCode);
   const parent = row.parent === null || parentShown ? '' : html` <span class="empty">sub-request of <a class="mono" href="${profilePath(row.parent)}">${row.parent}</a></span>`;
   return html`<tr class="${isChild ? 'sub' : 'main'}" data-token="${row.token}">
-<td class="${row.statusCode >= 400 || row.statusCode === 0 ? 'level-error' : ''}">${status}</td><td>${row.ip}</td><td>${row.method}</td><td class="mono url">${row.url}</td>
+<td class="status${level === '' ? '' : ` level-${level}`}" title="${reason}">${status}</td><td>${row.ip}</td><td>${row.method}</td><td class="mono url" title="${row.url}">${renderUrlPath(row.url)}</td>
 <td><time datetime="${time.iso}">${time.iso}</time></td><td class="duration">${row.duration === undefined ? '–' : formatMs(row.duration)}</td>${renderQueries(row)}
 <td>${isChild ? '↳ ' : ''}<a class="mono" href="${profilePath(row.token)}">${row.token}</a>${parent}</td>
 </tr>\n`;
@@ -102,7 +104,7 @@ export function renderSearchPage(content: SearchPageContent, stats: ProfilerStat
     sidebar: renderSidebarCounters(stats),
     content: html`<h2>Profile Search</h2>
 ${renderForm(form)}
-${renderLiveList({ subRequests: form.sub_requests !== '', favicon: form.favicon !== '' })}
+${renderLiveList({ subRequests: form.sub_requests !== '', favicon: form.favicon !== '', limit: content.limit, page: content.page, newestFirst: (form.sort || 'time') === 'time' && (form.order || 'desc') === 'desc' })}
 <h2 class="result-count" data-total="${result.total}">${result.total === 0 ? 'No' : result.total} results found</h2>
 ${result.complete ? '' : html`<p class="empty scan-limit">Only the newest ${SEARCH_SCAN_LIMIT} profiles of this time range were searched; narrow From and Until to search older ones.</p>`}
 ${rows.length === 0 ? '' : html`<table class="results">

@@ -55,7 +55,7 @@ unless it failed (5xx, a server error) or took at least PROFILER_SLOW_MS <strong
 export function renderStatusPage(stats: ProfilerStats, storage: StorageState, workers: WorkersView | null = null, settings?: ProfilerSettings): string {
   return renderPanelLayout({
     content: html`<h2>Profiler status</h2>
-<p>Counters of this server process since it started. A profile is <em>dropped</em> when it could not be stored
+<p>Counters of this server process since it started: <em>stored</em> is how many profiles it wrote. A profile is <em>dropped</em> when it could not be stored
 (Redis unavailable, queue full); a request is <em>not profiled</em> when no token could be handed out for it.</p>
 ${renderWriterCounters(stats)}
 ${renderSampling(stats)}
@@ -63,7 +63,9 @@ ${workers === null ? '' : renderWorkers(workers)}
 ${
   storage.reachable
     ? html`<p>Profile storage (Redis): <strong data-counter="storage">reachable</strong></p>
-<p>Profiles indexed in storage (all processes): <strong data-counter="indexed">${storage.indexed}</strong></p>`
+<p>Profiles in storage now: <strong data-counter="indexed">${storage.indexed}</strong> — those of every process writing to this Redis that have not expired
+(PROFILER_LIFETIME) or been pruned (PROFILER_MAX_PROFILES, PROFILER_MAX_BYTES), whenever they were stored. <em>Stored</em> above counts only
+this process's writes since it started, so the two differ when another process or an earlier run stored profiles, or some have gone.</p>`
     : html`<p class="level-error">Profile storage (Redis): <strong data-counter="storage">unreachable</strong> — <span data-counter="storage-error">${storage.error}</span></p>
 <p>The counters above are this process's own; profiles cannot be read until Redis answers again.</p>`
 }

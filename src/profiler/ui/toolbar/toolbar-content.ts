@@ -32,7 +32,7 @@ function swatch(name: string): SafeHtml {
 
 function statusItem(profile: Profile): SafeHtml {
   const status = profile.statusCode;
-  const tone = status >= 400 || status === 0 ? 'error' : status >= 300 ? 'redirect' : 'ok';
+  const tone = status >= 500 || status === 0 ? 'error' : status >= 400 ? 'warning' : status >= 300 ? 'redirect' : 'ok';
   const text = status === 0 ? 'No response: the client disconnected' : `${status} ${STATUS_TEXT[status] ?? ''}`.trim();
   return html`<a class="lwdt-item lwdt-status lwdt-status-${tone}" href="${profilePath(profile.token, 'request')}" title="${text}">${status === 0 ? '—' : status}</a>`;
 }
@@ -70,14 +70,24 @@ function memoryItem(profile: Profile): SafeHtml | null {
 <span class="lwdt-value">${mib(memory.heapUsed)}</span><span class="lwdt-unit">MiB</span></span>`;
 }
 
+/** Whether `record` is the line the kernel logged for one of `errors` ("Uncaught Exception …"): that error is counted once, as its exception. */
+function logsAnError(record: LogRecord, errors: ExceptionCollectorData['errors']): boolean {
+  const logged = record.context['exception'];
+  if (typeof logged !== 'object' || logged === null) return false;
+  const { class: name, message } = logged as { class?: unknown; message?: unknown };
+  return errors.some((error) => error.class === name && error.message === message);
+}
+
 function errorsItem(profile: Profile): SafeHtml {
-  const exceptions = collectorData<ExceptionCollectorData>(profile, EXCEPTION_COLLECTOR)?.errors.length ?? 0;
-  const logs = collectorData<LogsCollectorData>(profile, LOGS_COLLECTOR)?.records.filter((record) => ERROR_LEVELS.has(record.level)).length ?? 0;
+  const errors = collectorData<ExceptionCollectorData>(profile, EXCEPTION_COLLECTOR)?.errors ?? [];
+  const exceptions = errors.length;
+  const records = collectorData<LogsCollectorData>(profile, LOGS_COLLECTOR)?.records ?? [];
+  const logs = records.filter((record) => ERROR_LEVELS.has(record.level) && !logsAnError(record, errors)).length;
   const count = exceptions + logs;
   const panel = exceptions > 0 ? 'exception' : 'logs';
   return html`<div class="lwdt-item lwdt-block lwdt-errors ${count > 0 ? 'lwdt-errors-some' : 'lwdt-errors-none'}">\
 <a href="${profilePath(profile.token, panel)}" title="${count === 1 ? '1 error' : `${count} errors`}"><span class="lwdt-value">${count}</span><span class="lwdt-label">${count === 1 ? 'error' : 'errors'}</span></a>\
-<div class="lwdt-info"><table><tr><th>Exceptions</th><td>${exceptions}</td></tr><tr><th>Logs at error level or above</th><td>${logs}</td></tr></table></div></div>`;
+<div class="lwdt-info"><table><tr><th>Exceptions</th><td>${exceptions}</td></tr><tr><th>Other logs at error level or above</th><td>${logs}</td></tr></table></div></div>`;
 }
 
 /** An application's or a plugin's item; one that fails shows nothing rather than no toolbar. */
@@ -93,7 +103,7 @@ function renderOwnItem(item: ToolbarItem, profile: Profile): SafeHtml | null {
  * The toolbar's content for one profile (what `/_wdt/{token}` answers, as WebProfilerBundle's
  * toolbar.html.twig): status, method and route, duration with the request's states as a small
  * timeline, memory, the application's queries, calls and commands, the items of plugins and of
- * the application (`items`), the error count (exceptions and error logs), and the link to the profile.
+ * the application (`items`), the error count (exceptions, and error logs other than theirs), and the link to the profile.
  * A fragment: the injected script puts it into the page's placeholder.
  */
 export function renderToolbarContent(profile: Profile, items: readonly ToolbarItem[] = []): SafeHtml {

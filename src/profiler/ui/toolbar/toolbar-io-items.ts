@@ -15,6 +15,7 @@ import { profilePath } from '../../profiler-paths';
 /** What one I/O item shows: its panel, its unit, and the problems that make it a warning. */
 interface IoItem {
   readonly panel: string;
+  /** Plural (`queries` is made `query` for one). */
   readonly unit: string;
   readonly title: string;
   readonly totals: CallTotals;
@@ -34,7 +35,7 @@ function renderItem(profile: Profile, item: IoItem): SafeHtml | null {
   ].filter((text) => text !== '');
   const warn = problems.length > 0;
   return html`<div class="lwdt-item lwdt-block lwdt-io lwdt-io-${item.panel}${warn ? ' lwdt-io-warn' : ''}">\
-<a href="${profilePath(profile.token, item.panel)}" title="${item.title}"><span class="lwdt-value">${totals.count}</span><span class="lwdt-label">${item.unit}</span>${
+<a href="${profilePath(profile.token, item.panel)}" title="${item.title}"><span class="lwdt-value">${totals.count}</span><span class="lwdt-label">${totals.count === 1 ? item.unit.replace(/ies$/, 'y').replace(/s$/, '') : item.unit}</span>${
     item.showTime ? html`<span class="lwdt-unit">in ${formatMs(totals.time)}</span>` : ''
   }${warn ? html`<span class="lwdt-io-badge">${problems.join(', ')}</span>` : ''}</a>\
 <div class="lwdt-info"><table><tr><th>${item.title}</th><td>${totals.count}</td></tr><tr><th>Time</th><td>${formatMs(totals.time)}</td></tr>\

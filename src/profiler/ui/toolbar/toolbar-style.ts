@@ -18,6 +18,7 @@ export const TOOLBAR_STYLE = `
 .lwdt-status{font-weight:700;color:#fff}
 .lwdt-status-ok{background:#2f7d4a}
 .lwdt-status-redirect{background:#9a6b0c}
+.lwdt-status-warning{background:#b7791f}
 .lwdt-status-error,.lwdt-errors-some{background:#b3362f;color:#fff}
 .lwdt-bar a.lwdt-status-ok:hover{background:#38925a}
 .lwdt-bar a.lwdt-status-error:hover,.lwdt-bar .lwdt-errors-some:hover{background:#c9443c}

@@ -37,7 +37,7 @@ const routes: RouteDefinition[] = [
         await pool.query('SELECT pg_sleep(0.5)');
         await my.query('SELECT ? AS answer', [42]);
         await fetch(`${upstream.url}/json?page=2`, { headers: { 'X-Quote': `it's "here"` } });
-        await redis.set(redisKey, 'v');
+        await redis.set(redisKey, 'v', 'EX', 60);
         await redis.get(redisKey);
         return Response.json({ ok: true });
       },
@@ -102,7 +102,7 @@ test('the Database panel lists the SQL, flags the N+1 loop, the duplicate and th
   t.true(all.includes('class="flag flag-n-1"'), 'the loop is flagged N+1');
   t.true(all.includes('class="flag flag-duplicate"'));
   t.true(all.includes('class="flag flag-slow"'));
-  t.true(all.includes('data-panel="db"><span>Database</span><span class="badge error">6</span>'), 'the menu badge warns');
+  t.true(all.includes('data-panel="db"><span>Database</span><span class="badge warning">6</span>'), 'the menu badge warns in amber: an N+1 loop and a slow query, no failed one');
 
   const slow = await page(withIde, profile.token, 'panel=db&filter=slow');
   t.true(slow.includes('pg_sleep(0.5)'));
@@ -131,6 +131,7 @@ test('origins link to the editor by PROFILER_IDE; the HTTP Client panel shows th
   const http = await page(withIde, profile.token, 'panel=http_client');
   t.true(http.includes(`${upstream.url}/json?page=2`));
   t.regex(http, /→ <span class="status">200<\/span>/);
+  t.regex(http, /<span class="help">fetch( · received \d+ B)?<\/span>/, 'a size is shown when known, else nothing: never "?"');
   t.true(http.includes('<summary>Response headers</summary>'));
   const textarea = /<textarea class="curl-command mono"[^>]*>([^<]*)<\/textarea>/.exec(http)?.[1] ?? '';
   t.true(textarea.startsWith('curl '), textarea);
@@ -140,7 +141,8 @@ test('origins link to the editor by PROFILER_IDE; the HTTP Client panel shows th
   t.true(http.includes('class="origin editor-link" href="vscode://file/'));
 
   const redisPage = await page(withIde, profile.token, 'panel=redis');
-  t.regex(redisPage, /<code class="command">SET<\/code> <code class="args">loupe-test:panels:\d+ /);
+  t.regex(redisPage, /<code class="command">SET<\/code> <code class="args">loupe-test:panels:\d+<\/code> <span class="hidden-args empty" title="[^"]+">\+3 hidden arguments<\/span>/);
+  t.false(redisPage.includes(' ? '), 'no row of question marks');
   t.regex(redisPage, /<code class="command">GET<\/code>/);
 });
 
@@ -152,7 +154,7 @@ test('the toolbar counts the queries with their time, the calls and the commands
   t.true(db.includes(`href="/_profiler/${profile.token}?panel=db"`), res.body);
   t.regex(db, /<span class="lwdt-value">6<\/span><span class="lwdt-label">queries<\/span><span class="lwdt-unit">in [\d.]+ ms<\/span>/);
   t.regex(db, /<span class="lwdt-io-badge">1 N\+1, \d+ slow<\/span>/);
-  t.regex(res.body, /lwdt-io-http_client[^"]*"><a href="\/_profiler\/\w+\?panel=http_client"[^>]*><span class="lwdt-value">1<\/span><span class="lwdt-label">calls/);
+  t.regex(res.body, /lwdt-io-http_client[^"]*"><a href="\/_profiler\/\w+\?panel=http_client"[^>]*><span class="lwdt-value">1<\/span><span class="lwdt-label">call<\/span>/, 'one call, not "1 calls"');
   t.regex(res.body, /lwdt-io-redis[^"]*"><a href="\/_profiler\/\w+\?panel=redis"[^>]*><span class="lwdt-value">2<\/span><span class="lwdt-label">commands/);
 });
 
@@ -204,11 +206,12 @@ test('without PROFILER_IDE positions are plain text, and the source is still sho
 test('the Performance waterfall shows the queries, calls and commands as spans, each kind in its own colour', async (t) => {
   const { profile } = await profiledRequest(withIde, { path: '/io' });
   const body = await page(withIde, profile.token, 'panel=performance');
-  t.regex(body, /<div class="row cat-db" data-category="db"[^>]*><span class="label"[^>]*title="sql SELECT"/);
-  t.regex(body, /<div class="row cat-http" data-category="http"[^>]*><span class="label"[^>]*title="GET http:\/\/127\.0\.0\.1:\d+\/json\?page=2"/);
-  t.regex(body, /<div class="row cat-cache" data-category="cache"[^>]*><span class="label"[^>]*title="redis SET"/);
+  t.regex(body, new RegExp(`<div class="row cat-db" data-category="db"[^>]*><span class="label"[^>]*title="sql SELECT ${table} — pg · [^"]*app-io-panels-http\\.test\\.ts:${lineOf('n-plus-one-line')}"`));
+  t.regex(body, /<div class="row cat-http" data-category="http"[^>]*><span class="label"[^>]*title="GET http:\/\/127\.0\.0\.1:\d+\/json\?page=2 — fetch · /);
+  t.regex(body, /<div class="row cat-cache" data-category="cache"[^>]*><span class="label"[^>]*title="redis SET — ioredis · /);
   const colours = ['db', 'http', 'cache'].map((category) => new RegExp(`\\.cat-${category} \\{ --span: (#[0-9a-f]{6}); \\}`).exec(body)?.[1]);
   t.is(new Set([...colours, /\.cat-redis \{ --span: (#[0-9a-f]{6}); \}/.exec(body)?.[1], /\.cat-app \{ --span: (#[0-9a-f]{6}); \}/.exec(body)?.[1]]).size, 5, 'five colours, none shared');
   t.false(colours.includes(undefined));
-  for (const category of ['db', 'http', 'cache']) t.true(body.includes(`<span class="swatch cat-${category}"></span>${category}`), `the legend names ${category}`);
+  for (const [category, meaning] of [['db', 'SQL'], ['http', 'HTTP client'], ['cache', "application's Redis"]]) t.true(body.includes(`<span class="swatch cat-${category}"></span>${meaning}`), `the legend says what ${category} is`);
+  t.false(body.includes('<span class="swatch cat-redis">'), 'no Loupe Redis in the legend of a request that made no session call');
 });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createEditorLink } from '../../../../src/profiler/ui/panel/editor-link';
-import { createSourceFiles } from '../../../../src/profiler/ui/panel/source-files';
+import { createSourceFiles } from '../../../../src/view/source-files';
 
 const srv = createSourceFiles('/srv');
 

@@ -65,7 +65,11 @@ test('the status page shows the configuration: Redis, key prefix, retention, sam
   t.true(status.body.includes('<h3>Configuration</h3>'));
   t.regex(status.body, /<tr data-setting="redis-url"><th>Redis<\/th><td class="mono">redis:\/\/127\.0\.0\.1:6379[^<]*<\/td><td class="mono empty">REDIS_URL<\/td><\/tr>/);
   t.true(status.body.includes(`<tr data-setting="prefix"><th>Key prefix</th><td class="mono">${prefix}</td>`));
-  t.true(status.body.includes('<tr data-setting="lifetime"><th>Retention</th><td class="mono">86,400 s</td>'));
+  t.true(status.body.includes('<tr data-setting="lifetime"><th>Retention</th><td class="mono">1 day</td>'));
+  t.true(status.body.includes('<tr data-setting="max-bytes"><th>Most bytes in all</th><td class="mono">256 MiB</td>'));
+  t.true(status.body.includes('<tr data-setting="max-profile-bytes"><th>Most bytes per profile</th><td class="mono">64 KiB</td>'));
+  t.regex(status.body, /<p>Profiles in storage now: <strong data-counter="indexed">\d+<\/strong> — those of every process[^<]*<em>Stored<\/em> above counts only\nthis process's writes since it started/);
+  t.false(status.body.includes('<aside class="sidebar">'), 'no empty left column');
   t.true(status.body.includes('<tr data-setting="sample"><th>Sampling</th><td class="mono">1</td>'));
   t.regex(status.body, /<tr data-setting="capture"><th>Captured I\/O<\/th><td class="mono">http, redis, mysql2, pg<\/td>/);
   const json = JSON.parse((await get('/_profiler/status', { Accept: 'application/json' })).body) as { settings: Record<string, unknown> };
@@ -133,10 +137,22 @@ test('each span category of the Performance panel has a colour of its own (sub_r
   }
 });
 
-test('the State machine panel lists the states without drawing the Events chart again', async (t) => {
+test('the Events chart draws the controller between the kernel\'s phases, as the request spent it', async (t) => {
+  const [token = ''] = await profileRequests(server, [{ path: '/hello/events' }]);
+  const { body } = await get(`/_profiler/${token}?panel=events`);
+  const chart = /<div class="timeline">[\s\S]*?<\/div>\n<\/div>|<div class="timeline">[\s\S]*?<h3/.exec(body)?.[0] ?? '';
+  const rows = [...chart.matchAll(/<div class="row" data-name="([^"]+)">/g)].map(([, name]) => name);
+  t.true(rows.includes('controller'), rows.join(', '));
+  t.true(rows.indexOf('kernel.controller_arguments') < rows.indexOf('controller') && rows.indexOf('controller') < rows.indexOf('kernel.response'), rows.join(', '));
+});
+
+test('the State machine panel draws the request\'s path through the states, not the Events chart or table again', async (t) => {
   const [token = ''] = await profileRequests(server, [{ path: '/hello/machine' }]);
   const { body } = await get(`/_profiler/${token}?panel=machine`);
-  t.true(body.includes('<table class="states">'));
+  const path = [...body.matchAll(/<li class="state" data-state="([^"]+)" title="Entered at [\d.]+ m?s"><span class="mono name">\1<\/span> <span class="time">[\d.]+ m?s<\/span><\/li>/g)].map(([, state]) => state);
+  t.deepEqual(path.slice(0, 3), ['kernel.request', 'kernel.controller', 'kernel.controller_arguments'], path.join(' → '));
+  t.true(path.indexOf('controller') > path.indexOf('kernel.controller_arguments') && path.indexOf('kernel.response') > path.indexOf('controller'), path.join(' → '));
+  t.false(body.includes('<table'), 'no table');
   t.false(body.includes('<div class="timeline">'), 'no chart');
   t.true(body.includes(`href="/_profiler/${token}?panel=performance"`));
 });

@@ -79,6 +79,20 @@ test('the panel of GET /config.yaml shows the 404, its inner cause, the trace, a
   t.regex(res.body, /data-counter="dropped">\d+</);
 });
 
+test('a 4xx reads amber and a 5xx red, as in Symfony: in the profile\'s summary and in the toolbar', async (t) => {
+  const notFound = await profiled('/config.yaml');
+  const boom = await profiled('/boom');
+  const page404 = (await get(notFound.panelPath)).body;
+  const page500 = (await get(boom.panelPath)).body;
+  t.true(page404.includes('<section class="summary status-warning">'));
+  t.true(page404.includes('<span class="status-warning-text">Error 404 Not Found</span>'));
+  t.true(page500.includes('<section class="summary status-error">'));
+  t.true(page500.includes('<span class="status-error-text">Error 500 Internal Server Error</span>'));
+  t.regex(page404, /\.status-warning-text \{ color: #a46a1f; \}/);
+  t.true((await get(`/_wdt/${notFound.token}`)).body.includes('lwdt-item lwdt-status lwdt-status-warning'));
+  t.true((await get(`/_wdt/${boom.token}`)).body.includes('lwdt-item lwdt-status lwdt-status-error'));
+});
+
 test('the JSON of the /config.yaml profile: messages, trace, phases in order, the child profile', async (t) => {
   const { token, previous } = await profiled('/config.yaml');
   const { status, body, res } = await getJson(`/_profiler/${token}`);
@@ -160,6 +174,17 @@ test('a matched route: request panel by default, router panel with _route, _cont
   t.true(router.includes('Matched route <code class="matched-route">hello</code>'));
   for (const needle of ['>_route<', '>_controller<', 'hello.hello', '>name<', 'anna']) t.true(router.includes(needle), needle);
   t.true((await get(`${panelPath}?panel=exception`)).body.includes('No exception was thrown and caught.'));
+});
+
+test('the request panel gives the time once, the response\'s status as a line of text, not a table of one row', async (t) => {
+  const { panelPath } = await profiled('/hello/tim');
+  const { body } = await get(panelPath);
+  const iso = /<time datetime="([^"]+)"/.exec(body)?.[1] ?? 'no time';
+  t.regex(iso, /^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+  t.is(body.split(iso).length - 1, 2, 'the ISO time only in the datetime and title of the one <time>');
+  t.regex(body, /<time datetime="[^"]+" title="[^"]+">\w{3}, \d\d \w{3} \d{4} [\d:]+ GMT<\/time>/);
+  t.true(body.includes('<h2>Response</h2>\n<p class="response-status">Status <strong>200 OK</strong></p>'));
+  t.false(body.includes('status_code'));
 });
 
 test('an unknown token is Symfony\'s "Token not found" page (a 404 for JSON); an unknown panel and a tombstone are 404s that say so', async (t) => {

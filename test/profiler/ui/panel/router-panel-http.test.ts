@@ -73,6 +73,11 @@ test('a 404 (GET /nope) stores every route tried, the profiler\'s and the applic
   t.true(folded.startsWith(`<summary>The profiler's own ${names.filter(isProfilers).length} routes (tried first, none matched)</summary>`), folded.slice(0, 200));
   t.true(rows.every((row) => row.log === 'Path does not match' && row.classes === ''));
   t.true(rows.some((row) => row.name === 'hello' && row.path === '/hello/{name}'));
+  // Each table numbers its rows from 1: the application's first route is #1, not #10 after the hidden ones.
+  const numbers = (html: string): number[] => [...html.matchAll(/<tr id="route-trace-\d+"[^>]*><td>(\d+)<\/td>/g)].map(([, number = '']) => Number(number));
+  t.deepEqual(numbers(table), tableRows(table).map((_, index) => index + 1));
+  t.deepEqual(numbers(folded), tableRows(folded).map((_, index) => index + 1));
+  t.false(panel.includes('<th class="key"></th>'), 'no empty header row');
 });
 
 test('a 405 (POST /hello/anna) shows the GET route almost matching on its method, highlighted as the closest', async (t) => {

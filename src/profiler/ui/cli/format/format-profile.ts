@@ -17,6 +17,7 @@ import { formatDuration } from '../../../../cli/format/format-duration';
 import { formatErrors } from './format-errors';
 import { formatRouteMatching } from './format-route-matching';
 import { formatTimeline } from './format-timeline';
+import { requestPhases } from '../../request-phases';
 import { formatWaterfall } from './format-waterfall';
 
 type HeaderValues = Readonly<Record<string, string | readonly string[]>>;
@@ -176,7 +177,7 @@ export function formatProfile(profile: Profile, columns?: number, panels: readon
   const sections = [
     `Profile ${escapeControl(profile.token)} (${profile.type === 'sub' ? 'sub-request' : 'main request'})`,
     section('Summary', summary(profile)),
-    section('Phases', fromEvents(profile, (events) => formatTimeline(events.phases, profile.duration))),
+    section('Phases', fromEvents(profile, () => formatTimeline(requestPhases(profile) ?? [], profile.duration))),
     section('Timeline', fromCollector<TimelineCollectorData>(profile, TIMELINE_COLLECTOR, (timeline) => formatWaterfall(timeline, columns))),
     section('Listeners', fromEvents(profile, (events) => listenerLines(events.listeners))),
     section('Routing', fromCollector(profile, ROUTER_COLLECTOR, routingLines)),

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import test from 'ava';
-import { readSourceExcerpts } from '../../../../src/profiler/ui/panel/read-source-excerpts';
-import { createSourceFiles } from '../../../../src/profiler/ui/panel/source-files';
+import { readSourceExcerpts } from '../../src/view/read-source-excerpts';
+import { createSourceFiles } from '../../src/view/source-files';
 
 /** An application root with a source file, a dependency, a secret and links out, beside a directory outside it. */
 async function layout(): Promise<{ root: string; outside: string; close: () => Promise<void> }> {
