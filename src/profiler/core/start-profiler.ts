@@ -73,7 +73,7 @@ export async function startProfiler(options: StartProfilerOptions = {}): Promise
     const loadPages = (): ProfilerPages => {
       const { createProfilerPages } = require('./profiler-pages') as typeof import('./profiler-pages');
       const { createEditorLink } = require('../ui/panel/editor-link') as typeof import('../ui/panel/editor-link');
-      const { createSourceFiles } = require('../ui/panel/source-files') as typeof import('../ui/panel/source-files');
+      const { createSourceFiles } = require('../../view/source-files') as typeof import('../../view/source-files');
       const { profilerSettings } = require('../ui/panel/profiler-settings') as typeof import('../ui/panel/profiler-settings');
       const sources = createSourceFiles(config.profiler.sourceRoot ?? process.cwd());
       return createProfilerPages({
