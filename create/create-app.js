@@ -6,6 +6,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 
 const TEMPLATE = path.join(__dirname, 'template');
 const MANIFEST = require('../package.json');
@@ -17,7 +18,12 @@ const FILES = [
   ['README.md', 'README.md'],
   ['gitignore', '.gitignore'],
 ];
-const USAGE = 'Usage: npx loupe-kernel create <directory>\n';
+const USAGE =
+  'Usage: npx loupe-kernel create <directory> [--from <tarball|directory>]\n\n' +
+  '  --from   depend on Loupe through a file: path to this tarball (`npm pack`) or checkout\n' +
+  '           instead of the npm registry\n';
+/** Where this copy of Loupe is: a checkout, an unpacked tarball, or an installed package. */
+const PACKAGE_DIRECTORY = path.resolve(__dirname, '..');
 
 /** A valid npm package name made of the directory's name: lower case, other characters as `-`. */
 function packageName(directory) {
@@ -52,8 +58,24 @@ function shellQuote(word) {
   return SHELL_SAFE.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
-/** The new application's package.json: Loupe at this version, TypeScript and Node's types as Loupe pins them. */
-function manifestOf(name) {
+/**
+ * How the application depends on Loupe: through a `file:` path, relative to the application as
+ * `npm install <path>` writes it, to `from` when given, else to this copy of Loupe when it is not
+ * an installed package (a checkout); else this version from the registry.
+ */
+function loupeSpec(target, from, packageDirectory) {
+  const source = from ?? (packageDirectory.split(path.sep).includes('node_modules') ? null : packageDirectory);
+  if (source === null) return MANIFEST.version;
+  return `file:${path.relative(target, source).split(path.sep).join('/') || '.'}`;
+}
+
+/**
+ * The new application's package.json: Loupe as `loupe` says, TypeScript, Node's types and ts-node
+ * as Loupe pins them. `dev` restarts on every change of a file the application loads: Node's own
+ * `--watch` with ts-node's transpile-only hook, one process and no build step in between
+ * (`tsc --watch` beside `node --watch dist/app.js` takes two processes and a shell to run them).
+ */
+function manifestOf(name, loupe) {
   const dev = MANIFEST.devDependencies;
   return {
     name,
@@ -62,9 +84,10 @@ function manifestOf(name) {
     scripts: {
       build: 'tsc',
       start: 'tsc && node --enable-source-maps dist/app.js',
+      dev: 'node --watch --require ts-node/register/transpile-only app.ts',
     },
-    dependencies: { [MANIFEST.name]: MANIFEST.version },
-    devDependencies: { '@types/node': dev['@types/node'], typescript: dev.typescript },
+    dependencies: { [MANIFEST.name]: loupe },
+    devDependencies: { '@types/node': dev['@types/node'], 'ts-node': dev['ts-node'], typescript: dev.typescript },
   };
 }
 
@@ -77,17 +100,34 @@ function isEmptyOrMissing(directory) {
   }
 }
 
+/** The directory and `--from` of the arguments, or `null` when they are not one directory and at most one `--from`. */
+function parse(args) {
+  try {
+    const { values, positionals } = parseArgs({ args: [...args], options: { from: { type: 'string' } }, allowPositionals: true, strict: true });
+    return positionals.length === 1 ? { directory: positionals[0], from: values.from } : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Writes the application into `args[0]` (relative to `io.cwd`) and tells what to run next.
- * Returns the exit code: 2 for a usage error, 1 when the directory is not empty or its name
- * cannot be a package's.
+ * Writes the application into the directory of `args` (relative to `io.cwd`) and tells what to
+ * run next; `io.packageDirectory` stands for where this copy of Loupe is (for the tests).
+ * Returns the exit code: 2 for a usage error, 1 when the directory is not empty, its name
+ * cannot be a package's or `--from` names nothing.
  */
 function createApp(args, io) {
-  if (args.length !== 1 || args[0].startsWith('-')) {
+  const parsed = parse(args);
+  if (parsed === null) {
     io.err.write(USAGE);
     return 2;
   }
-  const target = path.resolve(io.cwd, args[0]);
+  const from = parsed.from === undefined ? undefined : path.resolve(io.cwd, parsed.from);
+  if (from !== undefined && !fs.existsSync(from)) {
+    io.err.write(`--from ${parsed.from}: no such tarball or directory (make the tarball with \`npm pack\` in a clone of Loupe).\n`);
+    return 1;
+  }
+  const target = path.resolve(io.cwd, parsed.directory);
   const name = packageName(target);
   const problem = nameProblem(name);
   if (problem !== null) {
@@ -99,14 +139,16 @@ function createApp(args, io) {
     return 1;
   }
   fs.mkdirSync(target, { recursive: true });
-  fs.writeFileSync(path.join(target, 'package.json'), `${JSON.stringify(manifestOf(name), null, 2)}\n`);
+  const loupe = loupeSpec(target, from, io.packageDirectory ?? PACKAGE_DIRECTORY);
+  fs.writeFileSync(path.join(target, 'package.json'), `${JSON.stringify(manifestOf(name, loupe), null, 2)}\n`);
   for (const [from, to] of FILES) {
     const text = fs.readFileSync(path.join(TEMPLATE, from), 'utf8').replaceAll('__APP_NAME__', name);
     fs.writeFileSync(path.join(target, to), text);
   }
   const relative = path.relative(io.cwd, target) || '.';
   io.out.write(
-    `Created ${name} in ${target}.\n\n` +
+    `Created ${name} in ${target}` +
+      (loupe.startsWith('file:') ? `, with ${MANIFEST.name} from ${loupe}.\n\n` : '.\n\n') +
       // Pasted into a shell: a directory named `a;touch x` must not run `touch`.
       `  cd ${shellQuote(relative)}\n` +
       '  docker compose up -d redis   # or any Redis on 127.0.0.1:6379\n' +

@@ -1,4 +1,4 @@
-import { createLoupe, html, Response, serve, type Controller } from 'loupe-kernel';
+import { createLoupe, html, Response, serve, type Controller, type CreateApp } from 'loupe-kernel';
 
 // An HTML page: with debug on (APP_ENV=dev, the default) the profiler's toolbar shows at its bottom.
 const home: Controller = {
@@ -21,7 +21,11 @@ const home: Controller = {
 // Data a controller returns is sent as JSON.
 const hello: Controller = { name: 'hello', handle: ({ params }) => ({ hello: params['name'] }) };
 
-serve((config, logger) =>
+/**
+ * The application, made without listening: `serve` below makes one per process, and
+ * `npx loupe debug:listeners --app dist/app.js` imports this module to list its listeners.
+ */
+export const createApp: CreateApp = (config, logger) =>
   createLoupe({
     config,
     logger,
@@ -29,8 +33,12 @@ serve((config, logger) =>
       { name: 'home', path: '/', methods: ['GET'], controller: home },
       { name: 'hello', path: '/hello/{name}', methods: ['GET'], controller: hello },
     ],
-  }),
-).catch((error: unknown) => {
-  process.stderr.write(`Could not start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+  });
+
+// Listens only when run (`npm start`), not when imported.
+if (require.main === module) {
+  serve(createApp).catch((error: unknown) => {
+    process.stderr.write(`Could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -8,7 +8,7 @@ interface Output {
   text: string;
   write(chunk: string): boolean;
 }
-type CreateApp = (args: readonly string[], io: { out: Output; err: Output; cwd: string }) => number;
+type CreateApp = (args: readonly string[], io: { out: Output; err: Output; cwd: string; packageDirectory?: string }) => number;
 
 // Plain JavaScript, as it runs from the published package.
 const { createApp, packageName, shellQuote } = require('../../create/create-app') as { createApp: CreateApp; packageName: (directory: string) => string; shellQuote: (word: string) => string };
@@ -30,16 +30,61 @@ function inTempDir(run: (cwd: string) => void): void {
 test('create writes package.json, tsconfig.json, app.ts, docker-compose.yml, a README and .gitignore, and says what to run', (t) => {
   inTempDir((cwd) => {
     const out = output();
-    t.is(createApp(['shop'], { out, err: output(), cwd }), 0);
+    t.is(createApp(['shop'], { out, err: output(), cwd, packageDirectory: path.join(cwd, 'node_modules', 'loupe-kernel') }), 0);
     t.deepEqual(readdirSync(path.join(cwd, 'shop')).sort(), ['.gitignore', 'README.md', 'app.ts', 'docker-compose.yml', 'package.json', 'tsconfig.json']);
     t.regex(out.text, /cd shop\n.*\n {2}npm install\n {2}npm start/);
     const app = JSON.parse(readFileSync(path.join(cwd, 'shop', 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
     t.is(app.name, 'shop');
     t.deepEqual(app.dependencies, { [manifest.name]: manifest.version });
-    t.deepEqual(app.devDependencies, { '@types/node': manifest.devDependencies['@types/node'], typescript: manifest.devDependencies['typescript'] });
+    t.deepEqual(app.devDependencies, { '@types/node': manifest.devDependencies['@types/node'], 'ts-node': manifest.devDependencies['ts-node'], typescript: manifest.devDependencies['typescript'] });
     t.is(app.scripts['start'], 'tsc && node --enable-source-maps dist/app.js');
     t.regex(readFileSync(path.join(cwd, 'shop', 'app.ts'), 'utf8'), /from 'loupe-kernel'[\s\S]*Hello from shop/);
     t.false(readFileSync(path.join(cwd, 'shop', 'README.md'), 'utf8').includes('__APP_NAME__'));
+  });
+});
+
+function loupeDependency(cwd: string, directory: string): string | undefined {
+  return (JSON.parse(readFileSync(path.join(cwd, directory, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[manifest.name];
+}
+
+test('create run from a clone, or given --from, depends on Loupe through a file: path relative to the application; installed, on the registry version', (t) => {
+  inTempDir((cwd) => {
+    writeFileSync(path.join(cwd, 'loupe-kernel-0.1.0.tgz'), '');
+    const out = output();
+    t.is(createApp(['apps/shop', '--from', 'loupe-kernel-0.1.0.tgz'], { out, err: output(), cwd, packageDirectory: path.join(cwd, 'node_modules', 'loupe-kernel') }), 0);
+    t.is(loupeDependency(cwd, 'apps/shop'), 'file:../../loupe-kernel-0.1.0.tgz');
+    t.regex(out.text, /with loupe-kernel from file:\.\.\/\.\.\/loupe-kernel-0\.1\.0\.tgz/);
+    t.is(createApp(['clone-app'], { out: output(), err: output(), cwd, packageDirectory: path.join(cwd, 'src', 'loupe') }), 0);
+    t.is(loupeDependency(cwd, 'clone-app'), 'file:../src/loupe');
+    t.is(createApp(['registry-app'], { out: output(), err: output(), cwd, packageDirectory: path.join(cwd, 'node_modules', 'loupe-kernel') }), 0);
+    t.is(loupeDependency(cwd, 'registry-app'), manifest.version);
+    // This checkout is a clone: without packageDirectory, create depends on it.
+    t.is(createApp(['here'], { out: output(), err: output(), cwd }), 0);
+    t.is(loupeDependency(cwd, 'here'), `file:${path.relative(path.join(cwd, 'here'), path.resolve(__dirname, '..', '..'))}`);
+    const err = output();
+    t.is(createApp(['missing', '--from', 'nope.tgz'], { out: output(), err, cwd }), 1);
+    t.regex(err.text, /^--from nope\.tgz: no such tarball or directory[^\n]*\n$/);
+    t.false(existsSync(path.join(cwd, 'missing')));
+  });
+});
+
+test("the application's dev script restarts it on every change through Node's --watch and ts-node, both in its devDependencies", (t) => {
+  inTempDir((cwd) => {
+    t.is(createApp(['shop'], { out: output(), err: output(), cwd }), 0);
+    const app = JSON.parse(readFileSync(path.join(cwd, 'shop', 'package.json'), 'utf8')) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+    t.is(app.scripts['dev'], 'node --watch --require ts-node/register/transpile-only app.ts');
+    t.truthy(app.devDependencies['ts-node']);
+    t.regex(readFileSync(path.join(cwd, 'shop', 'README.md'), 'utf8'), /npm run dev/);
+  });
+});
+
+test("the application's app.ts exports createApp and listens only when run, so that debug:listeners --app can import it", (t) => {
+  inTempDir((cwd) => {
+    t.is(createApp(['shop'], { out: output(), err: output(), cwd }), 0);
+    const source = readFileSync(path.join(cwd, 'shop', 'app.ts'), 'utf8');
+    t.regex(source, /^export const createApp: CreateApp = /m);
+    t.regex(source, /^if \(require\.main === module\) \{\n {2}serve\(createApp\)/m);
+    t.is(source.match(/serve\(/g)?.length, 1);
   });
 });
 
@@ -49,7 +94,7 @@ test('create refuses a directory that is not empty, and anything but one directo
     const err = output();
     t.is(createApp(['.'], { out: output(), err, cwd }), 1);
     t.regex(err.text, /is not empty/);
-    for (const args of [[], ['a', 'b'], ['--help']]) t.is(createApp(args, { out: output(), err: output(), cwd }), 2);
+    for (const args of [[], ['a', 'b'], ['--help'], ['a', '--from']]) t.is(createApp(args, { out: output(), err: output(), cwd }), 2);
   });
 });
 

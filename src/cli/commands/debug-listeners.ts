@@ -4,6 +4,7 @@ import { createLogger } from '../../log/create-logger';
 import { createLoupe, type Loupe } from '../../loupe/create-loupe';
 import { CliError } from '../cli-error';
 import { type CliCommand } from '../command';
+import { registerTsNode } from '../register-ts-node';
 import { formatTable } from '../format/format-table';
 import { KernelEvents } from '../../kernel/kernel-events';
 
@@ -14,7 +15,8 @@ Symfony's debug:event-dispatcher does; the phases in the order of the request's 
 (kernel.request first, kernel.terminate last). Connects to Redis (REDIS_URL), as the application does.
 
   --app MODULE       a module exporting the application: a Loupe, or a create…() function that
-                     returns one (e.g. --app demo/demo-app.ts); without it, Loupe's default
+                     returns one (e.g. --app dist/app.js; a .ts module needs ts-node installed,
+                     e.g. --app demo/demo-app.ts); without it, Loupe's default
                      listeners for the environment's configuration (APP_ENV, APP_DEBUG)
   --phase PHASE      only this phase, e.g. kernel.response
 `;
@@ -28,7 +30,7 @@ function isLoupe(value: unknown): value is Loupe {
 /** The application a module exports: a Loupe, or what a `create…` function of it returns. */
 function loadApp(modulePath: string, cwd: string): Loupe {
   const resolved = path.resolve(cwd, modulePath);
-  if (resolved.endsWith('.ts')) require('ts-node').register({ transpileOnly: true });
+  if (resolved.endsWith('.ts')) registerTsNode(modulePath, path.dirname(resolved));
   let exported: Record<string, unknown>;
   try {
     exported = require(resolved) as Record<string, unknown>;
