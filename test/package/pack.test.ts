@@ -153,17 +153,18 @@ test("the README's tsconfig.json compiles an application with tsc, and its stack
   }
 });
 
-test('npx loupe-kernel create writes an application that npm install && npm start serves with the profiler on', async (t) => {
+test('npx --package <tarball> loupe-kernel create --from <tarball> writes an application that depends on the tarball, that npm install && npm start serves with the profiler on', async (t) => {
   await packed(t);
-  const created = await run(path.join(app, 'node_modules', '.bin', 'loupe-kernel'), ['create', 'my-app'], { cwd: work });
+  // The README's Quick start from a clone, while loupe-kernel is not on the registry.
+  const created = await run('npx', ['--yes', '--package', tarball, 'loupe-kernel', 'create', 'my-app', '--from', tarball], { cwd: work });
   t.regex(created.stdout, /npm start/);
   const dir = path.join(work, 'my-app');
   t.deepEqual((await readdir(dir)).sort(), ['.gitignore', 'README.md', 'app.ts', 'docker-compose.yml', 'package.json', 'tsconfig.json']);
   const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
   t.is(manifest.name, 'my-app');
-  t.deepEqual(Object.keys(manifest.dependencies), ['loupe-kernel']);
-  // `npm install` of the generated application, with Loupe from the tarball instead of the registry.
-  await npmInstall(dir, [tarball], null);
+  t.deepEqual(manifest.dependencies, { 'loupe-kernel': `file:${path.relative(dir, tarball)}` });
+  // `npm install` of the generated application as it is: nothing from the registry for Loupe.
+  await npmInstall(dir, [], null);
   const prefix = testKeyPrefix();
   // APP_ENV as the application's user has it: unset, so dev, with debug and the profiler.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'APP_ENV'));
@@ -189,5 +190,12 @@ test('npx loupe-kernel create writes an application that npm install && npm star
     const code = pid === undefined ? null : await server.exited;
     await server.close();
     t.is(code, 0, server.output());
+  }
+  // `npm start` compiled dist/app.js, which debug:listeners imports without it listening.
+  const loupe = path.join(dir, 'node_modules', '.bin', 'loupe');
+  const cliEnv = { ...process.env, REDIS_PREFIX: prefix, APP_ENV: 'test' };
+  for (const module of ['dist/app.js', 'app.ts']) {
+    const listed = await run(loupe, ['debug:listeners', '--app', module, '--phase', 'kernel.request'], { cwd: dir, env: cliEnv, timeout: 60_000 });
+    t.regex(listed.stdout, /Registered listeners for "kernel\.request"\n=+\n[\s\S]*RouterListener/, module);
   }
 });
