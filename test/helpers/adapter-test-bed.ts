@@ -100,16 +100,21 @@ export async function assertPagesServed(t: ExecutionContext, port: number): Prom
   return panel;
 }
 
-/** Asks `path` and leaves after 100 ms, before the answer; resolves with the profile the server stored for it. */
-export async function abandonedProfile(profiler: StartedProfiler, port: number, path: string): Promise<Profile | undefined> {
+/**
+ * Asks `path` and leaves before the answer, once the application's handler has started (`reached`
+ * resolves then: on a loaded machine a fixed delay may end before the server saw the request);
+ * resolves with the profile the server stored for it.
+ */
+export async function abandonedProfile(profiler: StartedProfiler, port: number, path: string, reached: Promise<void>): Promise<Profile | undefined> {
   const before = new Set((await profiler.storage.find({ limit: 50 })).map((row) => row.token));
   await new Promise<void>((resolve) => {
     const req = http.get({ host: '127.0.0.1', port, path });
     req.on('error', () => resolve());
-    setTimeout(() => {
+    const leave = (): void => {
       req.destroy();
       resolve();
-    }, 100);
+    };
+    void Promise.race([reached, new Promise((wait) => setTimeout(wait, 10_000))]).then(leave);
   });
   for (let attempt = 0; attempt < 100; attempt++) {
     await profiler.writer.whenIdle();

@@ -64,7 +64,7 @@ export const debugListenersCommand: CliCommand = {
   async run(args, io) {
     if (args.positionals.length > 0) throw CliError.usage(`debug:listeners takes no arguments, got "${args.positionals.join(' ')}".`);
     const module = args.string('app');
-    const app = module === undefined ? createLoupe({ routes: [], config: readConfig({ APP_SECRET: 'unused-by-debug-listeners', ...io.env }), logger: createLogger({ level: 'silent', format: 'json' }) }) : loadApp(module, io.env['PWD'] ?? process.cwd());
+    const app = module === undefined ? createLoupe({ routes: [], config: readConfig({ APP_SECRET: 'unused-by-debug-listeners', ...io.env }), logger: createLogger({ level: 'silent', format: 'json' }) }) : loadApp(module, process.cwd());
     try {
       const phase = args.string('phase');
       // The table comes in registration order; a reader follows a request from its first phase.

@@ -14,6 +14,10 @@ import { httpRequest } from '../../helpers/http-client';
 import { abandonedProfile, assertOwnQueries, assertPagesServed, storedProfile } from '../../helpers/adapter-test-bed';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
+import { deferred } from '../../helpers/deferred';
+
+/** Resolved once the handler of `/hang` has started. */
+const hangReached = deferred();
 
 /*
  * `loupe-kernel/fastify` registered in a real Fastify 5 application on a free port, storing in
@@ -64,6 +68,7 @@ async function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
   app.get('/quiet', async (_request, reply) => reply.type('text/html').header('X-Debug-Toolbar', 'off').send(PAGE));
   app.get('/stream', async (_request, reply) => reply.type('text/html').send(Readable.from([PAGE])));
   app.get('/hang', async () => {
+    hangReached.resolve();
     await new Promise((resolve) => setTimeout(resolve, 500));
     return { late: true };
   });
@@ -137,7 +142,7 @@ test('an error thrown in an async handler: a 500 whose profile holds it in the E
 
 test('a client that leaves before the answer leaves an aborted profile, and the application keeps serving', async (t) => {
   const { port, profiler } = await serve();
-  const aborted = await abandonedProfile(profiler, port, '/hang');
+  const aborted = await abandonedProfile(profiler, port, '/hang', hangReached.promise);
   t.like(aborted, { aborted: true, statusCode: 0 });
   t.is((await httpRequest(port, { path: '/users/1' })).status, 200);
 });

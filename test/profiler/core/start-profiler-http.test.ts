@@ -13,6 +13,10 @@ import { abandonedProfile } from '../../helpers/adapter-test-bed';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
 import { TYPESCRIPT } from '../../helpers/typescript-loader';
+import { deferred } from '../../helpers/deferred';
+
+/** Resolved once the handler of `/hang` has started. */
+const hangReached = deferred();
 
 /*
  * The profiler core driven by a plain node:http server, as an adapter of another framework
@@ -52,7 +56,10 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
     }
     return;
   }
-  if (url.pathname === '/hang') return;
+  if (url.pathname === '/hang') {
+    hangReached.resolve();
+    return;
+  }
   send(404, 'text/plain', 'not found');
 }
 
@@ -126,7 +133,7 @@ test('an error the server records is in the Exception panel\'s data, with its st
 });
 
 test('a client that leaves before the answer leaves an aborted profile, and the server keeps serving', async (t) => {
-  const aborted = await abandonedProfile(profiler, port, '/hang');
+  const aborted = await abandonedProfile(profiler, port, '/hang', hangReached.promise);
   t.like(aborted, { aborted: true, statusCode: 0 });
   t.is((await httpRequest(port, { path: '/users/1' })).status, 200);
 });
