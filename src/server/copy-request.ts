@@ -12,7 +12,7 @@ export interface CopiedRequest {
  * Copies method, path, query, headers and peer address out of uWS; call before anything async.
  * Repeated header lines are joined with ", " (RFC 9110 §5.3), except that the framing headers
  * are checked line by line first: joined, two Transfer-Encoding lines would read as one.
- * The body, if any, is read afterwards and set on a copy.
+ * The body, if any, is read afterwards and set on it.
  */
 export function copyRequest(res: HttpResponse, req: HttpRequest, serverPort: number): CopiedRequest {
   const headers: Record<string, string> = {};

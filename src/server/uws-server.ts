@@ -150,14 +150,15 @@ export class UwsServer {
       // pending response, makes it close the connection unanswered rather than run that request.
       state.unreadBody = true;
       const bodyError = new BadRequestHttpError(framingProblem, { code: 'LOUPE_ERR_HTTP_INVALID_FRAMING' });
-      setImmediate(() => start({ ...copied, bodyError }));
+      // Set on the copy itself, which already has the field: a spread into a new object would cost microseconds on Node 20.
+      setImmediate(() => start(Object.assign(copied, { bodyError })));
       return;
     }
     if (!announcesBody(copied.headers)) return start(copied);
     readBody(res, copied.headers, this.#options.maxBodySize, ({ body, tooLarge }) => {
       // The rest of a refused body is never read: close the connection after answering.
       state.unreadBody = tooLarge;
-      start({ ...copied, body, bodyError: tooLarge ? new PayloadTooLargeHttpError(this.#options.maxBodySize) : null });
+      start(Object.assign(copied, { body, bodyError: tooLarge ? new PayloadTooLargeHttpError(this.#options.maxBodySize) : null }));
     });
   }
 }

@@ -36,7 +36,7 @@ export interface StoredExceptionData {
 function redactFrame(frame: StackFrame, redaction: RedactionPolicy): StackFrame {
   const fn = redaction.text(frame.function);
   const file = redaction.text(frame.file);
-  return fn === frame.function && file === frame.file ? frame : { ...frame, function: fn, file };
+  return fn === frame.function && file === frame.file ? frame : Object.assign({}, frame, { function: fn, file });
 }
 
 /**
@@ -44,20 +44,20 @@ function redactFrame(frame: StackFrame, redaction: RedactionPolicy): StackFrame 
  * above all (cached FlatErrors are shared: copied).
  */
 function redactEntry<TEntry extends FlatErrorEntry>(entry: TEntry, redaction: RedactionPolicy): TEntry {
-  return {
-    ...entry,
+  // Object.assign, not a spread followed by properties: that costs microseconds an object on Node 20.
+  return Object.assign({}, entry, {
     class: redaction.text(entry.class),
     message: redaction.text(entry.message),
     code: textOrNull(entry.code, redaction),
     statusText: redaction.text(entry.statusText),
     headers: redaction.headers(entry.headers),
     trace: entry.trace.map((frame) => redactFrame(frame, redaction)),
-  };
+  });
 }
 
 function redactError(error: unknown, redaction: RedactionPolicy): FlatError {
   const flat = flattenError(error);
-  return { ...redactEntry(flat, redaction), previous: flat.previous.map((previous) => redactEntry(previous, redaction)) };
+  return Object.assign(redactEntry(flat, redaction), { previous: flat.previous.map((previous) => redactEntry(previous, redaction)) });
 }
 
 /** The errors a profile of `exchange` records in its own right, in order. */

@@ -67,13 +67,14 @@ function queryOf(exchange: CollectedRequest, redaction: RedactionPolicy): Record
  * per-request state the session and security listeners leave behind: where that state lives
  * is changing (typed request attributes), and only this function has to follow.
  */
-function sessionAndUserOf(exchange: CollectedRequest, redaction: RedactionPolicy): Pick<RequestCollectorData, 'session' | 'user'> {
+function sessionOf(exchange: CollectedRequest, redaction: RedactionPolicy): RequestCollectorData['session'] {
   const session = exchange.attributes.get(KernelAttributes.SESSION);
+  return session?.isStarted === true ? (redaction.data(session.all()) as Record<string, unknown>) : null;
+}
+
+function userOf(exchange: CollectedRequest, redaction: RedactionPolicy): RequestCollectorData['user'] {
   const user = exchange.attributes.get(KernelAttributes.USER) ?? null;
-  return {
-    session: session?.isStarted === true ? (redaction.data(session.all()) as Record<string, unknown>) : null,
-    user: user === null ? null : { identifier: redaction.text(user.identifier), roles: user.roles.map((role) => redaction.text(role)), via: redaction.text(user.via) },
-  };
+  return user === null ? null : { identifier: redaction.text(user.identifier), roles: user.roles.map((role) => redaction.text(role)), via: redaction.text(user.via) };
 }
 
 /**
@@ -91,7 +92,8 @@ export function createRequestCollector(options: RequestCollectorOptions): Profil
         query: queryOf(exchange, redaction),
         cookies: redaction.cookies(request.cookies, options.secretCookies),
         body: bodyOf(exchange, redaction),
-        ...sessionAndUserOf(exchange, redaction),
+        session: sessionOf(exchange, redaction),
+        user: userOf(exchange, redaction),
         // kernel.finish_request has reset request.locale by now: the handled one is kept aside.
         locale: redaction.text(exchange.attributes.get(KernelAttributes.HANDLED_LOCALE) ?? request.locale),
         response: {

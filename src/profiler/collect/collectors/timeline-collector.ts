@@ -98,6 +98,6 @@ export const timelineCollector: ProfileCollector<StoredTimeline> = redactsItself
     if (exchange.subRequest === null || exchange.subRequest.trace.spans.length === 0) return stored;
     appendSubRequest(columns, trace, exchange.subRequest, redaction);
     const token = profileTokenOf(exchange.subRequest);
-    return token === null ? { ...stored, subRequest } : { ...stored, subRequest, subRequestToken: token };
+    return token === null ? Object.assign(stored, { subRequest }) : Object.assign(stored, { subRequest, subRequestToken: token });
   },
 });
