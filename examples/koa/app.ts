@@ -29,12 +29,6 @@ const pool = new pg.Pool({ connectionString: process.env['DATABASE_URL'] ?? 'pos
 const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', { keyPrefix: `${process.env['REDIS_PREFIX'] ?? 'loupe:'}example:` });
 
 const app = new Koa();
-const server = http.createServer(app.callback());
-
-/** Where the server listens, for the requests it makes to itself. */
-function origin(): string {
-  return `http://${HOST}:${(server.address() as AddressInfo).port}`;
-}
 
 // Routes by hand, to keep to Koa itself; with @koa/router each would be a router.get(…).
 app.use(async (ctx) => {
@@ -57,6 +51,14 @@ app.use(async (ctx) => {
   }
   // Anything else: no body, Koa's 404.
 });
+
+// After the middleware: callback() composes those added so far.
+const server = http.createServer(app.callback());
+
+/** Where the server listens, for the requests it makes to itself. */
+function origin(): string {
+  return `http://${HOST}:${(server.address() as AddressInfo).port}`;
+}
 
 async function main(): Promise<void> {
   // Koa logs the errors it catches (its own 'error' listener, added by callback() above).
