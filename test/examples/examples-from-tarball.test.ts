@@ -158,7 +158,10 @@ for (const example of EXAMPLES) {
     const began = Date.now();
     await npmInstall(dir, [], null);
     const installed = Date.now();
-    await run('npm', ['run', 'build'], { cwd: dir });
+    // tsc tells its errors on stdout, which a failed execFile leaves out of its message.
+    await run('npm', ['run', 'build'], { cwd: dir }).catch((error: { stdout?: string; stderr?: string }) => {
+      throw new Error(`npm run build (tsc) failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    });
     t.log(`npm install ${((installed - began) / 1000).toFixed(1)} s, tsc ${((Date.now() - installed) / 1000).toFixed(1)} s`);
     const prefix = testKeyPrefix();
     const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'development', REDIS_URL, REDIS_PREFIX: prefix, DATABASE_URL };
