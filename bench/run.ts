@@ -54,8 +54,11 @@ const SINK_QUIET_MS = 6_000;
 /** Loupe debug against a Redis Cluster started for the run. */
 const CLUSTER_ROW = 'Loupe debug cluster';
 const PATHS = { unrouted: '/config.yaml', routed: '/hello/anna' } as const;
-/** Profiles stored per request: a 404 is rendered by a sub-request with its own profile. */
+/** Profiles Loupe's kernel stores per request: a 404 is rendered by a sub-request with its own profile. */
 const PROFILES_PER_REQUEST = { unrouted: 2, routed: 1 } as const;
+/** The peers profiled by Loupe's adapters: one profile per request, 404s included (the framework renders them). */
+const ADAPTER_ROWS = ['Fastify + Loupe profiler', 'Express 5 + Loupe profiler'] as const;
+const PROFILES_PER_ADAPTER_REQUEST = { unrouted: 1, routed: 1 } as const;
 /** Spans the traced peer exports per request: the http server's and @fastify/otel's request span; a routed one adds its handler's. */
 const SPANS_PER_REQUEST = { unrouted: 2, routed: 3 } as const;
 
@@ -165,6 +168,7 @@ async function main(): Promise<void> {
   const wanted = (name: string): boolean =>
     SELECTED.length === 0 || SELECTED.some((part) => (part.startsWith('=') ? name.toLowerCase() === part.slice(1) : name.toLowerCase().includes(part)));
   const peer = (file: string): string[] => [path.join(ROOT, 'bench', 'servers', file)];
+  const adapterEnv = { REDIS_URL: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `${redisPrefix}adapters:`, PROFILER_MAX_PROFILES: '200000' };
   // The sink's URL is known once it listens: filled in before the servers start.
   const otelEnv: Record<string, string> = {};
   const loupeProd = AA
@@ -179,6 +183,9 @@ async function main(): Promise<void> {
     { name: 'Fastify', args: peer('fastify.js'), env: {} },
     { name: 'Express 5', args: peer('express.js'), env: {} },
     { name: OTEL_ROW, args: peer('fastify-otel.js'), env: otelEnv },
+    // The adapters store in Redis as Loupe debug does (without REDIS_URL they would keep profiles in memory).
+    { name: ADAPTER_ROWS[0], args: peer('fastify-loupe.js'), env: { ...quiet, ...adapterEnv } },
+    { name: ADAPTER_ROWS[1], args: peer('express-loupe.js'), env: { ...quiet, ...adapterEnv } },
     ...loupeProd,
     // What carrying the request context (currentRequest(), AsyncLocalStorage: async hooks on Node 20) costs prod.
     { name: 'Loupe prod REQUEST_CONTEXT=1', args: demo(ROOT), env: { ...quiet, ...prod, REQUEST_CONTEXT: '1', REDIS_PREFIX: redisPrefix } },
@@ -235,7 +242,8 @@ async function main(): Promise<void> {
     };
     const debug = servers.find((server) => server.name === 'Loupe debug');
     // Every server that profiles: each must store a profile for every request it answered.
-    const profiled = servers.filter((server) => server.name.startsWith('Loupe debug'));
+    const isAdapter = (server: BenchServer): boolean => (ADAPTER_ROWS as readonly string[]).includes(server.name);
+    const profiled = servers.filter((server) => server.name.startsWith('Loupe debug') || isAdapter(server));
     const isSupervisor = (server: BenchServer): boolean => server.name.includes('WORKERS=');
     console.log(`Load tool: ${tool}, ${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds.`);
     // Warmed equally and interleaved, as they are measured: none gets the JIT's or the caches' head start.
@@ -248,7 +256,7 @@ async function main(): Promise<void> {
     // Where a server's traces go, read apart from the server: Redis (or the cluster's nodes) for Loupe, the sink for the traced peer.
     const storePids = (server: BenchServer): number[] => {
       if (server.name === CLUSTER_ROW) return clusterPids;
-      if (server.name.startsWith('Loupe')) return redisPids;
+      if (server.name.startsWith('Loupe') || isAdapter(server)) return redisPids;
       if (server === otel && sink?.child.pid !== undefined) return [sink.child.pid];
       return [];
     };
@@ -272,9 +280,9 @@ async function main(): Promise<void> {
             storeUsPerRequest: storePids(server).length > 0 ? (storeCpu(server) - storeBefore) / done.requests : NaN,
           };
           samples.set(`${server.name}|${kind}`, [...(samples.get(`${server.name}|${kind}`) ?? []), result]);
-          if (profiled.includes(server)) expectedProfiles.set(server, (expectedProfiles.get(server) ?? 0) + result.requests * PROFILES_PER_REQUEST[kind]);
+          if (profiled.includes(server)) expectedProfiles.set(server, (expectedProfiles.get(server) ?? 0) + result.requests * (isAdapter(server) ? PROFILES_PER_ADAPTER_REQUEST : PROFILES_PER_REQUEST)[kind]);
           process.stdout.write(
-            `  round ${round} ${kind.padEnd(8)} ${server.name.padEnd(23)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s ${result.cpuUsPerRequest.toFixed(1).padStart(7)} µs CPU\n`,
+            `  round ${round} ${kind.padEnd(8)} ${server.name.padEnd(26)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s ${result.cpuUsPerRequest.toFixed(1).padStart(7)} µs CPU\n`,
           );
         }
       }

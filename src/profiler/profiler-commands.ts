@@ -2,8 +2,9 @@ import { type CliCommand } from '../cli/command';
 import { profilerDiffCommand } from './ui/cli/commands/profiler-diff';
 import { profilerListCommand } from './ui/cli/commands/profiler-list';
 import { profilerPurgeCommand } from './ui/cli/commands/profiler-purge';
+import { profilerServeCommand } from './ui/cli/commands/profiler-serve';
 import { profilerShowCommand } from './ui/cli/commands/profiler-show';
 import { profilerTailCommand } from './ui/cli/commands/profiler-tail';
 
-/** The profiler's commands of `loupe`: list, show, tail, diff and purge the stored profiles. */
-export const PROFILER_COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerTailCommand, profilerDiffCommand, profilerPurgeCommand];
+/** The profiler's commands of `loupe`: list, show, tail, diff and purge the stored profiles, and serve their pages. */
+export const PROFILER_COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerTailCommand, profilerDiffCommand, profilerPurgeCommand, profilerServeCommand];

@@ -1,4 +1,8 @@
+import http from 'node:http';
+import { type AddressInfo } from 'node:net';
 import test from 'ava';
+import express from 'express';
+import { loupe as expressLoupe } from '../../src/profiler/adapters/express';
 import { ProfileKeys } from '../../src/profiler/storage/profile-keys';
 import { RedisProfileStorage } from '../../src/profiler/storage/redis-profile-storage';
 import { TokenAllocator } from '../../src/profiler/storage/token-allocator';
@@ -118,6 +122,39 @@ test.serial('the server on a cluster: every request gets a token, its profile is
     t.true((await server.redis.exists(`${prefix}login-throttle:ip:127.0.0.1`)) === 1, 'counted in Redis, not in memory');
   } finally {
     await server.close();
+  }
+});
+
+test.serial('an Express application profiled by loupe-kernel/express on a cluster: every response\'s profile is stored and its pages and search find it', async (t) => {
+  const prefix = testKeyPrefix();
+  const app = express();
+  const middleware = expressLoupe({ enabled: true, env: { REDIS_URL: running().url, REDIS_PREFIX: prefix }, log: () => undefined });
+  app.use(middleware);
+  app.get('/items/:id', (req, res) => void res.json({ id: req.params.id }));
+  const profiler = await middleware.start();
+  if (profiler === null) throw new Error('The Express adapter is off.');
+  t.is(profiler.config.redis.profileGroups, 16, 'profiles are spread over the groups of the cluster');
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    const tokens: string[] = [];
+    for (let id = 0; id < 20; id++) {
+      const sample = await timedGet(port, `/items/${id}`);
+      t.is(sample.status, 200);
+      tokens.push(sample.token ?? '');
+    }
+    await profiler.writer.whenIdle();
+    for (const [id, token] of tokens.entries()) {
+      const profile = await json(port, `/_profiler/${token}`);
+      t.like(profile, { token, url: `http://127.0.0.1:${port}/items/${id}`, statusCode: 200 });
+    }
+    const found = (await json(port, '/_profiler/search?limit=50'))['results'] as { token: string }[];
+    const listed = new Set(found.map((row) => row.token));
+    t.true(tokens.every((token) => listed.has(token)), 'search lists every profile');
+  } finally {
+    server.close();
+    await middleware.close();
   }
 });
 

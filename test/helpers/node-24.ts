@@ -9,11 +9,25 @@ const run = promisify(execFile);
 /** Node 24 as the npm registry ships it (node-<platform>-<arch>), from npm's cache once fetched. */
 export const NODE_24 = `node-${process.platform}-${process.arch}@24.21.0`;
 
-/** Unpacks Node 24 into `dir` and answers the path of its `node`. */
-export async function installNode24(dir: string): Promise<string> {
-  const { stdout } = await run('npm', ['pack', NODE_24, '--silent', '--prefer-offline', '--pack-destination', dir], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
+/** The Node releases besides this one that Loupe supports (package.json `engines`), as the npm registry ships them. */
+export const NODE_RELEASES = { 22: `node-${process.platform}-${process.arch}@22.23.5`, 24: NODE_24 } as const;
+
+/** Unpacks the Node of `spec` (one of NODE_RELEASES) into `dir` and answers the path of its `node`. */
+export async function installNode(spec: string, dir: string): Promise<string> {
+  const { stdout } = await run('npm', ['pack', spec, '--silent', '--prefer-offline', '--pack-destination', dir], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
   const tarball = stdout.trim().split('\n').pop() ?? '';
   await run('tar', ['xzf', path.join(dir, tarball), '-C', dir]);
+  return path.join(dir, 'package', 'bin', 'node');
+}
+
+/** Unpacks Node 24 into `dir` and answers the path of its `node`. */
+export async function installNode24(dir: string): Promise<string> {
+  return installNode(NODE_24, dir);
+}
+
+/** The `node` of a release of NODE_RELEASES, unpacked once in .cache/artifacts/ for every test file that asks. */
+export async function nodeRelease(major: keyof typeof NODE_RELEASES): Promise<string> {
+  const dir = await sharedArtifact(`node-${major}`, NODE_RELEASES[major], async (into) => void (await installNode(NODE_RELEASES[major], into)));
   return path.join(dir, 'package', 'bin', 'node');
 }
 

@@ -72,22 +72,16 @@ export async function startProfiler(options: StartProfilerOptions = {}): Promise
     let pages: ProfilerPages | null = null;
     const loadPages = (): ProfilerPages => {
       const { createProfilerPages } = require('./profiler-pages') as typeof import('./profiler-pages');
-      const { createEditorLink } = require('../ui/panel/editor-link') as typeof import('../ui/panel/editor-link');
-      const { createSourceFiles } = require('../../view/source-files') as typeof import('../../view/source-files');
-      const { profilerSettings } = require('../ui/panel/profiler-settings') as typeof import('../ui/panel/profiler-settings');
-      const sources = createSourceFiles(config.profiler.sourceRoot ?? process.cwd());
-      return createProfilerPages({
-        storage: profiler.storage,
-        isStorageConnected: () => reader.status === 'ready',
-        stats: () => profiler.stats(),
-        droppedReason: (token) => profiler.writer.droppedReason(token),
-        panels: profiler.panels,
-        editorLink: createEditorLink(config.profiler.ide, sources),
-        sources,
-        settings: profilerSettings(config.redis, config.profiler),
-        allowedIps: config.profiler.allowedIps,
-        allowedHosts: config.profiler.allowedHosts,
-      });
+      const { profilerPagesOptions } = require('./profiler-pages-options') as typeof import('./profiler-pages-options');
+      return createProfilerPages(
+        profilerPagesOptions(config, {
+          storage: profiler.storage,
+          isStorageConnected: () => reader.status === 'ready',
+          stats: () => profiler.stats(),
+          droppedReason: (token) => profiler.writer.droppedReason(token),
+          panels: profiler.panels,
+        }),
+      );
     };
     return {
       pages: () => (pages ??= loadPages()),

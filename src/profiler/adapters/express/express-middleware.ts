@@ -3,7 +3,7 @@ import { createIpRangeMatcher } from '../../../http/ip-range-matcher';
 import { type ProfiledRequest } from '../../core/profiled-request';
 import { startProfiler, type StartedProfiler } from '../../core/start-profiler';
 import { endOnClose, instrumentResponse } from '../node-response';
-import { writePage } from '../node/profile-server';
+import { writePage } from '../write-page';
 import { requestStartOf } from '../request-start-of';
 import { isRouteHandler, listenToRouter, type LayerCall, type LayerListener } from './router-tracing';
 import { type ExpressNext, type LoupeMiddleware, type LoupeOptions } from './loupe-middleware';

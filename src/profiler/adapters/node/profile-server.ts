@@ -1,10 +1,10 @@
 import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createIpRangeMatcher } from '../../../http/ip-range-matcher';
-import { type PageResponse } from '../../core/profiler-pages';
 import { startProfiler, type StartedProfiler, type StartProfilerOptions } from '../../core/start-profiler';
 import { isProfilingEnabled, type EnabledOptions } from '../is-profiling-enabled';
 import { endOnClose, instrumentResponse } from '../node-response';
 import { requestStartOf } from '../request-start-of';
+import { writePage } from '../write-page';
 
 export interface ProfileServerOptions extends StartProfilerOptions, EnabledOptions {
   /** Serve the profiler's pages (`/_profiler…`, `/_wdt…`) from this server; on by default. */
@@ -16,14 +16,6 @@ export interface ProfiledServer {
   readonly profiler: StartedProfiler;
   /** Stops profiling the server (its requests are served as before) and closes the profiler. */
   close(): Promise<void>;
-}
-
-/** Writes one of the profiler's pages. */
-export function writePage(res: ServerResponse, page: PageResponse): void {
-  const headers = new Map<string, string[]>();
-  for (const [name, value] of page.headers) headers.set(name, [...(headers.get(name) ?? []), value]);
-  for (const [name, values] of headers) res.setHeader(name, values.length === 1 ? (values[0] ?? '') : values);
-  res.writeHead(page.status).end(page.body);
 }
 
 /**

@@ -76,7 +76,7 @@ ${renderRows(rows)}</tbody>
 }
 
 /** Two profiles side by side: status, route, total, each state's time, the listeners that changed most and the application's I/O. */
-export function renderComparePage(comparison: ProfileComparison, stats: ProfilerStats): string {
+export function renderComparePage(comparison: ProfileComparison, stats: ProfilerStats | null): string {
   return renderPanelLayout({
     sidebar: renderSidebarCounters(stats),
     content: html`<h2>Compare ${comparison.a.token} (A) with ${comparison.b.token} (B)</h2>

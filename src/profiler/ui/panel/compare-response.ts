@@ -22,7 +22,7 @@ function notFoundResponse(request: Request, lookup: Exclude<ProfileLookup, { kin
 }
 
 /** `/_profiler/{token}/compare/{other}`: the profile `other` (B) measured against `token` (A), or why one cannot be. */
-export async function compareResponse(source: ProfileSource & { readonly stats: () => ProfilerStats }, request: Request, token: string, other: string): Promise<Response> {
+export async function compareResponse(source: ProfileSource & { readonly stats: () => ProfilerStats | null }, request: Request, token: string, other: string): Promise<Response> {
   const a = await loadProfile(source, token);
   if (a.kind !== 'found') return notFoundResponse(request, a);
   const b = await loadProfile(source, other);

@@ -60,7 +60,7 @@ function renderCompareLink(content: ProfilePageContent): SafeHtml {
 }
 
 /** The profile page: summary, panel menu, writer counters and the chosen panel. */
-export function renderProfilePage(content: ProfilePageContent, stats: ProfilerStats): string {
+export function renderProfilePage(content: ProfilePageContent, stats: ProfilerStats | null): string {
   return renderPanelLayout({
     sidebar: html`${renderMenu(content)}
 ${renderSidebarCounters(stats)}`,

@@ -38,8 +38,12 @@ export interface ProfilerRoutesDeps {
    * is down the pages answer 503 at once. Without it every call is tried.
    */
   readonly isStorageConnected?: () => boolean;
-  readonly stats: () => ProfilerStats;
-  /** Why this process's writer dropped the profile of `token`, if it did (`profiler.writer.droppedReason`). */
+  /** This process's counters; `null` in a process that stores no profiles and only reads them (`loupe profiler:serve`). */
+  readonly stats: () => ProfilerStats | null;
+  /**
+   * Why this process's writer dropped the profile of `token`, if it did (`profiler.writer.droppedReason`);
+   * a process that only reads knows the tombstones in storage only, which the pages read anyway.
+   */
   readonly droppedReason: (token: string) => string | undefined;
   /** The panels of the profile page, in menu order (`profiler.panels`: DEFAULT_PANELS and the application's). */
   readonly panels: readonly PanelDefinition[];

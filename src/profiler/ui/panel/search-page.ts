@@ -97,7 +97,7 @@ export interface SearchPageContent {
 }
 
 /** The search page: the filter form, prefilled, the total of matches and one page of them. */
-export function renderSearchPage(content: SearchPageContent, stats: ProfilerStats): string {
+export function renderSearchPage(content: SearchPageContent, stats: ProfilerStats | null): string {
   const { form, result } = content;
   const rows = result.rows.flatMap((row) => (row.ok ? [row.summary] : []));
   return renderPanelLayout({

@@ -2,7 +2,7 @@ import { type ProfilerStats } from '../../profiler';
 import { type WorkerStatus } from '../../../server/workers/worker-protocol';
 import { html, type SafeHtml } from '../../../view/html';
 import { renderPanelLayout } from './panel-layout';
-import { renderWriterCounters } from './writer-counters';
+import { READER_NOTE, renderWriterCounters } from './writer-counters';
 import { renderProfilerSettings, type ProfilerSettings } from './profiler-settings';
 
 /** What the storage said when asked how many profiles it indexes. */
@@ -47,27 +47,34 @@ unless it failed (5xx, a server error) or took at least PROFILER_SLOW_MS <strong
 </dl>`;
 }
 
-/**
- * The profiler's status: this process's writer counters since it started (kept in memory, so
- * shown whether Redis answers or not), how many profiles the shared storage indexes (every
- * process writing to this Redis), or why it cannot be asked, and the configuration in effect.
- */
-export function renderStatusPage(stats: ProfilerStats, storage: StorageState, workers: WorkersView | null = null, settings?: ProfilerSettings): string {
-  return renderPanelLayout({
-    content: html`<h2>Profiler status</h2>
-<p>Counters of this server process since it started: <em>stored</em> is how many profiles it wrote. A profile is <em>dropped</em> when it could not be stored
+/** This process's counters, or why it has none. */
+function renderCounters(stats: ProfilerStats | null): SafeHtml {
+  if (stats === null) return html`<p data-counter="reader">${READER_NOTE}</p>`;
+  return html`<p>Counters of this server process since it started: <em>stored</em> is how many profiles it wrote. A profile is <em>dropped</em> when it could not be stored
 (Redis unavailable, queue full); a request is <em>not profiled</em> when no token could be handed out for it.</p>
 ${renderWriterCounters(stats)}
-${renderSampling(stats)}
+${renderSampling(stats)}`;
+}
+
+/**
+ * The profiler's status: this process's writer counters since it started (kept in memory, so
+ * shown whether Redis answers or not; none in a process that only reads, `stats` null), how many
+ * profiles the shared storage indexes (every process writing to this Redis), or why it cannot be
+ * asked, and the configuration in effect.
+ */
+export function renderStatusPage(stats: ProfilerStats | null, storage: StorageState, workers: WorkersView | null = null, settings?: ProfilerSettings): string {
+  return renderPanelLayout({
+    content: html`<h2>Profiler status</h2>
+${renderCounters(stats)}
 ${workers === null ? '' : renderWorkers(workers)}
 ${
   storage.reachable
     ? html`<p>Profile storage (Redis): <strong data-counter="storage">reachable</strong></p>
 <p>Profiles in storage now: <strong data-counter="indexed">${storage.indexed}</strong> — those of every process writing to this Redis that have not expired
-(PROFILER_LIFETIME) or been pruned (PROFILER_MAX_PROFILES, PROFILER_MAX_BYTES), whenever they were stored. <em>Stored</em> above counts only
-this process's writes since it started, so the two differ when another process or an earlier run stored profiles, or some have gone.</p>`
+(PROFILER_LIFETIME) or been pruned (PROFILER_MAX_PROFILES, PROFILER_MAX_BYTES), whenever they were stored.${stats === null ? '' : html` <em>Stored</em> above counts only
+this process's writes since it started, so the two differ when another process or an earlier run stored profiles, or some have gone.`}</p>`
     : html`<p class="level-error">Profile storage (Redis): <strong data-counter="storage">unreachable</strong> — <span data-counter="storage-error">${storage.error}</span></p>
-<p>The counters above are this process's own; profiles cannot be read until Redis answers again.</p>`
+<p>${stats === null ? 'Profiles' : "The counters above are this process's own; profiles"} cannot be read until Redis answers again.</p>`
 }
 ${settings === undefined ? '' : renderProfilerSettings(settings)}`,
   });

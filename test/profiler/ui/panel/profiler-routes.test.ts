@@ -133,6 +133,18 @@ test('the status page shows the writer counters in HTML and JSON', async (t) => 
   t.regex(page, /data-counter="not-profiled">2</);
 });
 
+test('a process that only reads profiles (no counters) says so on the status page and in the sidebar; its status JSON has every counter null', async (t) => {
+  const reader: ProfilerRoutesDeps = { ...deps({}), stats: () => null };
+  const json = JSON.parse(String((await call(reader, '_profiler_status', {}, '', 'application/json')).body)) as Record<string, unknown>;
+  t.like(json, { stored: null, dropped: null, notProfiled: null, writerState: null, sampleRate: null, indexed: 0, storage: { reachable: true, error: null } });
+  const page = String((await call(reader, '_profiler_status', {})).body);
+  t.regex(page, /<p data-counter="reader">This process only reads the profiles \(loupe profiler:serve\)/);
+  t.false(page.includes('data-counter="stored"'), 'no counter of a writer it does not have');
+  const search = String((await call(reader, '_profiler_search_results', { token: 'empty' })).body);
+  t.regex(search, /data-counter="reader">Pages served on their own: this process stores no profiles\./);
+  t.false(search.includes('data-counter="dropped"'));
+});
+
 /** A storage whose every call fails as ioredis fails when Redis does not answer in time. */
 function timingOut(): ProfileStorage {
   const fail = (): Promise<never> => Promise.reject(new Error('Command timed out'));
