@@ -3,6 +3,7 @@
 // long one started last would keep the run going alone while the two cores sit idle.
 const LONGEST_FIRST = [
   'test/package/pack.test.ts',
+  'test/examples/examples-from-tarball.test.ts',
   'test/profiler/wrk-load.test.ts',
   'test/package/api-report.test.ts',
   'test/faults/redis-paused.test.ts',
