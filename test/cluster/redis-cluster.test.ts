@@ -35,10 +35,10 @@ async function client(name: string): Promise<RedisClient> {
   return redis;
 }
 
-// Each of the 16 groups keeps its share of maxProfiles: the contract's retention case writes
-// tokens that all fall in group 0 (c10000, c20000…), so that group is given the whole limit.
-profileStorageContract(test.serial, 'RedisProfileStorage on a cluster, in 16 groups', async ({ maxProfiles, lifetime }) => {
-  return new RedisProfileStorage({ redis: await client('loupe-test-contract'), prefix: testKeyPrefix(), groups: 16, hashTags: true, lifetime, maxProfiles: maxProfiles * 16 });
+// Each of the 16 groups keeps its share of maxProfiles and maxBytes: the contract's retention cases
+// write tokens that all fall in group 0 (c10000, c20000…), so that group is given the whole limits.
+profileStorageContract(test.serial, 'RedisProfileStorage on a cluster, in 16 groups', async ({ maxProfiles, maxBytes, lifetime }) => {
+  return new RedisProfileStorage({ redis: await client('loupe-test-contract'), prefix: testKeyPrefix(), groups: 16, hashTags: true, lifetime, maxProfiles: maxProfiles * 16, maxBytes: maxBytes * 16 });
 });
 
 /** The JSON answer of a profiler page. */
