@@ -47,6 +47,25 @@ unless it failed (5xx, a server error) or took at least PROFILER_SLOW_MS <strong
 </dl>`;
 }
 
+/** Where profiles are, when Redis keeps them: whether it answers, and how many it holds of every process. */
+function renderRedisStorage(storage: StorageState): SafeHtml {
+  return storage.reachable
+    ? html`<p>Profile storage (Redis): <strong data-counter="storage">reachable</strong></p>
+<p>Profiles in storage now: <strong data-counter="indexed">${storage.indexed}</strong> — those of every process writing to this Redis that have not expired
+(PROFILER_LIFETIME) or been pruned (PROFILER_MAX_PROFILES, PROFILER_MAX_BYTES), whenever they were stored. <em>Stored</em> above counts only
+this process's writes since it started, so the two differ when another process or an earlier run stored profiles, or some have gone.</p>`
+    : html`<p class="level-error">Profile storage (Redis): <strong data-counter="storage">unreachable</strong> — <span data-counter="storage-error">${storage.error}</span></p>
+<p>The counters above are this process's own; profiles cannot be read until Redis answers again.</p>`;
+}
+
+/** Where profiles are, when this process keeps them: in its memory, gone when it ends. */
+function renderMemoryStorage(storage: StorageState): SafeHtml {
+  return html`<p>Profile storage: <strong data-counter="storage">in memory, this process only</strong> (no REDIS_URL)</p>
+<p>Profiles in storage now: <strong data-counter="indexed">${storage.indexed}</strong> — those this process stored that have not expired
+(PROFILER_LIFETIME) or been pruned (PROFILER_MAX_PROFILES, PROFILER_MAX_BYTES). They are gone when the process ends, and neither another
+process nor the <code>loupe profiler:*</code> commands can read them: set REDIS_URL to share them.</p>`;
+}
+
 /**
  * The profiler's status: this process's writer counters since it started (kept in memory, so
  * shown whether Redis answers or not), how many profiles the shared storage indexes (every
@@ -60,15 +79,7 @@ export function renderStatusPage(stats: ProfilerStats, storage: StorageState, wo
 ${renderWriterCounters(stats)}
 ${renderSampling(stats)}
 ${workers === null ? '' : renderWorkers(workers)}
-${
-  storage.reachable
-    ? html`<p>Profile storage (Redis): <strong data-counter="storage">reachable</strong></p>
-<p>Profiles in storage now: <strong data-counter="indexed">${storage.indexed}</strong> — those of every process writing to this Redis that have not expired
-(PROFILER_LIFETIME) or been pruned (PROFILER_MAX_PROFILES, PROFILER_MAX_BYTES), whenever they were stored. <em>Stored</em> above counts only
-this process's writes since it started, so the two differ when another process or an earlier run stored profiles, or some have gone.</p>`
-    : html`<p class="level-error">Profile storage (Redis): <strong data-counter="storage">unreachable</strong> — <span data-counter="storage-error">${storage.error}</span></p>
-<p>The counters above are this process's own; profiles cannot be read until Redis answers again.</p>`
-}
+${settings?.storage === 'memory' ? renderMemoryStorage(storage) : renderRedisStorage(storage)}
 ${settings === undefined ? '' : renderProfilerSettings(settings)}`,
   });
 }
