@@ -3,8 +3,8 @@ import { fromPromise, setup } from 'xstate';
 /** Events the profile writer accepts. */
 export type ProfileWriterEvent =
   | { type: 'profiles.queued' }
-  | { type: 'redis.ready' }
-  | { type: 'redis.lost' }
+  | { type: 'storage.ready' }
+  | { type: 'storage.lost' }
   | { type: 'writer.stop' };
 
 const notProvided = (): never => {
@@ -13,14 +13,15 @@ const notProvided = (): never => {
 
 /**
  * The long-lived actor that stores finished profiles: it writes queued profiles in batches, one
- * batch in flight at a time, and while Redis is unreachable drops what arrives (counting it)
- * until Redis is back. A batch whose write failed is held, not counted: it may have run all the
- * same (a timeout), so recovering asks Redis for its outcome first. The queue itself lives in
- * src/profiler/profile-writer.ts.
+ * batch in flight at a time, and while the storage (Redis) is unreachable drops what arrives
+ * (counting it) until it is back. A batch whose write failed is held, not counted: it may have
+ * run all the same (a timeout), so recovering asks the storage for its outcome first. The queue
+ * itself lives in src/profiler/write/profile-writer.ts. A storage in memory is never lost: its
+ * writer only goes between idle and writing.
  *
  *   idle --profiles.queued--> writing --done--> (more queued ? writing : idle)
- *   writing --failed--> unavailable (batch held) ;  idle --redis.lost--> unavailable
- *   unavailable --redis.ready, or every second while connected--> recovering (the held batch's
+ *   writing --failed--> unavailable (batch held) ;  idle --storage.lost--> unavailable
+ *   unavailable --storage.ready, or every second while connected--> recovering (the held batch's
  *   outcome, tombstones for dropped tokens) --> writing | idle
  */
 export const profileWriterMachine = setup({
@@ -31,7 +32,7 @@ export const profileWriterMachine = setup({
   },
   guards: {
     hasQueued: notProvided,
-    isRedisReady: notProvided,
+    isStorageReady: notProvided,
   },
   delays: {
     RETRY_DELAY: 1_000,
@@ -42,7 +43,7 @@ export const profileWriterMachine = setup({
   },
 }).createMachine({
   id: 'profileWriter',
-  description: 'Stores finished profiles in Redis in batches, off the request path.',
+  description: 'Stores finished profiles in batches, off the request path.',
   initial: 'idle',
   on: { 'writer.stop': { target: '.stopped' } },
   states: {
@@ -51,11 +52,11 @@ export const profileWriterMachine = setup({
       always: { guard: 'hasQueued', target: 'writing' },
       on: {
         'profiles.queued': { target: 'writing' },
-        'redis.lost': { target: 'unavailable' },
+        'storage.lost': { target: 'unavailable' },
       },
     },
     writing: {
-      description: 'One batch is being written to Redis.',
+      description: 'One batch is being written to the storage.',
       invoke: {
         src: 'writeBatch',
         onDone: [{ guard: 'hasQueued', target: 'writing', reenter: true }, { target: 'idle' }],
@@ -63,27 +64,27 @@ export const profileWriterMachine = setup({
       },
     },
     unavailable: {
-      description: 'Redis cannot be written: queued and arriving profiles are dropped and counted. Checked again every second.',
+      description: 'The storage cannot be written: queued and arriving profiles are dropped and counted. Checked again every second.',
       entry: 'dropQueued',
       on: {
         'profiles.queued': { actions: 'dropQueued' },
-        'redis.ready': { target: 'recovering' },
+        'storage.ready': { target: 'recovering' },
       },
       // A write can fail while the connection stays up (a timeout, an OOM): then no `ready` comes.
       after: { RETRY_DELAY: { target: 'probing' } },
     },
     probing: {
       description: 'Is the connection up again? Then recover; else wait another second.',
-      always: [{ guard: 'isRedisReady', target: 'recovering' }, { target: 'unavailable' }],
+      always: [{ guard: 'isStorageReady', target: 'recovering' }, { target: 'unavailable' }],
     },
     recovering: {
-      description: 'Redis is back: the held batch is counted as Redis says it ended, tokens handed out meanwhile are marked as dropped, then writing resumes.',
+      description: 'The storage is back: the held batch is counted as the storage says it ended, tokens handed out meanwhile are marked as dropped, then writing resumes.',
       invoke: {
         src: 'recover',
         onDone: { target: 'idle' },
         onError: { target: 'unavailable' },
       },
-      on: { 'redis.lost': { target: 'unavailable' } },
+      on: { 'storage.lost': { target: 'unavailable' } },
     },
     stopped: {
       description: 'The server is shutting down; nothing more is written.',

@@ -57,6 +57,19 @@ export interface ProfilerConfig {
   readonly sourceRoot: string | null;
 }
 
+/** Where the profiler keeps its profiles: in Redis, shared by every process using it, or in this process's memory. */
+export const PROFILE_STORES = ['redis', 'memory'] as const;
+export type ProfileStoreKind = (typeof PROFILE_STORES)[number];
+
+/**
+ * The retention defaults of profiles kept in memory: they live in the application's heap, so
+ * fewer than Redis keeps (PROFILER_MAX_PROFILES and PROFILER_MAX_BYTES still set them).
+ */
+export const MEMORY_RETENTION_DEFAULTS: Pick<ProfilerConfig, 'maxProfiles' | 'maxBytes'> = Object.freeze({
+  maxProfiles: 1_000,
+  maxBytes: 64 * 1024 * 1024,
+});
+
 /** The defaults readConfig applies; the CLI, which never writes profiles, needs no other. */
 export const PROFILER_DEFAULTS: ProfilerConfig = Object.freeze({
   lifetime: 86400,

@@ -33,17 +33,21 @@ function readSourceRoot(env: Env): string | null {
   return root === undefined || root.trim() === '' ? null : root.trim();
 }
 
-/** The profiler's part of the configuration (PROFILER_*), validated; readConfig reads it. */
-export function readProfilerConfig(env: Env): ProfilerConfig {
+/**
+ * The profiler's part of the configuration (PROFILER_*), validated; readConfig reads it.
+ * `retention` gives the defaults of PROFILER_MAX_PROFILES and PROFILER_MAX_BYTES (lower for
+ * profiles kept in memory, see MEMORY_RETENTION_DEFAULTS).
+ */
+export function readProfilerConfig(env: Env, retention: Pick<ProfilerConfig, 'maxProfiles' | 'maxBytes'> = PROFILER_DEFAULTS): ProfilerConfig {
   // A Redis string holds at most 512 MiB.
   const maxProfileBytes = integer(env, 'PROFILER_MAX_PROFILE_BYTES', PROFILER_DEFAULTS.maxProfileBytes, MIN_PROFILE_BYTES, 512 * 1024 * 1024);
-  const maxBytes = integer(env, 'PROFILER_MAX_BYTES', PROFILER_DEFAULTS.maxBytes, 1024 * 1024, Number.MAX_SAFE_INTEGER);
+  const maxBytes = integer(env, 'PROFILER_MAX_BYTES', retention.maxBytes, 1024 * 1024, Number.MAX_SAFE_INTEGER);
   // Each profile would otherwise push every other one out, itself included.
   if (maxBytes < maxProfileBytes) throw invalid('PROFILER_MAX_BYTES', String(maxBytes), `at least PROFILER_MAX_PROFILE_BYTES (${maxProfileBytes})`);
   return Object.freeze({
     lifetime: integer(env, 'PROFILER_LIFETIME', PROFILER_DEFAULTS.lifetime, 1, 365 * 86400),
     // Capped well below the 16.7 million tokens, so a token is reused only once its old profile is gone.
-    maxProfiles: integer(env, 'PROFILER_MAX_PROFILES', PROFILER_DEFAULTS.maxProfiles, 1, 10_000_000),
+    maxProfiles: integer(env, 'PROFILER_MAX_PROFILES', retention.maxProfiles, 1, 10_000_000),
     maxProfileBytes,
     maxBytes,
     allowedIps: Object.freeze([...list(env, 'PROFILER_ALLOWED_IPS', PROFILER_DEFAULTS.allowedIps)]),

@@ -39,10 +39,10 @@ async function client(name: string): Promise<RedisClient> {
   return redis;
 }
 
-// Each of the 16 groups keeps its share of maxProfiles: the contract's retention case writes
-// tokens that all fall in group 0 (c10000, c20000…), so that group is given the whole limit.
-profileStorageContract(test.serial, 'RedisProfileStorage on a cluster, in 16 groups', async ({ maxProfiles, lifetime }) => {
-  return new RedisProfileStorage({ redis: await client('loupe-test-contract'), prefix: testKeyPrefix(), groups: 16, hashTags: true, lifetime, maxProfiles: maxProfiles * 16 });
+// Each of the 16 groups keeps its share of maxProfiles and maxBytes: the contract's retention cases
+// write tokens that all fall in group 0 (c10000, c20000…), so that group is given the whole limits.
+profileStorageContract(test.serial, 'RedisProfileStorage on a cluster, in 16 groups', async ({ maxProfiles, maxBytes, lifetime }) => {
+  return new RedisProfileStorage({ redis: await client('loupe-test-contract'), prefix: testKeyPrefix(), groups: 16, hashTags: true, lifetime, maxProfiles: maxProfiles * 16, maxBytes: maxBytes * 16 });
 });
 
 /** The JSON answer of a profiler page. */
@@ -133,7 +133,7 @@ test.serial('an Express application profiled by loupe-kernel/express on a cluste
   app.get('/items/:id', (req, res) => void res.json({ id: req.params.id }));
   const profiler = await middleware.start();
   if (profiler === null) throw new Error('The Express adapter is off.');
-  t.is(profiler.config.redis.profileGroups, 16, 'profiles are spread over the groups of the cluster');
+  t.is(profiler.config.redis?.profileGroups, 16, 'profiles are spread over the groups of the cluster');
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

@@ -8,6 +8,9 @@ import { httpRequest, type HttpResult } from './http-client';
 import { testKeyPrefix } from './test-redis';
 import { deleteKeys } from './test-server';
 
+/** The tests' Redis, named explicitly: without REDIS_URL the adapters keep their profiles in memory. */
+export const TEST_REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
 /** An HTML page as an application sends it, for the toolbar to go in. */
 export const HTML_PAGE = '<!DOCTYPE html><html><head><title>t</title></head><body><h1>Hello</h1></body></html>';
 
@@ -16,6 +19,8 @@ export interface AdapterTestBed {
   readonly pool: pg.Pool;
   /** A key prefix of its own, whose keys are deleted after the file's tests. */
   keyPrefix(): string;
+  /** An environment that profiles into the tests' Redis under a key prefix of its own, in development. */
+  redisEnv(): Record<string, string | undefined>;
   /** Runs `close` after the file's tests, the last given first. */
   onClose(close: () => Promise<void>): void;
 }
@@ -28,15 +33,17 @@ export function adapterTestBed(test: TestFn): AdapterTestBed {
   test.after.always(async () => {
     for (const close of closers.reverse()) await close();
     await pool.end();
-    for (const prefix of prefixes) await deleteKeys(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', prefix);
+    for (const prefix of prefixes) await deleteKeys(TEST_REDIS_URL, prefix);
   });
+  const keyPrefix = (): string => {
+    const prefix = testKeyPrefix();
+    prefixes.push(prefix);
+    return prefix;
+  };
   return {
     pool,
-    keyPrefix: () => {
-      const prefix = testKeyPrefix();
-      prefixes.push(prefix);
-      return prefix;
-    },
+    keyPrefix,
+    redisEnv: () => ({ ...process.env, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: keyPrefix(), NODE_ENV: 'development' }),
     onClose: (close) => closers.push(close),
   };
 }

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { answers, exited, spawnRedisServer } from './redis-process';
 
 /**
- * A redis-server of the test's own, on a port from 6401 to 6419 (6401–6406 the fault suite, 6407–6408 the profiler's flush and pause tests), keeping nothing on disk: the
+ * A redis-server of the test's own, on a port from 6401 to 6419 (6401–6406 the fault suite, 6407–6408 the profiler's flush and pause tests, 6416 the adapters' Redis-away test), keeping nothing on disk: the
  * fault tests kill, pause, flush and starve it, which must never happen to the shared Redis.
  */
 export interface ThrowawayRedis {

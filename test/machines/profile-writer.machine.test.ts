@@ -119,7 +119,7 @@ test('a failed batch is held with its error (Redis may still run it) and the wri
 
 test('while unavailable, arriving profiles are dropped at once and nothing is written', async (t) => {
   const h = start();
-  h.actor.send({ type: 'redis.lost' });
+  h.actor.send({ type: 'storage.lost' });
   t.is(h.state(), 'unavailable');
   h.queued = 1;
   h.actor.send({ type: 'profiles.queued' });
@@ -131,10 +131,10 @@ test('while unavailable, arriving profiles are dropped at once and nothing is wr
   t.is(h.writes.length, 0);
 });
 
-test('redis.ready while unavailable recovers (tombstones first), then goes idle', async (t) => {
+test('storage.ready while unavailable recovers (tombstones first), then goes idle', async (t) => {
   const h = start();
-  h.actor.send({ type: 'redis.lost' });
-  h.actor.send({ type: 'redis.ready' });
+  h.actor.send({ type: 'storage.lost' });
+  h.actor.send({ type: 'storage.ready' });
   t.is(h.state(), 'recovering');
   t.is(h.tombstones.length, 1);
   h.tombstones[0]?.resolve();
@@ -145,8 +145,8 @@ test('redis.ready while unavailable recovers (tombstones first), then goes idle'
 
 test('profiles queued while recovering are written once the tombstones are', async (t) => {
   const h = start();
-  h.actor.send({ type: 'redis.lost' });
-  h.actor.send({ type: 'redis.ready' });
+  h.actor.send({ type: 'storage.lost' });
+  h.actor.send({ type: 'storage.ready' });
   h.queued = 2;
   h.actor.send({ type: 'profiles.queued' });
   t.is(h.state(), 'recovering', 'queued profiles wait, they are not dropped');
@@ -159,36 +159,36 @@ test('profiles queued while recovering are written once the tombstones are', asy
 
 test('recovering falls back to unavailable when the tombstones fail or Redis is lost again', async (t) => {
   const failed = start();
-  failed.actor.send({ type: 'redis.lost' });
-  failed.actor.send({ type: 'redis.ready' });
+  failed.actor.send({ type: 'storage.lost' });
+  failed.actor.send({ type: 'storage.ready' });
   failed.tombstones[0]?.reject(new Error('NOSCRIPT'));
   await settle();
   t.is(failed.state(), 'unavailable');
 
   const lost = start();
-  lost.actor.send({ type: 'redis.lost' });
-  lost.actor.send({ type: 'redis.ready' });
-  lost.actor.send({ type: 'redis.lost' });
+  lost.actor.send({ type: 'storage.lost' });
+  lost.actor.send({ type: 'storage.ready' });
+  lost.actor.send({ type: 'storage.lost' });
   t.is(lost.state(), 'unavailable');
   lost.tombstones[0]?.resolve();
   await settle();
   t.is(lost.state(), 'unavailable', 'the abandoned tombstone write does not move it');
 });
 
-test('redis.lost makes an idle writer unavailable; redis.ready while idle changes nothing', (t) => {
+test('storage.lost makes an idle writer unavailable; storage.ready while idle changes nothing', (t) => {
   const h = start();
-  h.actor.send({ type: 'redis.ready' });
+  h.actor.send({ type: 'storage.ready' });
   t.is(h.state(), 'idle');
   t.is(h.tombstones.length, 0);
-  h.actor.send({ type: 'redis.lost' });
+  h.actor.send({ type: 'storage.lost' });
   t.is(h.state(), 'unavailable');
 });
 
-test('redis.lost during a write leaves the outcome to the write itself', async (t) => {
+test('storage.lost during a write leaves the outcome to the write itself', async (t) => {
   const h = start();
   h.queued = 1;
   h.actor.send({ type: 'profiles.queued' });
-  h.actor.send({ type: 'redis.lost' });
+  h.actor.send({ type: 'storage.lost' });
   t.is(h.state(), 'writing');
   h.queued = 0;
   h.writes[0]?.resolve();
@@ -209,8 +209,8 @@ for (const setUp of ['idle', 'writing', 'unavailable', 'recovering'] as const) {
       h.queued = 1;
       h.actor.send({ type: 'profiles.queued' });
     }
-    if (setUp === 'unavailable' || setUp === 'recovering') h.actor.send({ type: 'redis.lost' });
-    if (setUp === 'recovering') h.actor.send({ type: 'redis.ready' });
+    if (setUp === 'unavailable' || setUp === 'recovering') h.actor.send({ type: 'storage.lost' });
+    if (setUp === 'recovering') h.actor.send({ type: 'storage.ready' });
     t.is(h.state(), setUp);
     h.actor.send({ type: 'writer.stop' });
     t.is(h.state(), 'stopped');

@@ -278,7 +278,7 @@ async function runProfileWriter(flavour: Flavour): Promise<{ entries: Record<str
   });
   const machine = flavour.profileWriterMachine.provide({
     actions: { dropQueued: () => void (world.queued = 0), holdFailedBatch: () => undefined },
-    guards: { hasQueued: () => world.queued > 0, isRedisReady: () => world.ready },
+    guards: { hasQueued: () => world.queued > 0, isStorageReady: () => world.ready },
     actors: { writeBatch: promised, recover: promised },
   });
   const clock = new flavour.xstate.SimulatedClock();
@@ -290,7 +290,7 @@ async function runProfileWriter(flavour: Flavour): Promise<{ entries: Record<str
   await settleNext(true); // still queued: writing again (reenter)
   world.queued = 0;
   await settleNext(true);
-  actor.send({ type: 'redis.lost' });
+  actor.send({ type: 'storage.lost' });
   clock.increment(1_000); // probing, not ready: unavailable again
   world.ready = true;
   clock.increment(1_000); // probing, ready: recovering
@@ -298,7 +298,7 @@ async function runProfileWriter(flavour: Flavour): Promise<{ entries: Record<str
   world.queued = 1;
   actor.send({ type: 'profiles.queued' });
   await settleNext(false);
-  actor.send({ type: 'redis.ready' });
+  actor.send({ type: 'storage.ready' });
   await settleNext(false);
   actor.send({ type: 'writer.stop' });
   return { entries: recorder.entries, status: actor.getSnapshot().status };

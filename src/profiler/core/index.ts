@@ -3,7 +3,8 @@
  * uWebSockets.js nor XState, nor anything of Loupe's kernel but the plain types a request is
  * recorded in. Loupe's own kernel drives the same core (see ProfilerCore).
  */
-export { startProfiler, type StartProfilerOptions, type StartedProfiler } from './start-profiler';
+export { startProfiler, type StartProfilerOptions, type StartedProfiler, type StartedProfilerConfig } from './start-profiler';
+export { type ProfileStoreKind } from '../profiler-config';
 export { ProfiledRequest } from './profiled-request';
 export { type RequestStart, type ResponseEnd } from './request-start';
 export { ProfilerPaths, profilePath } from '../profiler-paths';

@@ -6,13 +6,13 @@ import { type RedactionPolicy } from '../collect/redaction-policy';
 import { type Sampler, type SamplingStats } from '../collect/sampler';
 import { type ProfileCollector } from '../collector';
 import { type CaptureKind } from '../profiler-config';
-import { type TokenAllocator } from '../storage/token-allocator';
+import { type TokenSource } from '../storage/token-source';
 import { type ProfileWriter } from '../write/profile-writer';
 import { ProfiledRequest } from './profiled-request';
 import { type RequestStart } from './request-start';
 
 export interface ProfilerCoreParts {
-  readonly allocator: TokenAllocator;
+  readonly allocator: TokenSource;
   readonly writer: ProfileWriter;
   /** What each profile records (defaultCollectors and the application's own). */
   readonly collectors: readonly ProfileCollector[];
@@ -26,6 +26,8 @@ export interface ProfilerCoreParts {
   readonly recordLimit: number;
   /** Told of each request left unprofiled because its profile could not have been stored. */
   readonly onNotProfiled: (reason: string) => void;
+  /** The reason it is told; by default that Redis is unavailable. */
+  readonly notProfiledReason?: string;
 }
 
 /** A finished request's profile: its token, its parent's (for an error sub-request) and its sub-requests'. */
@@ -85,7 +87,7 @@ export class ProfilerCore {
     const token = writer.isAvailable ? allocator.allocate() : null;
     if (token === null && !this.#notProfiled.has(request)) {
       this.#notProfiled.add(request);
-      this.#parts.onNotProfiled('Redis is unavailable: the profile could not be stored.');
+      this.#parts.onNotProfiled(this.#parts.notProfiledReason ?? 'Redis is unavailable: the profile could not be stored.');
     }
     return token;
   }

@@ -11,10 +11,10 @@ export type ProfileReading = Pick<ProfilerPagesOptions, 'storage' | 'isStorageCo
 /**
  * The options of the profiler's pages from the settings read (REDIS_*, PROFILER_*): the source
  * files and editor links of PROFILER_SOURCE_ROOT and PROFILER_IDE, the configuration the status
- * page shows, and the access rule, with `reading` for where profiles come from. A started
+ * page shows (no Redis: profiles kept in memory), and the access rule, with `reading` for where profiles come from. A started
  * profiler and `loupe profiler:serve` build their pages with it, so both answer alike.
  */
-export function profilerPagesOptions(config: { readonly redis: RedisConfig; readonly profiler: ProfilerConfig }, reading: ProfileReading): ProfilerPagesOptions {
+export function profilerPagesOptions(config: { readonly redis: RedisConfig | null; readonly profiler: ProfilerConfig }, reading: ProfileReading): ProfilerPagesOptions {
   const sources = createSourceFiles(config.profiler.sourceRoot ?? process.cwd());
   return {
     ...reading,

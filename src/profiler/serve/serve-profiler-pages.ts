@@ -12,7 +12,7 @@ import { type ProfilerConfig } from '../profiler-config';
 import { PROFILER_PREFIX, ProfilerPaths } from '../profiler-paths';
 import { profileKeyLayout } from '../storage/profile-keys';
 import { RedisProfileStorage } from '../storage/redis-profile-storage';
-import { LiveFeed } from '../ui/live/live-feed';
+import { RedisLiveFeed } from '../ui/live/redis-live-feed';
 import { createLiveSocketRoute } from '../ui/live/live-socket';
 import { type PanelDefinition } from '../ui/panel/panel-definition';
 import { DEFAULT_PANELS } from '../ui/panel/panel-registry';
@@ -80,7 +80,7 @@ export async function serveProfilerPages(options: ServeProfilerPagesOptions): Pr
   const reader = await connectRedis(config.redis.url, 'loupe-profiler-pages', config.redis);
   // Retention applies to writes only; the settings read are passed for the status page to be true.
   const storage = new RedisProfileStorage({ redis: reader, ...profileKeyLayout(config.redis), lifetime: config.profiler.lifetime, maxProfiles: config.profiler.maxProfiles, maxBytes: config.profiler.maxBytes });
-  const live = new LiveFeed(reader, config.redis.prefix, config.redis.connectTimeoutMs);
+  const live = new RedisLiveFeed(reader, config.redis.prefix, config.redis.connectTimeoutMs);
   const pages = createProfilerPages(
     profilerPagesOptions(config, {
       storage,

@@ -1,6 +1,7 @@
 import { isCluster, type RedisClient } from '../../redis/redis-client';
 import { ProfileKeys } from './profile-keys';
 import { formatToken, permuteToken, TOKEN_SPACE } from './token-permutation';
+import { type TokenSource } from './token-source';
 
 /**
  * Reserves a block of sequence numbers and reads the permutation key in one step. Both live in
@@ -97,7 +98,7 @@ const EPOCH_GAP_BLOCKS = 64;
  * process carries its key and sequence into the new epoch (see RESERVE_SCRIPT), and a token that
  * still names a profile or a tombstone is never handed out.
  */
-export class TokenAllocator {
+export class TokenAllocator implements TokenSource {
   readonly #redis: ReservingRedis;
   readonly #keys: ProfileKeys;
   readonly #blockSize: number;

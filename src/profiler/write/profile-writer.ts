@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { type RedisClient } from '../../redis/redis-client';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { profileWriterMachine } from '../../../machines/profile-writer.machine';
 import { type LivePublisher } from '../ui/live/live-publisher';
@@ -11,8 +10,11 @@ import { PROFILER_DEFAULTS } from '../profiler-config';
 
 export interface ProfileWriterOptions {
   readonly storage: ProfileStorage;
-  /** The writer's own client: its ready/close events drive the writer. */
-  readonly redis: RedisClient;
+  /**
+   * The storage's connection, whose `ready` and `close` events drive the writer (the writer's own
+   * Redis client); without one, as for memory, the storage is always ready.
+   */
+  readonly connection?: StorageConnection;
   /** Profiles waiting at most; past it new ones are dropped. */
   readonly maxQueue?: number;
   readonly batchSize?: number;
@@ -22,6 +24,13 @@ export interface ProfileWriterOptions {
   readonly onDrop?: (count: number, reason: string) => void;
   /** Announces each batch once it is stored (live lists); best effort, never waited for. */
   readonly live?: LivePublisher;
+}
+
+/** What the writer needs of a storage's connection: whether it is up, and word when that changes (an ioredis client is one). */
+export interface StorageConnection {
+  /** `ready` while commands can be sent. */
+  readonly status: string;
+  on(event: 'ready' | 'close', listener: () => void): unknown;
 }
 
 /** The writer's counters, shown in the panel and the status API. */
@@ -91,7 +100,7 @@ export class ProfileWriter {
           this.stats.unconfirmed = profiles.length;
         },
       },
-      guards: { hasQueued: () => this.#queue.length > 0, isRedisReady: () => options.redis.status === 'ready' },
+      guards: { hasQueued: () => this.#queue.length > 0, isStorageReady: () => options.connection === undefined || options.connection.status === 'ready' },
       actors: {
         writeBatch: fromPromise(() => this.#writeBatch()),
         recover: fromPromise(() => this.#recover()),
@@ -114,13 +123,14 @@ export class ProfileWriter {
       },
     });
     this.#actor.start();
-    const { redis } = options;
-    if (redis.status !== 'ready') this.#actor.send({ type: 'redis.lost' });
-    redis.on('ready', () => this.#actor.send({ type: 'redis.ready' }));
-    redis.on('close', () => this.#actor.send({ type: 'redis.lost' }));
+    const { connection } = options;
+    if (connection === undefined) return;
+    if (connection.status !== 'ready') this.#actor.send({ type: 'storage.lost' });
+    connection.on('ready', () => this.#actor.send({ type: 'storage.ready' }));
+    connection.on('close', () => this.#actor.send({ type: 'storage.lost' }));
   }
 
-  /** False while a profile collected now would be dropped: Redis unreachable, queue full, or stopped. */
+  /** False while a profile collected now would be dropped: the storage unreachable, queue full, or stopped. */
   get isAvailable(): boolean {
     const { state } = this.stats;
     return state !== 'unavailable' && state !== 'probing' && state !== 'stopped' && this.#queue.length < this.#maxQueue;
@@ -153,7 +163,7 @@ export class ProfileWriter {
     return this.#recentlyDropped.get(token);
   }
 
-  /** Resolves once nothing is queued or being written (or Redis is unavailable). */
+  /** Resolves once nothing is queued or being written (or the storage is unavailable). */
   whenIdle(): Promise<void> {
     const state = this.stats.state;
     if (this.#queue.length === 0 && state !== 'writing' && state !== 'recovering') return Promise.resolve();

@@ -57,7 +57,7 @@ function application(profiler: LoupeMiddleware, options: { readonly errorPage?: 
 
 /** The application listening on a free port, profiled under a key prefix of its own. */
 async function serve(options: { readonly errorPage?: boolean } = {}): Promise<{ port: number; profiler: StartedProfiler }> {
-  const middleware = loupe({ env: { ...process.env, REDIS_PREFIX: bed.keyPrefix(), NODE_ENV: 'development' }, log: () => undefined });
+  const middleware = loupe({ env: bed.redisEnv(), log: () => undefined });
   const server = http.createServer(application(middleware, options));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   bed.onClose(async () => {

@@ -27,6 +27,7 @@ const hangReached = deferred();
 
 const PAGE = '<!DOCTYPE html><html><head><title>t</title></head><body><h1>Hello</h1></body></html>';
 const ROOT = path.resolve(__dirname, '..', '..', '..');
+/** Named explicitly: without REDIS_URL the plugin keeps its profiles in memory. */
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const prefixes: string[] = [];
 const apps: FastifyInstance[] = [];
@@ -48,7 +49,7 @@ async function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
   prefixes.push(prefix);
   const app = Fastify();
   apps.push(app);
-  await app.register(loupe, { env: { ...process.env, REDIS_PREFIX: prefix, NODE_ENV: 'development' }, log: () => undefined });
+  await app.register(loupe, { env: { ...process.env, REDIS_URL, REDIS_PREFIX: prefix, NODE_ENV: 'development' }, log: () => undefined });
   app.get('/users/:id', async function showUser(request) {
     const { id } = request.params as { id: string };
     const { rows } = await pool.query<{ n: number }>('SELECT $1::int AS n', [Number(id)]);

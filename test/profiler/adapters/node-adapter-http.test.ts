@@ -18,7 +18,7 @@ const pool = bed.pool;
 
 /** `server` listening on a free port, profiled under a key prefix of its own. */
 async function serve(server: http.Server): Promise<{ port: number; profiled: ProfiledServer }> {
-  const profiled = await profileServer(server, { env: { ...process.env, REDIS_PREFIX: bed.keyPrefix(), NODE_ENV: 'development' }, log: () => undefined });
+  const profiled = await profileServer(server, { env: bed.redisEnv(), log: () => undefined });
   if (profiled === null) throw new Error('The profiler is off.');
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   bed.onClose(async () => {

@@ -96,7 +96,7 @@ async function setUp(options: SetUpOptions = {}): Promise<Setup> {
   const writerRedis = await redis.writerClient();
   // The allocator uses the application's client in src/profiler/profiler.ts: one of its own here.
   const reader = await redis.client('loupe-test-profiler-listener-reader');
-  const writer = new ProfileWriter({ storage: new RedisProfileStorage({ redis: writerRedis, prefix, lifetime: 600, maxProfiles: 1000 }), redis: writerRedis });
+  const writer = new ProfileWriter({ storage: new RedisProfileStorage({ redis: writerRedis, prefix, lifetime: 600, maxProfiles: 1000 }), connection: writerRedis });
   const allocator = new TokenAllocator({ redis: reader, prefix, blockSize: 16 });
   if (options.startAllocator ?? true) await allocator.start();
   const notProfiled: string[] = [];

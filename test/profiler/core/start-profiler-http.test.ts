@@ -63,8 +63,11 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
   send(404, 'text/plain', 'not found');
 }
 
+/** The Redis of the tests, named explicitly: without REDIS_URL the profiler keeps its profiles in memory. */
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
 test.before(async () => {
-  profiler = await startProfiler({ env: { ...process.env, REDIS_PREFIX: prefix }, log: () => undefined });
+  profiler = await startProfiler({ env: { ...process.env, REDIS_URL, REDIS_PREFIX: prefix }, log: () => undefined });
   pool = new pg.Pool({ host: '127.0.0.1', database: 'test', user: 'postgres', max: 2 });
   server = http.createServer((req, res) => {
     const request = profiler.startRequest({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, remoteAddress: req.socket.remoteAddress ?? '' });
@@ -80,7 +83,7 @@ test.after.always(async () => {
   await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
   await profiler?.close();
   await pool?.end();
-  await deleteKeys(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', prefix);
+  await deleteKeys(REDIS_URL, prefix);
 });
 
 /** The stored profile of `token`, once the writer stored it. */
@@ -142,7 +145,7 @@ test('the core loads no uWebSockets.js, nor the kernel\'s machine, server, route
   t.timeout(60_000);
   const { stdout } = await promisify(execFile)(process.execPath, [...TYPESCRIPT, path.resolve(__dirname, '..', '..', 'fixtures', 'loaded-by-profiler-core.ts')], {
     cwd: path.resolve(__dirname, '..', '..', '..'),
-    env: { ...process.env, REDIS_PREFIX: testKeyPrefix() },
+    env: { ...process.env, REDIS_URL, REDIS_PREFIX: testKeyPrefix() },
   });
   const loaded = stdout.split('\n').filter((line) => line !== '');
   t.true(loaded.includes('src/profiler/core/index.ts'), 'the fixture ran');
@@ -152,4 +155,16 @@ test('the core loads no uWebSockets.js, nor the kernel\'s machine, server, route
   }
   // Read from the process itself: no native addon of uWebSockets.js is mapped into it.
   t.false(loaded.some((file) => file.endsWith('.node')), 'no native addon');
+});
+
+test('without REDIS_URL the core keeps its profiles in memory and loads no Redis client at all', async (t) => {
+  t.timeout(60_000);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env['REDIS_URL'];
+  delete env['REDIS_CLUSTER_NODES'];
+  const { stdout } = await promisify(execFile)(process.execPath, [...TYPESCRIPT, path.resolve(__dirname, '..', '..', 'fixtures', 'loaded-by-profiler-core.ts')], { cwd: path.resolve(__dirname, '..', '..', '..'), env });
+  const loaded = stdout.split('\n').filter((line) => line !== '');
+  t.true(loaded.includes('src/profiler/storage/memory-profile-storage.ts'), 'the profiles went to memory');
+  t.false(loaded.includes('node_modules/ioredis'), 'ioredis was not loaded');
+  t.false(loaded.some((file) => /^src\/redis\/|redis-profile-storage|token-allocator/.test(file)), 'nothing of Loupe\'s Redis side was loaded');
 });

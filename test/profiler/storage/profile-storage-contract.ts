@@ -2,8 +2,8 @@ import { type ExecutionContext } from 'ava';
 import { type ProfileSummary } from '../../../src/profiler/profile';
 import { type ProfileStorage, type SearchResult, type StoredProfile } from '../../../src/profiler/storage/profile-storage';
 
-/** Makes a fresh, empty storage keeping at most `maxProfiles` for `lifetime` seconds. */
-export type StorageFactory = (options: { maxProfiles: number; lifetime: number }) => Promise<ProfileStorage>;
+/** Makes a fresh, empty storage keeping at most `maxProfiles` and `maxBytes` for `lifetime` seconds. */
+export type StorageFactory = (options: { maxProfiles: number; maxBytes: number; lifetime: number }) => Promise<ProfileStorage>;
 
 const BASE = Date.now();
 
@@ -26,9 +26,9 @@ export type DeclareTest = (title: string, implementation: (t: ExecutionContext) 
 
 /** The behaviour every ProfileStorage implementation must have. */
 export function profileStorageContract(test: DeclareTest, name: string, create: StorageFactory): void {
-  const fresh = (t: ExecutionContext, maxProfiles = 1000, lifetime = 3600): Promise<ProfileStorage> => {
+  const fresh = (t: ExecutionContext, maxProfiles = 1000, lifetime = 3600, maxBytes = 256 * 1024 * 1024): Promise<ProfileStorage> => {
     void t;
-    return create({ maxProfiles, lifetime });
+    return create({ maxProfiles, maxBytes, lifetime });
   };
 
   test(`${name}: a written profile reads back byte for byte`, async (t) => {
@@ -121,6 +121,45 @@ export function profileStorageContract(test: DeclareTest, name: string, create: 
     t.is(await storage.count(), 3);
     t.deepEqual((await storage.find({})).map((row) => row.token), ['c50000', 'c40000', 'c30000']);
     t.is((await storage.read('c10000')).kind, 'missing');
+  });
+
+  test(`${name}: retention keeps at most maxBytes of profiles and search rows, removing the oldest, just as many as needed`, async (t) => {
+    const storage = await fresh(t, 1000, 3600, 10_000);
+    // Tokens of group 0 however many groups (0x10000 is a multiple of 16), as the count case.
+    const written = Array.from({ length: 10 }, (_, i) => {
+      const { summary } = profile(`b${i}0000`, { time: BASE + i });
+      return { summary, json: JSON.stringify({ token: summary.token, padding: 'x'.repeat(2_000) }) };
+    });
+    for (const one of written) await storage.write([one]);
+    const size = (one: StoredProfile): number => Buffer.byteLength(JSON.stringify(one.summary)) + Buffer.byteLength(one.json);
+    let kept = 0;
+    let bytes = 0;
+    for (const one of [...written].reverse()) {
+      if (bytes + size(one) > 10_000) break;
+      bytes += size(one);
+      kept += 1;
+    }
+    t.is(kept, 4, 'four of them fit in 10,000 bytes');
+    t.deepEqual(
+      (await storage.find({})).map((row) => row.token),
+      written.slice(-kept).map((one) => one.summary.token).reverse(),
+    );
+    t.is((await storage.read('b00000')).kind, 'missing');
+    t.is((await storage.read('b90000')).kind, 'found');
+  });
+
+  test(`${name}: a batch outcome is recorded under its writer: asked after, the last batch says what it stored`, async (t) => {
+    const storage = await fresh(t);
+    const both = ['c00001', 'c00002'];
+    const [first, second] = both.map((token) => profile(token));
+    if (first === undefined || second === undefined) throw new Error('two profiles');
+    t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 1 }, both), { stored: 0, replaced: 0, notStored: both }, 'nothing written yet');
+    t.deepEqual(await storage.write([first, second], { writer: 'w1', number: 1 }), { stored: 2, replaced: 0 });
+    t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 1 }, both), { stored: 2, replaced: 0, notStored: [] });
+    t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 2 }, ['c00001']), { stored: 0, replaced: 0, notStored: ['c00001'] }, 'a batch that never ran');
+    t.deepEqual(await storage.batchOutcome({ writer: 'w2', number: 1 }, both), { stored: 0, replaced: 0, notStored: both }, 'another writer');
+    await storage.write([first], { writer: 'w1', number: 2 });
+    t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 2 }, ['c00001']), { stored: 1, replaced: 1, notStored: [] });
   });
 
   test(`${name}: retention drops profiles older than the lifetime`, async (t) => {

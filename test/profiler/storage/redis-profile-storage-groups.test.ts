@@ -18,9 +18,9 @@ async function fresh(options: { groups?: number; maxProfiles?: number; maxBytes?
   return { redis, prefix, storage };
 }
 
-// Every group keeps its share of maxProfiles. The contract's retention case writes tokens that
-// all fall in group 0 (c10000, c20000…), so that group is given the whole limit.
-profileStorageContract(test, `RedisProfileStorage in ${GROUPS} groups`, async ({ maxProfiles, lifetime }) => (await fresh({ maxProfiles: maxProfiles * GROUPS, lifetime })).storage);
+// Every group keeps its share of maxProfiles and maxBytes. The contract's retention cases write
+// tokens that all fall in group 0 (c10000, c20000…), so that group is given the whole limits.
+profileStorageContract(test, `RedisProfileStorage in ${GROUPS} groups`, async ({ maxProfiles, maxBytes, lifetime }) => (await fresh({ maxProfiles: maxProfiles * GROUPS, maxBytes: maxBytes * GROUPS, lifetime })).storage);
 
 const group = (token: string): number => parseInt(token, 16) % GROUPS;
 

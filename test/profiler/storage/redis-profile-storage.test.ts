@@ -6,9 +6,9 @@ import { profileStorageContract } from './profile-storage-contract';
 
 const testRedis = useTestRedis(test, 'loupe-test-profile-storage');
 
-profileStorageContract(test, 'RedisProfileStorage', async ({ maxProfiles, lifetime }) => {
+profileStorageContract(test, 'RedisProfileStorage', async ({ maxProfiles, maxBytes, lifetime }) => {
   const redis = await testRedis.client('loupe-test');
-  return new RedisProfileStorage({ redis, prefix: testRedis.prefix(), maxProfiles, lifetime });
+  return new RedisProfileStorage({ redis, prefix: testRedis.prefix(), maxProfiles, maxBytes, lifetime });
 });
 
 test('the key layout is the documented one', async (t) => {
@@ -51,19 +51,6 @@ test('past maxBytes the oldest profiles go, just as many as needed, and the runn
   t.is(Number(await redis.get(`${prefix}profiler:bytes`)), sum - 1_990);
   t.is(await storage.purge(), 4);
   t.is(await redis.exists(`${prefix}profiler:bytes`, `${prefix}profiler:sizes`), 0);
-});
-
-test('a batch outcome is recorded under its writer: asked after, the last batch says what it stored', async (t) => {
-  const { storage } = await freshStorage(1024 * 1024);
-  const now = Date.now();
-  const both = ['c00001', 'c00002'];
-  t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 1 }, both), { stored: 0, replaced: 0, notStored: both }, 'nothing written yet');
-  t.deepEqual(await storage.write([stored('c00001', now, 10), stored('c00002', now, 10)], { writer: 'w1', number: 1 }), { stored: 2, replaced: 0 });
-  t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 1 }, both), { stored: 2, replaced: 0, notStored: [] });
-  t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 2 }, ['c00001']), { stored: 0, replaced: 0, notStored: ['c00001'] }, 'a batch that never ran');
-  t.deepEqual(await storage.batchOutcome({ writer: 'w2', number: 1 }, both), { stored: 0, replaced: 0, notStored: both }, 'another writer');
-  await storage.write([stored('c00001', now, 10)], { writer: 'w1', number: 2 });
-  t.deepEqual(await storage.batchOutcome({ writer: 'w1', number: 2 }, ['c00001']), { stored: 1, replaced: 1, notStored: [] });
 });
 
 test('a corrupted search row is answered by findRows as unreadable, in its place; find, latest and every filter go on without it', async (t) => {

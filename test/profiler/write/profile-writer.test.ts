@@ -43,12 +43,12 @@ interface Setup {
   readonly drops: [number, string][];
 }
 
-async function setUp(options: Partial<Omit<ProfileWriterOptions, 'redis' | 'onDrop'>> = {}): Promise<Setup> {
+async function setUp(options: Partial<Omit<ProfileWriterOptions, 'connection' | 'onDrop'>> = {}): Promise<Setup> {
   const prefix = redisForTests.prefix();
   const redis = await redisForTests.writerClient();
   const storage = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000 });
   const drops: [number, string][] = [];
-  const writer = new ProfileWriter({ storage, redis, ...options, onDrop: (count, reason) => drops.push([count, reason]) });
+  const writer = new ProfileWriter({ storage, connection: redis, ...options, onDrop: (count, reason) => drops.push([count, reason]) });
   const reader = new RedisProfileStorage({ redis: redisForTests.admin(), prefix, lifetime: 600, maxProfiles: 10_000 });
   return { writer, redis, reader, drops };
 }
@@ -206,7 +206,7 @@ test('a failed write holds its batch until Redis tells its outcome: never stored
   const redis = await redisForTests.writerClient();
   const real = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 100 });
   const failing = writingWith(real, () => Promise.reject(new Error('OOM command not allowed when used memory > maxmemory.')));
-  const writer = new ProfileWriter({ storage: failing, redis, batchSize: 3 });
+  const writer = new ProfileWriter({ storage: failing, connection: redis, batchSize: 3 });
   const [first, ...queued] = tokens(3, 0x400);
   for (const token of [first, ...queued]) writer.enqueue(profile(token ?? ''));
   await writer.whenIdle();
@@ -233,7 +233,7 @@ test('a failed write while the connection stays up: the writer checks again and 
   let failures = 1;
   // Fails once (say, a command timeout) without the connection closing: no 'ready' event follows.
   const flaky = writingWith(real, (profiles) => (failures-- > 0 ? Promise.reject(new Error('Command timed out')) : real.write(profiles)));
-  const writer = new ProfileWriter({ storage: flaky, redis });
+  const writer = new ProfileWriter({ storage: flaky, connection: redis });
   writer.enqueue(profile('e10001'));
   await until(() => writer.stats.state === 'unavailable', 'the write failed');
   await until(() => writer.stats.state === 'idle', 'the writer resumed by itself');
@@ -251,7 +251,7 @@ test('a batch over several groups of keys whose write failed in one group: that 
   const storage = new RedisProfileStorage({ redis, prefix, groups: 4, lifetime: 600, maxProfiles: 100 });
   // A total of the wrong type makes group 1's script fail before it writes anything.
   await redisForTests.admin().hset(`${prefix}{g1}:profiler:bytes`, 'broken', '1');
-  const writer = new ProfileWriter({ storage, redis, batchSize: 8 });
+  const writer = new ProfileWriter({ storage, connection: redis, batchSize: 8 });
   const batch = tokens(8, 0x500);
   for (const token of batch) writer.enqueue(profile(token));
   await until(() => writer.stats.state === 'unavailable', 'the write failed');

@@ -23,8 +23,10 @@ function passThrough(): LoupeMiddleware {
  * the SQL, HTTP calls and Redis commands of the middleware and handlers after it; the profile
  * names the route (`GET /users/:id`) and handler, times each middleware and handler, and holds
  * the errors they raise. The application also answers the profiler's pages (`/_profiler…`,
- * `/_wdt…`). The profiler starts on the first request (or `await middleware.start()`); off under
- * NODE_ENV=production or `enabled: false`, when the middleware only calls `next()`.
+ * `/_wdt…`). Profiles are kept in memory unless REDIS_URL names a Redis to share them (a Redis that
+ * does not answer never stops the application: it is then served without profiles). The profiler
+ * starts on the first request (or `await middleware.start()`); off under NODE_ENV=production or
+ * `enabled: false`, when the middleware only calls `next()`.
  *
  * ```ts
  * const profiler = loupe();

@@ -5,7 +5,7 @@ import { type ProfileServerOptions } from '../node/profile-server';
 /** Express's `next`: an error given to it goes to the error middleware. */
 export type ExpressNext = (error?: unknown) => void;
 
-/** The options of `loupe()`: those of `profileServer` (`enabled`, `env`, `collectors`, `log`, `pages`). */
+/** The options of `loupe()`: those of `profileServer` (`enabled`, `env`, `storage`, `collectors`, `log`, `pages`). */
 export type LoupeOptions = ProfileServerOptions;
 
 /** Express's error middleware, as `loupe().errors()` makes it. */
@@ -14,7 +14,7 @@ export type ErrorMiddleware = (error: unknown, req: IncomingMessage, res: Server
 /** The middleware `loupe()` answers, with what its owner may do besides mounting it. */
 export interface LoupeMiddleware {
   (req: IncomingMessage, res: ServerResponse, next: ExpressNext): void;
-  /** Starts the profiler now rather than on the first request (it then fails fast when Redis is away); `null` when off. */
+  /** Starts the profiler now rather than on the first request (an invalid setting then fails here); `null` when off. */
   start(): Promise<StartedProfiler | null>;
   /**
    * An error middleware that records the error it is given and passes it on: only needed with a

@@ -24,7 +24,9 @@ export interface ProfiledServer {
  * and `X-Debug-Token-Link`, the toolbar in its HTML pages, and the application's SQL, HTTP calls
  * and Redis commands captured into it; the server also answers the profiler's pages. The server's
  * `request` event is run inside the request's profile, so the application's listeners, added
- * before or after, all run in it. Resolves with `null`, loading nothing of the profiler, when it is off.
+ * before or after, all run in it. Profiles are kept in memory unless REDIS_URL names a Redis to
+ * share them; a Redis that does not answer does not fail it. Resolves with `null`, loading nothing
+ * of the profiler, when it is off.
  *
  * ```ts
  * const server = http.createServer(app);

@@ -5,9 +5,12 @@ import { hideRedisPassword } from '../../../redis/hide-redis-password';
 
 /** The configuration the status page shows: where profiles go, how long they stay, what is captured. */
 export interface ProfilerSettings {
-  /** REDIS_URL, its password hidden. */
-  readonly redisUrl: string;
-  readonly prefix: string;
+  /** Where profiles are kept: Redis, or this process's memory. */
+  readonly storage: 'redis' | 'memory';
+  /** REDIS_URL, its password hidden; `null` in memory. */
+  readonly redisUrl: string | null;
+  /** REDIS_PREFIX; `null` in memory. */
+  readonly prefix: string | null;
   readonly lifetime: number;
   readonly maxProfiles: number;
   readonly maxBytes: number;
@@ -18,11 +21,12 @@ export interface ProfilerSettings {
   readonly allowedIps: readonly string[];
 }
 
-/** What of the configuration a reader of the status page may see: no password, no secret. */
-export function profilerSettings(redis: RedisConfig, profiler: ProfilerConfig): ProfilerSettings {
+/** What of the configuration a reader of the status page may see: no password, no secret. `redis` is `null` when profiles are kept in memory. */
+export function profilerSettings(redis: RedisConfig | null, profiler: ProfilerConfig): ProfilerSettings {
   return {
-    redisUrl: hideRedisPassword(redis.url),
-    prefix: redis.prefix,
+    storage: redis === null ? 'memory' : 'redis',
+    redisUrl: redis === null ? null : hideRedisPassword(redis.url),
+    prefix: redis === null ? null : redis.prefix,
     lifetime: profiler.lifetime,
     maxProfiles: profiler.maxProfiles,
     maxBytes: profiler.maxBytes,
@@ -63,6 +67,10 @@ export function renderProfilerSettings(settings: ProfilerSettings): SafeHtml {
 <table class="settings">
 <thead><tr><th>Setting</th><th>Value</th><th>Variable</th></tr></thead>
 <tbody>
-${row('Redis', settings.redisUrl, 'REDIS_URL', 'redis-url')}${row('Key prefix', settings.prefix, 'REDIS_PREFIX', 'prefix')}${row('Retention', formatSeconds(settings.lifetime), 'PROFILER_LIFETIME', 'lifetime')}${row('Most profiles', GROUPED.format(settings.maxProfiles), 'PROFILER_MAX_PROFILES', 'max-profiles')}${row('Most bytes in all', formatBytes(settings.maxBytes), 'PROFILER_MAX_BYTES', 'max-bytes')}${row('Most bytes per profile', formatBytes(settings.maxProfileBytes), 'PROFILER_MAX_PROFILE_BYTES', 'max-profile-bytes')}${row('Sampling', String(settings.sample), 'PROFILER_SAMPLE', 'sample')}${row('Always kept from', `${settings.slowMs} ms`, 'PROFILER_SLOW_MS', 'slow-ms')}${row('Captured I/O', settings.capture.length === 0 ? '(none)' : settings.capture.join(', '), 'PROFILER_CAPTURE', 'capture')}${row('Readable from', settings.allowedIps.join(', '), 'PROFILER_ALLOWED_IPS', 'allowed-ips')}</tbody>
+${
+  settings.redisUrl === null || settings.prefix === null
+    ? row('Profiles kept', 'in memory, this process only', 'REDIS_URL (unset)', 'storage')
+    : html`${row('Redis', settings.redisUrl, 'REDIS_URL', 'redis-url')}${row('Key prefix', settings.prefix, 'REDIS_PREFIX', 'prefix')}`
+}${row('Retention', formatSeconds(settings.lifetime), 'PROFILER_LIFETIME', 'lifetime')}${row('Most profiles', GROUPED.format(settings.maxProfiles), 'PROFILER_MAX_PROFILES', 'max-profiles')}${row('Most bytes in all', formatBytes(settings.maxBytes), 'PROFILER_MAX_BYTES', 'max-bytes')}${row('Most bytes per profile', formatBytes(settings.maxProfileBytes), 'PROFILER_MAX_PROFILE_BYTES', 'max-profile-bytes')}${row('Sampling', String(settings.sample), 'PROFILER_SAMPLE', 'sample')}${row('Always kept from', `${settings.slowMs} ms`, 'PROFILER_SLOW_MS', 'slow-ms')}${row('Captured I/O', settings.capture.length === 0 ? '(none)' : settings.capture.join(', '), 'PROFILER_CAPTURE', 'capture')}${row('Readable from', settings.allowedIps.join(', '), 'PROFILER_ALLOWED_IPS', 'allowed-ips')}</tbody>
 </table>`;
 }

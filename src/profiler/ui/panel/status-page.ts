@@ -56,6 +56,25 @@ ${renderWriterCounters(stats)}
 ${renderSampling(stats)}`;
 }
 
+/** Where profiles are, when Redis keeps them: whether it answers, and how many it holds of every process. */
+function renderRedisStorage(storage: StorageState, hasCounters: boolean): SafeHtml {
+  return storage.reachable
+    ? html`<p>Profile storage (Redis): <strong data-counter="storage">reachable</strong></p>
+<p>Profiles in storage now: <strong data-counter="indexed">${storage.indexed}</strong> — those of every process writing to this Redis that have not expired
+(PROFILER_LIFETIME) or been pruned (PROFILER_MAX_PROFILES, PROFILER_MAX_BYTES), whenever they were stored.${hasCounters ? html` <em>Stored</em> above counts only
+this process's writes since it started, so the two differ when another process or an earlier run stored profiles, or some have gone.` : ''}</p>`
+    : html`<p class="level-error">Profile storage (Redis): <strong data-counter="storage">unreachable</strong> — <span data-counter="storage-error">${storage.error}</span></p>
+<p>${hasCounters ? "The counters above are this process's own; profiles" : 'Profiles'} cannot be read until Redis answers again.</p>`;
+}
+
+/** Where profiles are, when this process keeps them: in its memory, gone when it ends. */
+function renderMemoryStorage(storage: StorageState): SafeHtml {
+  return html`<p>Profile storage: <strong data-counter="storage">in memory, this process only</strong> (no REDIS_URL)</p>
+<p>Profiles in storage now: <strong data-counter="indexed">${storage.indexed}</strong> — those this process stored that have not expired
+(PROFILER_LIFETIME) or been pruned (PROFILER_MAX_PROFILES, PROFILER_MAX_BYTES). They are gone when the process ends, and neither another
+process nor the <code>loupe profiler:*</code> commands can read them: set REDIS_URL to share them.</p>`;
+}
+
 /**
  * The profiler's status: this process's writer counters since it started (kept in memory, so
  * shown whether Redis answers or not; none in a process that only reads, `stats` null), how many
@@ -67,15 +86,7 @@ export function renderStatusPage(stats: ProfilerStats | null, storage: StorageSt
     content: html`<h2>Profiler status</h2>
 ${renderCounters(stats)}
 ${workers === null ? '' : renderWorkers(workers)}
-${
-  storage.reachable
-    ? html`<p>Profile storage (Redis): <strong data-counter="storage">reachable</strong></p>
-<p>Profiles in storage now: <strong data-counter="indexed">${storage.indexed}</strong> — those of every process writing to this Redis that have not expired
-(PROFILER_LIFETIME) or been pruned (PROFILER_MAX_PROFILES, PROFILER_MAX_BYTES), whenever they were stored.${stats === null ? '' : html` <em>Stored</em> above counts only
-this process's writes since it started, so the two differ when another process or an earlier run stored profiles, or some have gone.`}</p>`
-    : html`<p class="level-error">Profile storage (Redis): <strong data-counter="storage">unreachable</strong> — <span data-counter="storage-error">${storage.error}</span></p>
-<p>${stats === null ? 'Profiles' : "The counters above are this process's own; profiles"} cannot be read until Redis answers again.</p>`
-}
+${settings?.storage === 'memory' ? renderMemoryStorage(storage) : renderRedisStorage(storage, stats !== null)}
 ${settings === undefined ? '' : renderProfilerSettings(settings)}`,
   });
 }

@@ -25,7 +25,7 @@ test('each stored batch is announced once, as one message of summaries, after it
   try {
     const publisher = new RedisLivePublisher(redis, prefix);
     const storage = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000 });
-    const writer = new ProfileWriter({ storage, redis, batchSize: 10, live: publisher });
+    const writer = new ProfileWriter({ storage, connection: redis, batchSize: 10, live: publisher });
     const written = tokens(25, 0);
     for (const token of written) writer.enqueue(sampleProfile({ token, url: `http://127.0.0.1:8000/hello/${token}?password=******`, statusCode: 503, duration: 12.345, time: Date.now() }));
     await writer.whenIdle();
@@ -49,7 +49,7 @@ test('a publish that fails loses the announcement, never the profile', async (t)
   gone.disconnect();
   const publisher = new RedisLivePublisher(gone, prefix);
   const storage = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000 });
-  const writer = new ProfileWriter({ storage, redis, live: publisher });
+  const writer = new ProfileWriter({ storage, connection: redis, live: publisher });
   for (const token of tokens(5, 100)) writer.enqueue(sampleProfile({ token, time: Date.now() }));
   await writer.whenIdle();
   await until(() => publisher.stats.failed === 5, 'the failed publish was counted');
