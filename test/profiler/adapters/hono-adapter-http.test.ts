@@ -97,6 +97,8 @@ function application(profiler: LoupeMiddleware): Hono {
     const count = await redis.incr(`${appKeys}io:${n}`);
     return c.json({ n: rows[0]?.n, called: called.path, count });
   });
+  // A fetch() answer passed on as it is: its headers cannot be changed.
+  app.get('/proxy', () => fetch(`${upstreamUrl}/echo/proxy`));
   app.get('/hang', async (c) => {
     hangReached.resolve();
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -189,6 +191,19 @@ test('a streamed page and a compressed one go untouched, without toolbar, with t
   t.is(compressed.headers['content-encoding'], 'gzip', 'compress() after loupe compressed the page');
   t.is(gunzipSync(compressed.body).toString(), HTML_PAGE);
   t.regex(String(compressed.headers['x-debug-token']), /^[0-9a-f]{6}$/);
+});
+
+test('a response of fetch() passed on as it is, whose headers cannot change, carries its token and Server-Timing', async (t) => {
+  const { port, profiler } = await serve();
+  const res = await httpRequest(port, { path: '/proxy' });
+  t.deepEqual(JSON.parse(res.body), { path: '/echo/proxy' });
+  t.truthy(res.headers['server-timing']);
+  const profile = await storedProfile(profiler, res.headers['x-debug-token']);
+  t.like(profile, { statusCode: 200 });
+  t.deepEqual(
+    (entry(profile, 'http_client') as { calls: { url: string }[] }).calls.map((call) => call.url),
+    [`${upstreamUrl}/echo/proxy`],
+  );
 });
 
 test('with compress() mounted before loupe, the page is compressed with its toolbar in it', async (t) => {

@@ -77,9 +77,11 @@ export function createLoupeMiddleware(options: LoupeOptions): LoupeMiddleware {
     }
     chain.finish(c.res.status);
     const response = await markWebResponse(request, c.res, { isAllowedClient, serverTiming });
-    // Unset first: Hono copies the headers of the response it replaces onto the new one, the old Content-Length and ETag included.
-    c.res = undefined;
-    c.res = response;
+    if (response !== c.res) {
+      // Unset first: Hono copies the headers of the response it replaces onto the new one, the old Content-Length and ETag included.
+      c.res = undefined;
+      c.res = response;
+    }
     sent = { status: response.status, headers: headerRecord(response.headers) };
     if (node === null) request.end(sent);
     return undefined;

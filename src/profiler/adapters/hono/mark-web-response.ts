@@ -22,13 +22,24 @@ function headerAccess(headers: Headers): ResponseHeaderAccess {
   };
 }
 
+/** Sets `Server-Timing` and the token headers on `headers`; answers the toolbar's snippet, or `null` (see markResponse). */
+function mark(request: ProfiledRequest, status: number, headers: Headers, options: MarkOptions): string | null {
+  if (options.serverTiming) {
+    const own = headers.get('server-timing');
+    const timing = serverTimingOf(request.trace);
+    headers.set('Server-Timing', own === null ? timing : `${own}, ${timing}`);
+  }
+  return markResponse(request, status, headerAccess(headers), options.isAllowedClient);
+}
+
 /**
- * The response to send for `request` in place of the application's `response`: the same status
- * and body, its headers copied (those of a `fetch()` answer cannot be changed) with
- * `X-Debug-Token`, its link and `Server-Timing`; and an HTML page that gets the toolbar (see
- * markResponse) read whole and given it before its last `</body>`, `Content-Length` corrected and
- * `ETag` removed. A page still being streamed (it says `Transfer-Encoding`, or its reader has to
- * wait), or larger than MAX_HELD_BYTES, goes as it comes, without toolbar.
+ * The response to send for `request` in place of the application's `response`: with
+ * `X-Debug-Token`, its link and `Server-Timing` (set on its own headers, or on a copy of the
+ * response when they cannot be changed, as those of a `fetch()` answer); and when it is an HTML
+ * page that gets the toolbar (see markResponse), a new response whose page, read whole, has the
+ * toolbar before its last `</body>`, `Content-Length` corrected and `ETag` removed. A page still
+ * being streamed (it says `Transfer-Encoding`, or its reader has to wait), or larger than
+ * MAX_HELD_BYTES, goes as it comes, without toolbar.
  */
 export async function markWebResponse(request: ProfiledRequest, response: Response, options: MarkOptions): Promise<Response> {
   const { status } = response;
@@ -37,22 +48,24 @@ export async function markWebResponse(request: ProfiledRequest, response: Respon
     request.respond(status);
     return response;
   }
-  const headers = new Headers(response.headers);
-  if (options.serverTiming) {
-    const own = headers.get('server-timing');
-    const timing = serverTimingOf(request.trace);
-    headers.set('Server-Timing', own === null ? timing : `${own}, ${timing}`);
+  let marked = response;
+  let snippet: string | null;
+  try {
+    // The same response, when it can be: @hono/node-server writes a body it made from a string or bytes without streaming it.
+    snippet = mark(request, status, marked.headers, options);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    marked = new Response(response.body, { status, statusText: response.statusText, headers: new Headers(response.headers) });
+    snippet = mark(request, status, marked.headers, options);
   }
-  const snippet = markResponse(request, status, headerAccess(headers), options.isAllowedClient);
-  let body: ReadableStream<Uint8Array> | Buffer | null = response.body;
-  if (snippet !== null && body !== null && !headers.has('transfer-encoding')) {
-    const read = await readWholeBody(body, MAX_HELD_BYTES);
-    const page = 'whole' in read ? insertToolbar(read.whole, snippet) : null;
-    body = 'rest' in read ? read.rest : (page ?? read.whole);
-    if (page !== null) {
-      headers.delete('ETag');
-      headers.set('Content-Length', String(page.length));
-    }
+  const { headers, body } = marked;
+  if (snippet === null || body === null || headers.has('transfer-encoding')) return marked;
+  const read = await readWholeBody(body, MAX_HELD_BYTES);
+  if ('rest' in read) return new Response(read.rest, { status, statusText: marked.statusText, headers });
+  const page = insertToolbar(read.whole, snippet);
+  if (page !== null) {
+    headers.delete('ETag');
+    headers.set('Content-Length', String(page.length));
   }
-  return new Response(body, { status, statusText: response.statusText, headers });
+  return new Response(page ?? read.whole, { status, statusText: marked.statusText, headers });
 }
