@@ -111,6 +111,10 @@ function application(profiler: LoupeMiddleware): Hono {
   app.get('/throw', function failNow() {
     throw new Error('The handler failed at once.');
   });
+  app.get('/throw-value', function throwValue() {
+    // Hono's onError gets only Errors: anything else goes up to the server.
+    throw 'A value, not an Error.';
+  });
   app.onError((error, c) => c.text(`Sorry: ${error.message}`, 500));
   return app;
 }
@@ -272,6 +276,22 @@ test('an error thrown by an async handler and one thrown at once: the applicatio
     );
     t.true(machineOf(profile)?.states.some((state) => state.name === 'onError'), `${path}: the onError state`);
   }
+});
+
+test('a value thrown that is no Error gets past onError to the server\'s 500, and the profile holds it', async (t) => {
+  const { port, profiler } = await serve();
+  const res = await httpRequest(port, { path: '/throw-value' });
+  t.is(res.status, 500);
+  let row;
+  for (let attempt = 0; attempt < 100 && row === undefined; attempt++) {
+    await profiler.writer.whenIdle();
+    row = (await profiler.storage.find({ limit: 50 })).find((found) => found.url.endsWith('/throw-value'));
+    if (row === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const profile = await storedProfile(profiler, row?.token);
+  t.like(profile, { statusCode: 500, aborted: false });
+  t.deepEqual(errorMessages(profile), ['A value, not an Error.']);
+  t.like(entry(profile, 'router'), { route: 'GET /throw-value', controller: 'throwValue' });
 });
 
 test('a path no route answers is Hono\'s notFound: a 404 of no route', async (t) => {
