@@ -136,13 +136,19 @@ async function listen(app: Hono, middleware: LoupeMiddleware): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-/** The test application, profiled, listening on a free port. */
-async function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
-  const middleware = loupe(options());
-  const port = await listen(application(middleware), middleware);
-  const profiler = await middleware.start();
-  if (profiler === null) throw new Error('The profiler is off.');
-  return { port, profiler };
+/** The test application, profiled, listening on a free port: one for the tests that read their own requests' profiles. */
+let served: Promise<{ port: number; profiler: StartedProfiler }> | null = null;
+
+/** The test application, started by the first test that asks for it. */
+function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
+  served ??= (async () => {
+    const middleware = loupe(options());
+    const port = await listen(application(middleware), middleware);
+    const profiler = await middleware.start();
+    if (profiler === null) throw new Error('The profiler is off.');
+    return { port, profiler };
+  })();
+  return served;
 }
 
 const entry = (profile: Profile, name: string): Record<string, unknown> => profile.collectors[name] as Record<string, unknown>;
