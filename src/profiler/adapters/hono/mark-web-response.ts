@@ -58,8 +58,10 @@ export async function markWebResponse(request: ProfiledRequest, response: Respon
     marked = new Response(response.body, { status, statusText: response.statusText, headers: new Headers(response.headers) });
     snippet = mark(request, status, marked.headers, options);
   }
+  // Only now is the body asked for: asking @hono/node-server's response for it makes a stream of it.
+  if (snippet === null || marked.headers.has('transfer-encoding')) return marked;
   const { headers, body } = marked;
-  if (snippet === null || body === null || headers.has('transfer-encoding')) return marked;
+  if (body === null) return marked;
   const read = await readWholeBody(body, MAX_HELD_BYTES);
   if ('rest' in read) return new Response(read.rest, { status, statusText: marked.statusText, headers });
   const page = insertToolbar(read.whole, snippet);
