@@ -52,6 +52,14 @@ module.exports = {
       from: { path: '^src/profiler/' },
       to: { path: '^src/kernel/', pathNot: '^src/kernel/(attributes|collected-request|controller|kernel-attributes|kernel-events|listener|request-context|request-records|stopwatch|trace)\\.ts$' },
     },
+    {
+      name: 'ws-is-for-profiler-serve',
+      severity: 'error',
+      comment:
+        "ws serves the live feed's WebSocket of `loupe profiler:serve` on node:http, and is loaded only when it serves: the kernel serves WebSockets with uWS, and the profiler's core and adapters serve none.",
+      from: { pathNot: '^src/profiler/serve/' },
+      to: { path: '(^|/)node_modules/(@types/)?ws/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -27,7 +27,7 @@ test('dependencies point one way, with no cycle: http ← kernel ← features �
   t.regex(report, /no dependency violations found/);
 });
 
-test('the rules catch a demo module that imports an internal module of src/, a cycle, and the profiler reaching a kernel internal', async (t) => {
+test('the rules catch a demo module that imports an internal module of src/, a cycle, the profiler reaching a kernel internal, and ws outside profiler:serve', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-deps-'));
   try {
     await mkdir(path.join(dir, 'src', 'kernel'), { recursive: true });
@@ -41,12 +41,20 @@ test('the rules catch a demo module that imports an internal module of src/, a c
     await writeFile(path.join(dir, 'src', 'kernel', 'exchange.ts'), 'export class Exchange {}\n');
     await writeFile(path.join(dir, 'src', 'kernel', 'listener.ts'), 'export const defineListener = (): null => null;\n');
     await writeFile(path.join(dir, 'src', 'profiler', 'spy.ts'), "import { Exchange } from '../kernel/exchange';\nimport { defineListener } from '../kernel/listener';\nexport const spy = [Exchange, defineListener];\n");
+    // ws resolved from the repository's packages: allowed to the pages' own server, not to the core.
+    await symlink(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    await mkdir(path.join(dir, 'src', 'profiler', 'core'));
+    await mkdir(path.join(dir, 'src', 'profiler', 'serve'));
+    await writeFile(path.join(dir, 'src', 'profiler', 'core', 'socket.ts'), "import { WebSocketServer } from 'ws';\nexport const socket = WebSocketServer;\n");
+    await writeFile(path.join(dir, 'src', 'profiler', 'serve', 'socket.ts'), "import { WebSocketServer } from 'ws';\nexport const socket = WebSocketServer;\n");
     const { code, report } = await cruise(dir, ['src', 'demo']);
     t.not(code, 0);
     t.regex(report, /demo-uses-the-entry-point: demo\/app\.ts → src\/kernel\/b\.ts/);
     t.regex(report, /no-circular/);
     t.regex(report, /the-profiler-uses-the-kernel-as-any-plugin-does: src\/profiler\/spy\.ts → src\/kernel\/exchange\.ts/);
     t.notRegex(report, /src\/profiler\/spy\.ts → src\/kernel\/listener\.ts/);
+    t.regex(report, /ws-is-for-profiler-serve: src\/profiler\/core\/socket\.ts → \S*node_modules\/ws\//);
+    t.notRegex(report, /src\/profiler\/serve\/socket\.ts →/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

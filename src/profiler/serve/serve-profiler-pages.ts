@@ -16,7 +16,7 @@ import { RedisLiveFeed } from '../ui/live/redis-live-feed';
 import { createLiveSocketRoute } from '../ui/live/live-socket';
 import { type PanelDefinition } from '../ui/panel/panel-definition';
 import { DEFAULT_PANELS } from '../ui/panel/panel-registry';
-import { attachWebSocketRoute } from './node-web-socket';
+import { attachWebSocketRoute } from './attach-web-socket-route';
 
 export interface ServeProfilerPagesOptions {
   /** Where profiles are read (REDIS_URL or REDIS_CLUSTER_NODES, REDIS_PREFIX) and the pages' settings (PROFILER_*). */

@@ -141,7 +141,7 @@ test('a client that leaves before the answer leaves an aborted profile, and the 
   t.is((await httpRequest(port, { path: '/users/1' })).status, 200);
 });
 
-test('the core loads no uWebSockets.js, nor the kernel\'s machine, server, router, sessions or security: XState only for its own writer', async (t) => {
+test('the core loads no WebSocket server (uWebSockets.js, ws), nor the kernel\'s machine, server, router, sessions or security: XState only for its own writer', async (t) => {
   t.timeout(60_000);
   const { stdout } = await promisify(execFile)(process.execPath, [...TYPESCRIPT, path.resolve(__dirname, '..', '..', 'fixtures', 'loaded-by-profiler-core.ts')], {
     cwd: path.resolve(__dirname, '..', '..', '..'),
@@ -151,7 +151,7 @@ test('the core loads no uWebSockets.js, nor the kernel\'s machine, server, route
   t.true(loaded.includes('src/profiler/core/index.ts'), 'the fixture ran');
   t.true(loaded.includes('node_modules/ioredis'));
   for (const file of loaded) {
-    t.false(/uWebSockets|uwebsockets|^machines\/(?!profile-writer\.machine\.ts$)|^src\/kernel\/(kernel|kernel-machine|exchange|dispatch-phase)\.ts$|^src\/(server|session|security)\/|^src\/routing\/(url-matcher-router|chain-router|router-listener|compiled-routes)\.ts$/.test(file), `${file} was loaded`);
+    t.false(/uWebSockets|uwebsockets|(^|\/)node_modules\/ws(\/|$)|^machines\/(?!profile-writer\.machine\.ts$)|^src\/kernel\/(kernel|kernel-machine|exchange|dispatch-phase)\.ts$|^src\/(server|session|security)\/|^src\/routing\/(url-matcher-router|chain-router|router-listener|compiled-routes)\.ts$/.test(file), `${file} was loaded`);
   }
   // Read from the process itself: no native addon of uWebSockets.js is mapped into it.
   t.false(loaded.some((file) => file.endsWith('.node')), 'no native addon');

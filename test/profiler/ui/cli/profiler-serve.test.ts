@@ -3,6 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import test from 'ava';
+import { WebSocket } from 'ws';
 import { profileServer } from '../../../../src/profiler/adapters/node';
 import { adapterTestBed, HTML_PAGE, storedProfile } from '../../../helpers/adapter-test-bed';
 import { httpRequest } from '../../../helpers/http-client';
@@ -154,6 +155,28 @@ test.serial('the live feed of profiler:serve announces each request an applicati
     if (!isOpen(foreign)) t.is(foreign.status, 403);
   } finally {
     t.is(await served.stop('SIGINT'), 0);
+  }
+});
+
+test.serial('a client of the live feed of profiler:serve may send messages of 1 KiB, and is closed with 1009 past it', async (t) => {
+  const served = await startServe({ REDIS_PREFIX: bed.keyPrefix() });
+  const socket = new WebSocket(`ws://127.0.0.1:${served.port}/_profiler/live`);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send('x'.repeat(1024));
+    // The feed answers no message: a pong after it says the connection is still open.
+    const pong = new Promise<string>((resolve) => socket.once('pong', (data) => resolve(data.toString())));
+    socket.ping('still open');
+    t.is(await pong, 'still open');
+    socket.send('x'.repeat(1025));
+    t.is(await closed, 1009);
+  } finally {
+    socket.terminate();
+    t.is(await served.stop('SIGTERM'), 0);
   }
 });
 
