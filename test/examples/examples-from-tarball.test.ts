@@ -28,6 +28,7 @@ const EXAMPLES: readonly Example[] = [
   { name: 'fastify', route: 'GET /users/:id' },
   { name: 'express', route: 'GET /users/:id' },
   { name: 'koa', route: null },
+  { name: 'hono', route: 'GET /users/:id' },
 ];
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
