@@ -1,10 +1,13 @@
 import http from 'node:http';
 import { type AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import test from 'ava';
 import express from 'express';
 import Fastify from 'fastify';
+import { Hono } from 'hono';
 import { loupe as expressLoupe } from '../../../src/profiler/adapters/express';
 import { loupe as fastifyLoupe } from '../../../src/profiler/adapters/fastify';
+import { loupe as honoLoupe } from '../../../src/profiler/adapters/hono';
 import { profileServer } from '../../../src/profiler/adapters/node';
 import { storedProfile } from '../../helpers/adapter-test-bed';
 import { httpRequest, type HttpResult } from '../../helpers/http-client';
@@ -87,6 +90,28 @@ test('a Fastify application registers the plugin with an unreachable Redis and a
   const { port } = app.server.address() as AddressInfo;
   await assertServedWithoutProfiles(t, port, 3);
   t.is(app.loupe?.stats().notProfiled, 3);
+  t.is(lines.length, 1, lines.join('\n'));
+});
+
+test('a Hono application with an unreachable Redis starts its middleware, answers its requests (none handed to onError) and says so once', async (t) => {
+  const lines: string[] = [];
+  const middleware = honoLoupe({ env: { NODE_ENV: 'development', REDIS_URL: CLOSED }, log: (line) => lines.push(line) });
+  closers.push(() => middleware.close());
+  const errors: unknown[] = [];
+  const app = new Hono();
+  app.use(middleware);
+  app.get('/hello', (c) => c.text('hello'));
+  app.onError((error, c) => {
+    errors.push(error);
+    return c.text('onError', 500);
+  });
+  // Started before the first request: a Redis away does not fail it.
+  const profiler = await middleware.start();
+  if (profiler === null) return t.fail('The profiler is off.');
+  const port = await listen(http.createServer(getRequestListener(app.fetch)));
+  await assertServedWithoutProfiles(t, port, 3);
+  t.is(profiler.stats().notProfiled, 3);
+  t.deepEqual(errors, []);
   t.is(lines.length, 1, lines.join('\n'));
 });
 

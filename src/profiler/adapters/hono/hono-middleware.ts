@@ -52,7 +52,7 @@ export function createLoupeMiddleware(options: LoupeOptions): LoupeMiddleware {
       pages: options.pages === false ? null : profiler.pages(),
       isAllowedClient: createIpRangeMatcher(profiler.config.profiler.allowedIps),
     }));
-    // A profiler that failed to start (Redis away) is tried again on the next request.
+    // A profiler that failed to start (an invalid setting; a Redis away does not fail it) is tried again on the next request.
     started.catch(() => (started = null));
     return started;
   };

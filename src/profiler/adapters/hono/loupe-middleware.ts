@@ -18,7 +18,7 @@ export interface LoupeOptions extends StartProfilerOptions, EnabledOptions {
 
 /** The middleware `loupe()` answers, with what its owner may do besides mounting it. */
 export interface LoupeMiddleware extends MiddlewareHandler {
-  /** Starts the profiler now rather than on the first request (it then fails fast when Redis is away); `null` when off. */
+  /** Starts the profiler now rather than on the first request (an invalid setting then fails here; a Redis away does not); `null` when off. */
   start(): Promise<StartedProfiler | null>;
   /** Stops profiling (requests then go through untouched) and closes the profiler. */
   close(): Promise<void>;
