@@ -32,6 +32,8 @@ test('each stored batch is announced once, as one message of summaries, after it
     await until(() => received.length === 25, 'every summary arrived');
     t.deepEqual(received.map((summary) => summary.token), written);
     t.like(received[0], { path: `/hello/${written[0] ?? ''}?password=******`, ip: '127.0.0.1', status: 503, durationMs: 12.35, sub: false, parent: null, aborted: false });
+    // The subscriber may get the last message before the publisher gets Redis' reply to it.
+    await until(() => publisher.stats.published + publisher.stats.failed === 25, 'every PUBLISH was answered');
     t.deepEqual(publisher.stats, { published: 25, failed: 0 });
     // Announced after the write: each announced token is stored.
     t.is(await storage.count(), 25);
