@@ -156,7 +156,8 @@ async function main(): Promise<void> {
   const tool = loadTool();
   const redisPrefix = `loupe-bench:${process.pid}:`;
   const prod = { APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'bench-secret' };
-  const dev = { APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_MAX_PROFILES: '200000' };
+  // The demo's own source is demo/: an application's, whose copy of Loupe is in node_modules, whose frames get no source lines.
+  const dev = { APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_MAX_PROFILES: '200000', PROFILER_SOURCE_ROOT: path.join(ROOT, 'demo') };
   const demo = (root: string): string[] => {
     const main = path.join(root, 'dist', 'demo', 'main.js');
     if (!existsSync(main)) throw new Error(`No build at ${main}: run \`npm run build\` there.`);

@@ -15,7 +15,8 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 there=$(cd "$other" && pwd)
 command -v wrk > /dev/null || { echo "wrk is missing: make test-tools" >&2; exit 1; }
 for dir in "$here" "$there"; do [ -f "$dir/dist/demo/main.js" ] || { echo "No build in $dir: run npm run build there." >&2; exit 1; }; done
-if [ "$mode" = debug ]; then settings=(APP_ENV=dev APP_DEBUG=1 PROFILER_MAX_PROFILES=1000000); else settings=(APP_ENV=prod APP_DEBUG=0 APP_SECRET=ab-bench-secret); fi
+# PROFILER_SOURCE_ROOT: the demo's own source, as an application's whose copy of Loupe is in node_modules (its frames get no source lines).
+if [ "$mode" = debug ]; then settings=(APP_ENV=dev APP_DEBUG=1 PROFILER_MAX_PROFILES=1000000 PROFILER_SOURCE_ROOT=demo); else settings=(APP_ENV=prod APP_DEBUG=0 APP_SECRET=ab-bench-secret); fi
 prefix="loupe-ab:$$:"
 free_port() { node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'; }
 port_a=$(free_port); port_b=$(free_port)

@@ -1,5 +1,5 @@
 import { readConfig, type Config } from '../config/config';
-import { createErrorController } from '../error-handler/error-controller';
+import { createErrorController, type ErrorControllerOptions } from '../error-handler/error-controller';
 import { createErrorListener } from '../error-handler/error-listener';
 import { type Controller } from '../kernel/controller';
 import { Kernel } from '../kernel/kernel';
@@ -204,6 +204,16 @@ function defaultListeners(config: Config, router: Router, sessionStorage: Sessio
 }
 
 /**
+ * The debug error page's settings: its source excerpts read the application's files under
+ * PROFILER_SOURCE_ROOT (the working directory by default), the root the profiler's panels and
+ * editor links use, so that the page and the panels show the same files.
+ */
+function errorPageOptions(config: Config): ErrorControllerOptions {
+  const root = config.env['PROFILER_SOURCE_ROOT']?.trim() ?? '';
+  return root === '' ? { debug: config.debug } : { debug: config.debug, sourceRoot: root };
+}
+
+/**
  * A Loupe application: the kernel with the default listeners, the application's routes (or
  * router) and listeners, the profiler (with debug), sessions in Redis (or the storage given) and
  * the uWS server.
@@ -238,7 +248,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
       const registry = new ListenerRegistry(listeners);
       const kernel = new Kernel({
         defaultLocale: config.locale.defaultLocale,
-        errorController: options.errorController ?? createErrorController({ debug: config.debug }),
+        errorController: options.errorController ?? createErrorController(errorPageOptions(config)),
         listeners: registry,
         // Timing the controller and the application's spans is for the profiler and Server-Timing only.
         detailedTrace: config.debug || config.serverTiming,

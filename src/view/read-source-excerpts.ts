@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { type SourceFiles } from './source-files';
 
 /** A place in a source file a panel wants to show the lines around. */
@@ -21,35 +20,20 @@ export const NO_SOURCE: SourceReader = () => null;
 
 /** Lines shown before and after the position. */
 const RADIUS = 3;
-/** Larger files are bundles or generated code, not worth reading for seven lines. */
-const MAX_FILE_BYTES = 1024 * 1024;
 /** Files read for one page: a deep stack of the application's own frames still renders quickly. */
 const MAX_FILES = 20;
 /** A minified line would fill the page. */
 const MAX_LINE_CHARS = 300;
 
-async function readSmallFile(sources: SourceFiles, file: string): Promise<string[] | null> {
-  try {
-    const path = await sources.resolve(file);
-    if (path === null) return null;
-    const info = await stat(path);
-    if (!info.isFile() || info.size > MAX_FILE_BYTES) return null;
-    return (await readFile(path, 'utf8')).split(/\r?\n/);
-  } catch {
-    // Deleted, moved or unreadable since the profile was taken: the position is shown without its source.
-    return null;
-  }
-}
-
 /**
  * Reads the lines around each position from disk when the page is rendered, not when the
  * profile was collected: profiles stay small, and the source shown is the one an editor link
- * opens. Read asynchronously before rendering, since panels render synchronously. Only the
+ * opens (read again once a second at most: see SourceFiles.lines). Read asynchronously before rendering, since panels render synchronously. Only the
  * application's source is read (see SourceFiles): a position elsewhere is shown without lines.
  */
 export async function readSourceExcerpts(positions: readonly SourcePosition[], sources: SourceFiles): Promise<SourceReader> {
   const files = [...new Set(positions.filter((position) => position.line > 0).map((position) => position.file))].slice(0, MAX_FILES);
-  const contents = new Map(await Promise.all(files.map(async (file) => [file, await readSmallFile(sources, file)] as const)));
+  const contents = new Map(await Promise.all(files.map(async (file) => [file, await sources.lines(file)] as const)));
   return (file, line) => {
     const lines = contents.get(file);
     if (lines === undefined || lines === null || line < 1 || line > lines.length) return null;

@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,7 +19,21 @@ export interface SourceFiles {
   pathOf(file: string): string | null;
   /** The real path of `file` when it is the application's source once every link is resolved, else `null` (also when it does not exist). */
   resolve(file: string): Promise<string | null>;
+  /**
+   * The lines of `file` when it is the application's source (see resolve) and at most
+   * MAX_FILE_BYTES, else `null`. A file read is kept for FRESH_MS (an edit shows within a
+   * second), so that a page rendered on every request — the debug error page of a 404 under
+   * load — does not read the same files from disk each time.
+   */
+  lines(file: string): Promise<readonly string[] | null>;
 }
+
+/** Larger files are bundles or generated code, not worth reading for a few lines. */
+const MAX_FILE_BYTES = 1024 * 1024;
+/** How long a file's lines are served without looking at the file again. */
+const FRESH_MS = 1_000;
+/** Files whose lines are kept at most; the least recently read go first. */
+const MAX_KEPT_FILES = 256;
 
 function absolutePath(file: string): string | null {
   if (file.startsWith('file://')) {
@@ -49,15 +63,39 @@ export function createSourceFiles(root: string): SourceFiles {
     const absolute = absolutePath(file);
     return absolute !== null && isSourceUnder(absoluteRoot, absolute) ? absolute : null;
   };
+  const resolve = async (file: string): Promise<string | null> => {
+    const absolute = pathOf(file);
+    if (absolute === null) return null;
+    realRoot ??= realpath(absoluteRoot).catch(() => null);
+    const [root, real] = await Promise.all([realRoot, realpath(absolute).catch(() => null)]);
+    return root !== null && real !== null && isSourceUnder(root, real) ? real : null;
+  };
+  const read = async (file: string): Promise<readonly string[] | null> => {
+    try {
+      const real = await resolve(file);
+      if (real === null) return null;
+      const info = await stat(real);
+      if (!info.isFile() || info.size > MAX_FILE_BYTES) return null;
+      return (await readFile(real, 'utf8')).split(/\r?\n/);
+    } catch {
+      // Deleted, moved or unreadable: the position is shown without its source.
+      return null;
+    }
+  };
+  const kept = new Map<string, { readonly at: number; readonly lines: Promise<readonly string[] | null> }>();
   return {
     root: absoluteRoot,
     pathOf,
-    resolve: async (file) => {
-      const absolute = pathOf(file);
-      if (absolute === null) return null;
-      realRoot ??= realpath(absoluteRoot).catch(() => null);
-      const [root, real] = await Promise.all([realRoot, realpath(absolute).catch(() => null)]);
-      return root !== null && real !== null && isSourceUnder(root, real) ? real : null;
+    resolve,
+    lines: (file) => {
+      const now = Date.now();
+      const entry = kept.get(file);
+      if (entry !== undefined && now - entry.at < FRESH_MS) return entry.lines;
+      const lines = read(file);
+      kept.delete(file);
+      kept.set(file, { at: now, lines });
+      if (kept.size > MAX_KEPT_FILES) kept.delete(kept.keys().next().value ?? '');
+      return lines;
     },
   };
 }

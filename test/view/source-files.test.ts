@@ -62,3 +62,18 @@ test('a root reached through a link is the same root', async (t) => {
   t.is(await sources.resolve(path.join(linkedRoot, 'src', 'app.ts')), path.join(root, 'src', 'app.ts'));
   t.is(await sources.resolve(path.join(linkedRoot, 'src', 'linked.ts')), null);
 });
+
+test('a file\'s lines are read once for the pages rendered within a second, and an edit shows after it', async (t) => {
+  const { root, close } = await layout();
+  t.teardown(close);
+  const sources = createSourceFiles(root);
+  const app = path.join(root, 'src', 'app.ts');
+  const first = await sources.lines(app);
+  t.is(first?.[1], 'line 2 APP_SOURCE');
+  // Rewritten at once: the lines read a moment ago are served, not the disk's (no read per page).
+  await writeFile(app, 'line 1\nline 2 EDITED\nline 3\n');
+  t.is(await sources.lines(app), first);
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  t.is((await sources.lines(app))?.[1], 'line 2 EDITED');
+  t.is(await sources.lines(path.join(root, '.env')), null, 'what resolve refuses has no lines');
+});
