@@ -7,6 +7,7 @@ import { parseProfile } from '../../src/profiler/profile-schema';
 import { httpRequest, type HttpResult } from './http-client';
 import { testKeyPrefix } from './test-redis';
 import { deleteKeys } from './test-server';
+import { isOpen, openWebSocket } from './websocket-client';
 
 /** The tests' Redis, named explicitly: without REDIS_URL the adapters keep their profiles in memory. */
 export const TEST_REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -143,4 +144,23 @@ export async function assertOwnQueries(t: ExecutionContext, profiler: StartedPro
       `request ${n}`,
     );
   }
+}
+
+/**
+ * The search page's live list on an adapter's own server: a client of `/_profiler/live` gets the
+ * summary of a request to `/page` made after it connected, and a page of another origin is refused.
+ */
+export async function assertLiveFeed(t: ExecutionContext, port: number): Promise<void> {
+  const socket = await openWebSocket(port, '/_profiler/live');
+  if (!isOpen(socket)) throw new Error(`The upgrade was refused: ${socket.status} ${socket.body}`);
+  try {
+    const res = await httpRequest(port, { path: '/page' });
+    const token = String(res.headers['x-debug-token']);
+    const message = await socket.waitFor((text) => text.includes(`"${token}"`));
+    t.like((JSON.parse(message) as { token: string; path: string }[]).find((summary) => summary.token === token), { path: '/page', status: 200 });
+  } finally {
+    socket.close();
+  }
+  const foreign = await openWebSocket(port, '/_profiler/live', { Origin: 'http://attacker.example' });
+  t.false(isOpen(foreign), 'a page of another origin cannot read the feed');
 }

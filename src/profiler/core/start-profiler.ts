@@ -1,3 +1,4 @@
+import { type Server } from 'node:http';
 import { type Env } from '../../config/env-values';
 import { type RedisConfig } from '../../redis/redis-config';
 import { startAppIoCapture } from '../app-io/start-app-io-capture';
@@ -58,6 +59,12 @@ export interface StartedProfiler {
    * the server to mount, under the same access rule as Loupe's own; loaded on first use.
    */
   pages(): ProfilerPages;
+  /**
+   * Serves the live feed's WebSocket (`/_profiler/live`: the search page's live list) on
+   * `server`'s upgrades, under the pages' access rule, with `ws` (loaded on first use); answers
+   * how to stop. Other upgrades are left to the server's own listeners.
+   */
+  serveLiveFeed(server: Server): () => void;
   /** Stores what is queued, stops capturing the application's I/O, closes the profiler's Redis connections. */
   close(): Promise<void>;
 }
@@ -121,14 +128,29 @@ export async function startProfiler(options: StartProfilerOptions = {}): Promise
       }),
     );
   };
+  const liveFeeds = new Set<() => void>();
+  const serveLiveFeed = (server: Server): (() => void) => {
+    const { attachWebSocketRoute } = require('../serve/attach-web-socket-route') as typeof import('../serve/attach-web-socket-route');
+    const { createLiveSocketRoute } = require('../ui/live/live-socket') as typeof import('../ui/live/live-socket');
+    const { createIpRangeMatcher } = require('../../http/ip-range-matcher') as typeof import('../../http/ip-range-matcher');
+    const route = createLiveSocketRoute(profiler.live, createIpRangeMatcher(profilerConfig.allowedIps), profilerConfig.allowedHosts);
+    const attached = attachWebSocketRoute(server, route, (error) => log(`Profiler: the live feed is unavailable: ${error instanceof Error ? error.message : String(error)}`));
+    const stop = (): void => {
+      if (liveFeeds.delete(stop)) attached.close();
+    };
+    liveFeeds.add(stop);
+    return stop;
+  };
   return {
     pages: () => (pages ??= loadPages()),
+    serveLiveFeed,
     config,
     startRequest: (start) => profiler.core.startRequest(start),
     storage: profiler.storage,
     writer: profiler.writer,
     stats: () => profiler.stats(),
     close: async () => {
+      for (const stop of [...liveFeeds]) stop();
       stopCapture();
       await stored.close();
     },

@@ -35,7 +35,8 @@ function keepsUp(socket: WebSocket): boolean {
  * upgrade is checked (`refuse`), waits for `ready`, then ws checks the handshake (RFC 6455 §4.2.1)
  * and reads the frames, answers pings and closes (1009 past `maxPayloadLength`, default 1 KiB).
  * A message published reaches every client that keeps up. The server's upgrades of other paths
- * get a 404. Text messages only.
+ * are left to its other `upgrade` listeners (an application's own WebSockets), or get a 404 when
+ * it has none. Text messages only.
  */
 export function attachWebSocketRoute(server: Server, route: WebSocketRoute, onError: (error: unknown) => void): AttachedWebSocketRoute {
   // No compression, as on uWS: a deflate context per client costs more than the short summaries save.
@@ -69,10 +70,12 @@ export function attachWebSocketRoute(server: Server, route: WebSocketRoute, onEr
     route.open?.(client);
   };
 
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const path = (req.url ?? '').split('?')[0];
+    // An application's server may serve WebSockets of its own (socket.io, ws): theirs are left to them.
+    if (path !== route.path && server.listenerCount('upgrade') > 1) return;
     // A reset client is no error of the server's; 'close' follows it.
     socket.on('error', () => undefined);
-    const path = (req.url ?? '').split('?')[0];
     if (path !== route.path) return refuse(socket, 404, `No WebSocket at ${path ?? ''}.`);
     // ws also takes version 8 (hybi-08), whose browsers sent the page's origin as Sec-WebSocket-Origin.
     const origin = req.headers.origin ?? req.headers['sec-websocket-origin'] ?? '';
@@ -88,10 +91,12 @@ export function attachWebSocketRoute(server: Server, route: WebSocketRoute, onEr
       },
     );
     return undefined;
-  });
+  };
+  server.on('upgrade', onUpgrade);
 
   return {
     close: () => {
+      server.off('upgrade', onUpgrade);
       // New upgrades get a 503 from ws; a client that does not close its side within a second is dropped.
       sockets.close();
       for (const socket of sockets.clients) {

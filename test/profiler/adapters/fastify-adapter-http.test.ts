@@ -11,7 +11,7 @@ import { type StartedProfiler } from '../../../src/profiler/core/start-profiler'
 import { machineOf } from '../../../src/profiler/collect/collectors/machine-view';
 import { type Profile } from '../../../src/profiler/profile';
 import { httpRequest } from '../../helpers/http-client';
-import { abandonedProfile, assertOwnQueries, assertPagesServed, storedProfile } from '../../helpers/adapter-test-bed';
+import { abandonedProfile, assertLiveFeed, assertOwnQueries, assertPagesServed, storedProfile } from '../../helpers/adapter-test-bed';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
 import { deferred } from '../../helpers/deferred';
@@ -177,6 +177,11 @@ test('24 concurrent requests through a shared pool, some with a JSON body to par
 test("the application answers the profiler's pages, its JSON API and the toolbar's content, none of them profiled, and refuses a Host not allowed", async (t) => {
   const { port } = await serve();
   await assertPagesServed(t, port);
+});
+
+test('the application answers the live feed of the search page on its own server: each request\'s summary as it is stored', async (t) => {
+  const { port } = await serve();
+  await assertLiveFeed(t, port);
 });
 
 test('with NODE_ENV=production the plugin does nothing and loads nothing of the profiler', async (t) => {

@@ -4,8 +4,9 @@ import { gzipSync } from 'node:zlib';
 import test from 'ava';
 import express from 'express';
 import { profileServer, type ProfiledServer } from '../../../src/profiler/adapters/node';
-import { adapterTestBed, assertOwnQueries, assertPagesServed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
+import { adapterTestBed, assertLiveFeed, assertOwnQueries, assertPagesServed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
 import { httpRequest } from '../../helpers/http-client';
+import { isOpen, openWebSocket } from '../../helpers/websocket-client';
 
 /*
  * `loupe-kernel/node` on a plain node:http server and on an Express application served by
@@ -76,6 +77,24 @@ test('the server answers the profiler\'s pages, its JSON API and the toolbar\'s 
   await assertPagesServed(t, port);
   const home = await httpRequest(port, { path: '/_profiler/' });
   t.is(home.status, 302);
+});
+
+test('the server answers the live feed of the search page: each request\'s summary as it is stored', async (t) => {
+  const { port } = await serve(plainServer());
+  await assertLiveFeed(t, port);
+});
+
+test('the application\'s own WebSocket upgrades are left to it: the live feed answers only its path', async (t) => {
+  const server = plainServer();
+  // The application's own upgrade listener, as socket.io or ws would add (here: a plain refusal of its own).
+  server.on('upgrade', (req: http.IncomingMessage, socket: import('node:stream').Duplex) => {
+    if (req.url === '/app-socket') socket.end('HTTP/1.1 418 I\'m a teapot\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  });
+  const { port } = await serve(server);
+  const own = await openWebSocket(port, '/app-socket');
+  t.false(isOpen(own));
+  if (!isOpen(own)) t.is(own.status, 418, 'answered by the application, not refused by Loupe');
+  await assertLiveFeed(t, port);
 });
 
 test('20 concurrent requests through a shared pool: each profile holds exactly its own query', async (t) => {

@@ -75,8 +75,11 @@ export async function profileFastify(app: FastifyInstance, options: LoupeOptions
   };
   diagnostics.subscribe(HANDLER_START, onHandlerStart);
   app.decorate('loupe', profiler);
+  // The search page's live list, on the upgrades of the application's own server.
+  const stopLiveFeed = pages === null ? () => undefined : profiler.serveLiveFeed(app.server);
   app.addHook('onClose', async () => {
     diagnostics.unsubscribe(HANDLER_START, onHandlerStart);
+    stopLiveFeed();
     await profiler.close();
   });
   if (pages !== null) mountProfilerPages(app, pages);

@@ -58,10 +58,13 @@ export async function profileServer(server: Server, options: ProfileServerOption
   };
   // The instance's own `emit`: the server's `request` listeners, whoever added them and when, run inside the profile.
   server.emit = profiledEmit as Server['emit'];
+  // The search page's live list, where the pages are served.
+  const stopLiveFeed = pages === null ? () => undefined : profiler.serveLiveFeed(server);
   return {
     profiler,
     close: async () => {
       if (server.emit === profiledEmit) server.emit = emit;
+      stopLiveFeed();
       await profiler.close();
     },
   };
