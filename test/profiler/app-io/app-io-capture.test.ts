@@ -360,11 +360,13 @@ test.serial('a password bound to a secret column, a token in an outgoing URL or 
       await (await fetch(`${upstream.url}/json?access_token=SECRETURLTOKEN&page=VISIBLEPAGE`, { headers: { Authorization: 'Bearer SECRETBEARER', 'X-Api-Key': 'SECRETAPIKEY' } })).text();
       await redis.set(`${keyPrefix}secret`, 'password=SECRETREDISVALUE');
       await redis.eval('return ARGV[1]', 1, `${keyPrefix}evalkey`, 'SECRETEVALARG');
+      // Redis repeats an unknown command's arguments in its error, which ioredis had shown as `?`.
+      await attempt(() => redis.call('LOUPE.UNKNOWN', 'SECRETREDISERRORARG'));
     }),
   ]);
   const { profile } = await profiledRequest(io, { path: '/secrets/1' });
   const stored = JSON.stringify(profile);
-  const planted = ['SECRETPGPARAM', 'SECRETPGLITERAL', 'SECRETURLTOKEN', 'SECRETBEARER', 'SECRETAPIKEY', 'SECRETREDISVALUE', 'SECRETEVALARG'];
+  const planted = ['SECRETPGPARAM', 'SECRETPGLITERAL', 'SECRETURLTOKEN', 'SECRETBEARER', 'SECRETAPIKEY', 'SECRETREDISVALUE', 'SECRETEVALARG', 'SECRETREDISERRORARG'];
   for (const prefix of ['SECRETPG', 'SECRETMYQ', 'SECRETMYX']) {
     for (const [sql, params] of secretForms(prefix, () => '?')) planted.push(...(`${sql} ${JSON.stringify(params)}`.match(/SECRET[A-Z0-9]+/g) ?? []));
   }
@@ -373,6 +375,8 @@ test.serial('a password bound to a secret column, a token in an outgoing URL or 
   for (const visible of ['VISIBLENAME', 'VISIBLEMY', 'VISIBLEPAGE', 'VISIBLEINSERT', `${keyPrefix}evalkey`]) t.true(stored.includes(visible), `${visible} is missing`);
   // The forms did run: pg's error quoted a planted value, which the profile shows replaced.
   t.true(db(profile).queries.some((query) => query.error?.includes('invalid input syntax') === true), 'pg refused the marker as an integer');
+  const { commands } = profile.collectors[REDIS_COLLECTOR] as { commands: { command: string; error: string | null }[] };
+  t.regex(commands.find((command) => command.command === 'LOUPE.UNKNOWN')?.error ?? '', /unknown command '\?', with args beginning with: '\?'/, 'Redis refused the command; its error keeps no argument');
   // These collectors redact every string themselves: a last pass over their entries finds nothing left.
   const policy = new RedactionPolicy();
   for (const name of [DATABASE_COLLECTOR, HTTP_CLIENT_COLLECTOR, REDIS_COLLECTOR]) t.is(policy.entry(profile.collectors[name]), profile.collectors[name], `${name}: redacting it again changes nothing`);

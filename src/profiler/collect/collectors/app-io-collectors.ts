@@ -2,6 +2,7 @@ import { type CollectedRequest } from '../../../kernel/collected-request';
 import { type RecordedEntries } from '../../../kernel/request-records';
 import { analyzeQueries, slowCalls, totalTime, type StoredCall, type StoredQuery } from '../../app-io/analyze-calls';
 import { AppIoKinds, type CapturedCall, type DbQueryEntry, type HttpCallEntry, type RedisCommandEntry } from '../../app-io/app-io-entries';
+import { redisErrorText } from '../../app-io/redis-error-text';
 import { redactSql } from '../../app-io/sql-text';
 import { type ProfileCollector } from '../../collector';
 import { cutText } from '../cut-text';
@@ -171,6 +172,7 @@ export function createRedisCollector(options: AppIoCollectorOptions): ProfileCol
       const recorded = request.records<RedisCommandEntry>(AppIoKinds.REDIS);
       const commands = recorded.entries.map((command): StoredRedisCommand => {
         const stored = Object.assign(storedCall(command, redaction), {
+          error: textOrNull(redisErrorText(command.error, command.args), redaction),
           client: redaction.text(command.client),
           command: redaction.text(command.command),
           args: command.args.map((arg) => cutText(redaction.text(arg), VALUE_BYTES)),
