@@ -69,7 +69,7 @@ export function totalTime(calls: readonly StoredCall[]): number {
 
 /**
  * Groups queries by their normalized SQL, flags N+1 (a shape run N_PLUS_ONE times or more from
- * the same `file:line`), exact duplicates and slow queries, as Symfony's Doctrine panel,
+ * the same `file:line`; never queries whose place is unknown), exact duplicates and slow queries, as Symfony's Doctrine panel,
  * Telescope and Django Debug Toolbar do. Pure: the panel, the CLI and the search index agree.
  */
 export function analyzeQueries(queries: readonly StoredQuery[], slowMs: number): QueryAnalysis {
@@ -95,7 +95,8 @@ export function analyzeQueries(queries: readonly StoredQuery[], slowMs: number):
       time: Math.round(time * 1000) / 1000,
       queries: members,
       origins: [...perOrigin.keys()].filter((origin) => origin !== ''),
-      nPlusOne: [...perOrigin.values()].some((count) => count >= N_PLUS_ONE),
+      // Calls with no known place are not one loop: they may come from anywhere (an ORM's, a library's own).
+      nPlusOne: [...perOrigin].some(([origin, count]) => origin !== '' && count >= N_PLUS_ONE),
     }))
     .sort((a, b) => b.count - a.count || b.time - a.time);
   return { groups: list, duplicates, slow: slowCalls(queries, slowMs) };

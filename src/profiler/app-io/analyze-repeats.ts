@@ -10,7 +10,7 @@ export interface RepeatedCalls {
 
 /**
  * analyzeQueries' N+1 and duplicate rules for calls that are not SQL: `shapeOf` is what a loop
- * repeats (a URL without its query, a command's name), `exactOf` what makes two calls the same
+ * repeats (an endpoint: see httpCallShape; a command's name), `exactOf` what makes two calls the same
  * (the whole request, the command with its arguments). Pure, as analyzeQueries.
  */
 export function analyzeRepeats<TCall extends StoredCall>(calls: readonly TCall[], shapeOf: (call: TCall) => string, exactOf: (call: TCall) => string): RepeatedCalls {
@@ -18,10 +18,13 @@ export function analyzeRepeats<TCall extends StoredCall>(calls: readonly TCall[]
   const seen = new Set<string>();
   const duplicates = new Set<number>();
   calls.forEach((call, index) => {
-    const place = `${shapeOf(call)}\u0000${originText(call.origin)}`;
-    const members = perPlace.get(place) ?? [];
-    members.push(index);
-    perPlace.set(place, members);
+    // A call whose place is unknown is in no loop: calls from different places would be counted as one.
+    if (call.origin !== null) {
+      const place = `${shapeOf(call)}\u0000${originText(call.origin)}`;
+      const members = perPlace.get(place) ?? [];
+      members.push(index);
+      perPlace.set(place, members);
+    }
     const exact = exactOf(call);
     if (seen.has(exact)) duplicates.add(index);
     else seen.add(exact);

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from '../../../view/html';
 import { slowCalls } from '../../app-io/analyze-calls';
 import { analyzeRepeats, type RepeatedCalls } from '../../app-io/analyze-repeats';
+import { httpCallShape } from '../../app-io/http-call-shape';
 import { HTTP_CLIENT_COLLECTOR, type HttpClientCollectorData, type StoredHttpCall } from '../../collect/collectors/app-io-collectors';
 import { callFilters, chosenFilter, filteredIndexes, renderCallTotals, renderDuration, renderFilterLinks, renderFlags, renderOrigin, renderRowsOrEmpty, type FilterRules } from './call-panel-parts';
 import { curlCommand } from './curl-command';
@@ -8,9 +9,9 @@ import { renderKeyValueTable } from './key-value-table';
 import { type PanelContext, type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
 
-/** A loop calls one endpoint with different query strings: the shape is the URL without its query. */
+/** A loop calls one endpoint for different items: in its path (`/item/1`) or its query (`?id=1`). */
 function shapeOf(call: StoredHttpCall): string {
-  return `${call.method} ${call.url.replace(/[?#].*$/s, '')}`;
+  return httpCallShape(call.method, call.url);
 }
 
 /** A body's size as captured, else as its Content-Length header said; `null` when neither is known. */

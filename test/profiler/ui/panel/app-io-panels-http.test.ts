@@ -44,6 +44,18 @@ const routes: RouteDefinition[] = [
     },
   },
   {
+    name: 'rest', path: '/rest', methods: ['GET'],
+    controller: {
+      name: 'rest',
+      handle: async () => {
+        // A REST loop: one endpoint, an item each time, the id in the path.
+        for (const id of [1, 2, 3]) await (await fetch(`${upstream.url}/item/${id}`)).text(); // rest-loop-line
+        await (await fetch(`${upstream.url}/item/4`)).text();
+        return Response.json({ ok: true });
+      },
+    },
+  },
+  {
     name: 'boom', path: '/boom', methods: ['GET'],
     controller: {
       name: 'boom',
@@ -144,6 +156,14 @@ test('origins link to the editor by PROFILER_IDE; the HTTP Client panel shows th
   t.regex(redisPage, /<code class="command">SET<\/code> <code class="args">loupe-test:panels:\d+<\/code> <span class="hidden-args empty" title="[^"]+">\+3 hidden arguments<\/span>/);
   t.false(redisPage.includes(' ? '), 'no row of question marks');
   t.regex(redisPage, /<code class="command">GET<\/code>/);
+});
+
+test('a loop of HTTP calls to one endpoint with the id in its path is flagged N+1, the same endpoint called from another line is not', async (t) => {
+  const { profile } = await profiledRequest(withIde, { path: '/rest' });
+  const loops = await page(withIde, profile.token, 'panel=http_client&filter=n_plus_one');
+  for (const id of [1, 2, 3]) t.is(rowsWith(loops, `${upstream.url}/item/${id}`), 1, `/item/${id} is in the loop`);
+  t.is(rowsWith(loops, `${upstream.url}/item/4`), 0, 'the call from another line is not');
+  t.true(loops.includes(`:${lineOf('rest-loop-line')}`), 'the loop\'s line is named');
 });
 
 test('the toolbar counts the queries with their time, the calls and the commands, and warns of the N+1 loop', async (t) => {

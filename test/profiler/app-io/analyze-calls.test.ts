@@ -1,0 +1,27 @@
+import test from 'ava';
+import { analyzeQueries, type StoredOrigin, type StoredQuery } from '../../../src/profiler/app-io/analyze-calls';
+import { analyzeRepeats } from '../../../src/profiler/app-io/analyze-repeats';
+
+const at = (line: number): StoredOrigin => ({ file: '/app/src/repository.ts', line, function: 'find' });
+
+function query(id: number, origin: StoredOrigin | null): StoredQuery {
+  return { start: id, duration: 1, error: null, origin, driver: 'pg', sql: `SELECT name FROM users WHERE id = ${id}`, params: [], database: 'test', rows: 1 };
+}
+
+test('one query shape run three times from one line is an N+1; the same shape with no known place is not', (t) => {
+  const loop = analyzeQueries([1, 2, 3].map((id) => query(id, at(11))), 100);
+  t.true(loop.groups[0]?.nPlusOne);
+  // Three calls whose place is unknown (an ORM's own, a thenable's) may come from three lines: no loop is claimed.
+  const unknown = analyzeQueries([1, 2, 3].map((id) => query(id, null)), 100);
+  t.is(unknown.groups[0]?.count, 3);
+  t.false(unknown.groups[0]?.nPlusOne);
+  const spread = analyzeQueries([query(1, at(11)), query(2, at(12)), query(3, at(13))], 100);
+  t.false(spread.groups[0]?.nPlusOne, 'three lines, once each');
+});
+
+test('calls that are not SQL: the loop needs a known place too', (t) => {
+  const shape = (): string => 'GET http://api.test/item/{id}';
+  const exact = (call: StoredQuery): string => String(call.start);
+  t.deepEqual([...analyzeRepeats([1, 2, 3].map((id) => query(id, at(20))), shape, exact).nPlusOne], [0, 1, 2]);
+  t.is(analyzeRepeats([1, 2, 3].map((id) => query(id, null)), shape, exact).nPlusOne.size, 0);
+});
