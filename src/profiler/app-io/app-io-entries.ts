@@ -50,7 +50,7 @@ export interface HttpCallEntry extends CapturedCall {
 export interface RedisCommandEntry extends CapturedCall {
   /** `ioredis` or `node-redis`. */
   readonly client: string;
-  /** The command, or `TRANSACTION` for a MULTI…EXEC as a whole (`batch`: its commands), followed by its commands. */
+  /** The command, or `TRANSACTION` for a MULTI…EXEC (`PIPELINE` for a pipeline) as a whole (`batch`: its commands), followed by the commands its client publishes. */
   readonly command: string;
   readonly args: readonly string[];
   readonly database: number | null;

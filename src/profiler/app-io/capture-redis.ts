@@ -10,6 +10,7 @@ interface CommandContext extends TracingContext {
   readonly database: number;
 }
 
+/** What ioredis (a MULTI) and node-redis (a MULTI or a pipeline) publish of a batch. */
 interface BatchContext extends TracingContext {
   readonly batchMode: string;
   readonly batchSize: number;
@@ -54,24 +55,31 @@ function commandEntry(context: CommandContext, client = 'ioredis', args: readonl
   });
 }
 
-function batchEntry(context: BatchContext) {
+/** A batch's entry: `TRANSACTION` for a MULTI, `PIPELINE` for a pipeline, with how many commands it holds. */
+function batchName(context: BatchContext): string {
+  return context.batchMode === 'PIPELINE' ? 'PIPELINE' : 'TRANSACTION';
+}
+
+function batchEntry(context: BatchContext, client: string) {
   return (start: number, origin: RedisCommandEntry['origin']): RedisCommandEntry => ({
     start,
     duration: null,
     error: null,
     origin,
-    client: 'ioredis',
-    // The transaction as a whole; its MULTI, commands and EXEC follow as entries of their own.
-    command: 'TRANSACTION',
+    client,
+    // The batch as a whole; the commands a client publishes one by one (ioredis' MULTI, node-redis'
+    // pipeline) follow as entries of their own. node-redis publishes a MULTI's commands with no
+    // name: the transaction is all that is known of them.
+    command: batchName(context),
     args: [],
-    database: context.database,
+    database: typeof context.database === 'number' ? context.database : null,
     batch: context.batchSize,
   });
 }
 
 /**
- * Captures the application's Redis commands through the tracing channels of ioredis (≥ 5.11) and
- * node-redis (`@redis/client` ≥ 5.12). Loupe's own
+ * Captures the application's Redis commands and batches (MULTI, pipelines) through the tracing
+ * channels of ioredis (≥ 5.11) and node-redis (`@redis/client` ≥ 5.12). Loupe's own
  * clients (sessions, throttling, the profile writer) send theirs outside any request's context
  * (see createRedisClient), so they are never counted as the application's.
  */
@@ -81,7 +89,10 @@ export function captureRedis(): () => void {
     openCall('redis', AppIoKinds.REDIS, 'cache', `redis ${context.command.toUpperCase()}`, commandEntry(context)),
   );
   const stopBatches = subscribeTracing(tracingChannel<unknown, BatchContext>('ioredis:batch'), commands, (context) =>
-    openCall('redis', AppIoKinds.REDIS, 'cache', `redis TRANSACTION (${context.batchSize})`, batchEntry(context)),
+    openCall('redis', AppIoKinds.REDIS, 'cache', `redis ${batchName(context)} (${context.batchSize})`, batchEntry(context, 'ioredis')),
+  );
+  const stopNodeRedisBatches = subscribeTracing(tracingChannel<unknown, BatchContext>('node-redis:batch'), commands, (context) =>
+    openCall('redis', AppIoKinds.REDIS, 'cache', `redis ${batchName(context)} (${context.batchSize})`, batchEntry(context, 'node-redis')),
   );
   // node-redis traces a MULTI or a pipeline's commands one by one (with their batchMode), as ioredis does.
   const stopNodeRedis = subscribeTracing(tracingChannel<unknown, NodeRedisContext>('node-redis:command'), commands, (context) =>
@@ -90,6 +101,7 @@ export function captureRedis(): () => void {
   return () => {
     stopCommands();
     stopBatches();
+    stopNodeRedisBatches();
     stopNodeRedis();
   };
 }

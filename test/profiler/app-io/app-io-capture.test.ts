@@ -39,6 +39,9 @@ const apps: IoApp[] = [];
 
 const db = (profile: Profile) => profile.collectors['db'] as unknown as DatabaseCollectorData;
 const httpCalls = (profile: Profile) => profile.collectors['http_client'] as unknown as HttpClientCollectorData;
+/** node-redis in both majors Loupe supports: 5 (`@redis/client`) and 6 (pinned as `redis-client-6`). */
+const NODE_REDIS_CLIENTS: readonly (readonly [string, typeof createClient])[] = [['@redis/client 5', createClient]];
+
 const redisCommands = (profile: Profile) => profile.collectors['redis'] as unknown as RedisCollectorData;
 
 function route(name: string, handle: (params: Readonly<Record<string, string>>) => Promise<unknown>): RouteDefinition {
@@ -405,3 +408,36 @@ test.serial('node-redis (@redis/client) commands are captured as the application
     await client.quit();
   }
 });
+
+for (const [name, createRedisClient] of NODE_REDIS_CLIENTS) {
+  test.serial(`${name}: a MULTI is a TRANSACTION entry of its size, a pipeline a PIPELINE entry followed by its commands`, async (t) => {
+    const client = createRedisClient({ url: REDIS_URL });
+    await client.connect();
+    const key = `${keyPrefix}nrbatch:${name}`;
+    try {
+      const io = await app([
+        route('batches', async () => {
+          await client.multi().incr(key).expire(key, 60).exec();
+          await client.multi().incr(key).get(key).execAsPipeline();
+          return { ok: true };
+        }),
+      ]);
+      const { profile } = await profiledRequest(io, { path: '/batches/1' });
+      const commands = redisCommands(profile).commands;
+      t.deepEqual(
+        commands.map((command) => [command.client, command.command, command.batch ?? null]),
+        [
+          ['node-redis', 'TRANSACTION', 2],
+          ['node-redis', 'PIPELINE', 2],
+          ['node-redis', 'INCR', null],
+          ['node-redis', 'GET', null],
+        ],
+      );
+      for (const command of commands) t.regex(command.origin?.file ?? '', /app-io-capture\.test\.ts$/);
+      t.true(commands.every((command) => command.duration !== null && command.error === null));
+    } finally {
+      await client.del(key);
+      await client.quit();
+    }
+  });
+}
