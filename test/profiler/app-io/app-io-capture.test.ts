@@ -4,6 +4,7 @@ import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from '@redis/client';
+import { createClient as createClient6 } from 'redis-client-6';
 import Redis from 'ioredis';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -40,7 +41,10 @@ const apps: IoApp[] = [];
 const db = (profile: Profile) => profile.collectors['db'] as unknown as DatabaseCollectorData;
 const httpCalls = (profile: Profile) => profile.collectors['http_client'] as unknown as HttpClientCollectorData;
 /** node-redis in both majors Loupe supports: 5 (`@redis/client`) and 6 (pinned as `redis-client-6`). */
-const NODE_REDIS_CLIENTS: readonly (readonly [string, typeof createClient])[] = [['@redis/client 5', createClient]];
+const NODE_REDIS_CLIENTS: readonly (readonly [string, typeof createClient])[] = [
+  ['@redis/client 5', createClient],
+  ['@redis/client 6', createClient6 as unknown as typeof createClient],
+];
 
 const redisCommands = (profile: Profile) => profile.collectors['redis'] as unknown as RedisCollectorData;
 
