@@ -17,6 +17,12 @@ const BUILT = resolve(__dirname, '..', '..', '..');
 const ROOT = basename(BUILT) === 'dist' ? dirname(BUILT) : BUILT;
 const OWN_DIRS = [ROOT, resolve(ROOT, 'dist')].flatMap((root) => [resolve(root, 'src') + sep, resolve(root, 'machines') + sep]);
 const NODE_MODULES = `${sep}node_modules${sep}`;
+/**
+ * Code an ORM generates into the application's tree, a library all the same: Prisma's client
+ * (`node_modules/.prisma/client`, or `output = "../generated/prisma"` since Prisma 7, whose
+ * runtime would otherwise be the origin of every query).
+ */
+const GENERATED_CLIENTS = [`${sep}.prisma${sep}`, `${sep}generated${sep}prisma${sep}`];
 
 /**
  * Frames looked at: enough to get out of a driver, a pool and an ORM's layers. Each costs about
@@ -31,7 +37,7 @@ const FORMAT_ERROR = new Error('origin');
 
 function isApplicationFile(file: string): boolean {
   if (!(file.startsWith('/') || file.startsWith('file://') || /^[A-Za-z]:\\/.test(file))) return false;
-  if (file.includes(NODE_MODULES)) return false;
+  if (file.includes(NODE_MODULES) || GENERATED_CLIENTS.some((dir) => file.includes(dir))) return false;
   return !OWN_DIRS.some((dir) => file.startsWith(dir));
 }
 
