@@ -26,6 +26,16 @@ export interface AdapterTestBed {
   onClose(close: () => Promise<void>): void;
 }
 
+/**
+ * The environment of an adapter that stores in the test Redis under `prefix`: REDIS_URL named
+ * (without it profiles go to memory), and the timeouts Loupe's own tests use (testConfig): on a
+ * machine running four test files at once, a process compiling its modules can miss the default
+ * 3 s connect and 1 s command timeouts, and then serves its first requests without a profile.
+ */
+export function adapterRedisEnv(prefix: string): Record<string, string | undefined> {
+  return { ...process.env, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix, NODE_ENV: 'development', REDIS_CONNECT_TIMEOUT_MS: '15000', REDIS_COMMAND_TIMEOUT_MS: '5000' };
+}
+
 /** Registers the file's clean-up: servers closed, pool ended, every prefix's keys deleted. */
 export function adapterTestBed(test: TestFn): AdapterTestBed {
   const pool = new pg.Pool({ host: '127.0.0.1', database: 'test', user: 'postgres', max: 4 });
@@ -44,7 +54,7 @@ export function adapterTestBed(test: TestFn): AdapterTestBed {
   return {
     pool,
     keyPrefix,
-    redisEnv: () => ({ ...process.env, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: keyPrefix(), NODE_ENV: 'development' }),
+    redisEnv: () => adapterRedisEnv(keyPrefix()),
     onClose: (close) => closers.push(close),
   };
 }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
+import { adapterRedisEnv } from '../../helpers/adapter-test-bed';
 import { nodeRelease, NODE_RELEASES } from '../../helpers/node-24';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
@@ -32,7 +33,7 @@ for (const major of Object.keys(NODE_RELEASES).map(Number) as (keyof typeof NODE
     try {
       const { stdout } = await run(node, ['-r', path.join(ROOT, 'test', 'helpers', 'register-typescript.js'), path.join(ROOT, 'test', 'fixtures', 'adapters-on-this-node.ts')], {
         cwd: ROOT,
-        env: { ...process.env, REDIS_URL, REDIS_PREFIX: prefix, NODE_ENV: 'development' },
+        env: adapterRedisEnv(prefix),
         timeout: 180_000,
       });
       const output = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as FixtureOutput;

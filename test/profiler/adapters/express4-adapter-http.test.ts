@@ -33,7 +33,7 @@ function application(profiler: LoupeMiddleware): ReturnType<typeof express4> {
 }
 
 async function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
-  const middleware = loupe({ env: { ...process.env, REDIS_URL: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: bed.keyPrefix(), NODE_ENV: 'development' }, log: () => undefined });
+  const middleware = loupe({ env: bed.redisEnv(), log: () => undefined });
   const server = http.createServer(application(middleware));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   bed.onClose(async () => {

@@ -11,7 +11,7 @@ import { type StartedProfiler } from '../../../src/profiler/core/start-profiler'
 import { machineOf } from '../../../src/profiler/collect/collectors/machine-view';
 import { type Profile } from '../../../src/profiler/profile';
 import { httpRequest } from '../../helpers/http-client';
-import { abandonedProfile, assertLiveFeed, assertOwnQueries, assertPagesServed, storedProfile } from '../../helpers/adapter-test-bed';
+import { abandonedProfile, adapterRedisEnv, assertLiveFeed, assertOwnQueries, assertPagesServed, storedProfile } from '../../helpers/adapter-test-bed';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
 import { deferred } from '../../helpers/deferred';
@@ -49,7 +49,7 @@ async function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
   prefixes.push(prefix);
   const app = Fastify();
   apps.push(app);
-  await app.register(loupe, { env: { ...process.env, REDIS_URL, REDIS_PREFIX: prefix, NODE_ENV: 'development' }, log: () => undefined });
+  await app.register(loupe, { env: adapterRedisEnv(prefix), log: () => undefined });
   app.get('/users/:id', async function showUser(request) {
     const { id } = request.params as { id: string };
     const { rows } = await pool.query<{ n: number }>('SELECT $1::int AS n', [Number(id)]);

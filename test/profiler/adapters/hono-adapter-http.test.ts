@@ -13,7 +13,7 @@ import Redis from 'ioredis';
 import { loupe, type LoupeMiddleware, type StartedProfiler } from '../../../src/profiler/adapters/hono';
 import { machineOf } from '../../../src/profiler/collect/collectors/machine-view';
 import { type Profile } from '../../../src/profiler/profile';
-import { abandonedProfile, adapterTestBed, assertOwnQueries, assertPagesServed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
+import { abandonedProfile, adapterRedisEnv, adapterTestBed, assertOwnQueries, assertPagesServed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
 import { deferred } from '../../helpers/deferred';
 import { httpRequest } from '../../helpers/http-client';
 import { parseServerTiming } from '../../helpers/server-timing';
@@ -121,7 +121,7 @@ function application(profiler: LoupeMiddleware): Hono {
 
 /** The options of a test's middleware: the test Redis, a key prefix of its own, development. */
 function options(): Parameters<typeof loupe>[0] {
-  return { env: { ...process.env, REDIS_URL, REDIS_PREFIX: bed.keyPrefix(), NODE_ENV: 'development' }, log: () => undefined };
+  return { env: adapterRedisEnv(bed.keyPrefix()), log: () => undefined };
 }
 
 /** `app` on `@hono/node-server` on a free port; closed after the file's tests. */
@@ -384,7 +384,7 @@ test('on, a Hono application with the adapter loads no uWebSockets.js: no such m
   t.timeout(60_000);
   const { stdout } = await promisify(execFile)(process.execPath, [...TYPESCRIPT, path.resolve(__dirname, '..', '..', 'fixtures', 'loaded-by-hono-adapter.ts')], {
     cwd: ROOT,
-    env: { ...process.env, REDIS_URL, REDIS_PREFIX: bed.keyPrefix(), NODE_ENV: 'development' },
+    env: adapterRedisEnv(bed.keyPrefix()),
   });
   const lines = stdout.split('\n').filter((line) => line !== '');
   t.true(lines.includes('src/profiler/adapters/hono/hono-middleware.ts'), 'the profiler was on');

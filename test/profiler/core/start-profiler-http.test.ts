@@ -9,7 +9,7 @@ import { startProfiler, type ProfiledRequest, type StartedProfiler } from '../..
 import { type Profile } from '../../../src/profiler/profile';
 import { parseProfile } from '../../../src/profiler/profile-schema';
 import { httpRequest } from '../../helpers/http-client';
-import { abandonedProfile } from '../../helpers/adapter-test-bed';
+import { abandonedProfile, adapterRedisEnv } from '../../helpers/adapter-test-bed';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
 import { TYPESCRIPT } from '../../helpers/typescript-loader';
@@ -67,7 +67,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 test.before(async () => {
-  profiler = await startProfiler({ env: { ...process.env, REDIS_URL, REDIS_PREFIX: prefix }, log: () => undefined });
+  profiler = await startProfiler({ env: adapterRedisEnv(prefix), log: () => undefined });
   pool = new pg.Pool({ host: '127.0.0.1', database: 'test', user: 'postgres', max: 2 });
   server = http.createServer((req, res) => {
     const request = profiler.startRequest({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, remoteAddress: req.socket.remoteAddress ?? '' });
