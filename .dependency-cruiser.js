@@ -56,7 +56,7 @@ module.exports = {
       name: 'ws-is-for-profiler-serve',
       severity: 'error',
       comment:
-        "ws serves the live feed's WebSocket of `loupe profiler:serve` on node:http, and is loaded only when it serves: the kernel serves WebSockets with uWS, and the profiler's core and adapters serve none.",
+        "ws serves the live feed's WebSocket on node:http (`loupe profiler:serve`, and the adapters' servers through serveLiveFeed), loaded only when it serves: the kernel serves WebSockets with uWS.",
       from: { pathNot: '^src/profiler/serve/' },
       to: { path: '(^|/)node_modules/(@types/)?ws/' },
     },

@@ -1,4 +1,5 @@
 import { readConfig, type Config } from '../config/config';
+import { readSourceRoot } from '../config/source-root';
 import { createErrorController, type ErrorControllerOptions } from '../error-handler/error-controller';
 import { createErrorListener } from '../error-handler/error-listener';
 import { type Controller } from '../kernel/controller';
@@ -209,8 +210,8 @@ function defaultListeners(config: Config, router: Router, sessionStorage: Sessio
  * editor links use, so that the page and the panels show the same files.
  */
 function errorPageOptions(config: Config): ErrorControllerOptions {
-  const root = config.env['PROFILER_SOURCE_ROOT']?.trim() ?? '';
-  return root === '' ? { debug: config.debug } : { debug: config.debug, sourceRoot: root };
+  const root = readSourceRoot(config.env);
+  return root === null ? { debug: config.debug } : { debug: config.debug, sourceRoot: root };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { integer, fraction, invalid, list, type Env } from '../config/env-values';
+import { readSourceRoot } from '../config/source-root';
 import { CAPTURE_KINDS, MIN_PROFILE_BYTES, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig } from './profiler-config';
 import { namePatternProblem } from './collect/secret-names';
 
@@ -26,11 +27,6 @@ function readIde(env: Env): string | null {
   if (ide === undefined || ide.trim() === '') return null;
   if (!ide.includes('%f')) throw invalid('PROFILER_IDE', ide, 'a link template with %f (the file) and usually %l (the line), e.g. vscode://file/%f:%l');
   return ide.trim();
-}
-
-function readSourceRoot(env: Env): string | null {
-  const root = env['PROFILER_SOURCE_ROOT'];
-  return root === undefined || root.trim() === '' ? null : root.trim();
 }
 
 /**
