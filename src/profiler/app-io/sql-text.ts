@@ -45,6 +45,29 @@ function typesOf(dialect: SqlDialect): readonly (TokenType | null)[] {
 
 const TYPES: Readonly<Record<SqlDialect, readonly (TokenType | null)[]>> = { mysql: typesOf('mysql'), pg: typesOf('pg') };
 
+/**
+ * Statements tokenized lately, by dialect: an application runs the same few texts again and again
+ * (its placeholders keep values out of them), and each is read twice, for redaction and for its
+ * shape. Bounded in count and in the length of a text kept.
+ */
+const RECENT: Readonly<Record<SqlDialect, Map<string, readonly Token[]>>> = { mysql: new Map(), pg: new Map() };
+const RECENT_COUNT = 512;
+const RECENT_LENGTH = 2048;
+
+/** The tokens of `sql`, from the recent ones when it was read lately. */
+function tokensOf(sql: string, dialect: SqlDialect): readonly Token[] {
+  const recent = RECENT[dialect];
+  const known = recent.get(sql);
+  if (known !== undefined) return known;
+  const tokens = tokenize(sql, dialect);
+  if (sql.length <= RECENT_LENGTH) {
+    // The oldest goes first: a text not seen for RECENT_COUNT others is read again.
+    if (recent.size >= RECENT_COUNT) recent.delete(recent.keys().next().value as string);
+    recent.set(sql, tokens);
+  }
+  return tokens;
+}
+
 /** Splits SQL into the tokens that matter here: literals, placeholders, identifiers, operators. */
 function tokenize(sql: string, dialect: SqlDialect): Token[] {
   const pattern = PATTERNS[dialect];
@@ -70,7 +93,7 @@ function tokenize(sql: string, dialect: SqlDialect): Token[] {
  * queries): literals and placeholders are `?`, a list of them `(?)`, blanks one space.
  */
 export function normalizeSql(sql: string): string {
-  const text = tokenize(sql, 'pg')
+  const text = tokensOf(sql, 'pg')
     .map((token) => (token.type === 'string' || token.type === 'number' || token.type === 'placeholder' ? '?' : token.type === 'space' ? ' ' : token.text))
     .join('')
     .trim();
@@ -166,7 +189,7 @@ export interface SqlStatement {
 export function redactSql(statement: SqlStatement, isSecret: (name: string) => boolean, dialect: SqlDialect = 'pg'): Required<SqlStatement> {
   const { sql, params } = statement;
   const error = statement.error ?? null;
-  const tokens = tokenize(sql, dialect);
+  const tokens = tokensOf(sql, dialect);
   if (!namesASecret(tokens, isSecret)) return { sql, params, error };
   const values: string[] = [];
   const text = tokens
