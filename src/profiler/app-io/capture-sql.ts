@@ -62,8 +62,8 @@ function rowsOf(result: unknown): number | null {
  * request's context, and with none of the caller's frames on the stack: the callback is bound to
  * the caller's context and origin, so that the queries it sends are the caller's.
  */
-function bindPoolCallbacks(pool: object, method: string): () => void {
-  const prototype = (pool as { prototype?: unknown }).prototype;
+function bindPoolCallbacks(pool: unknown, method: string): () => void {
+  const prototype = (pool as { prototype?: unknown } | null | undefined)?.prototype;
   if (typeof prototype !== 'object' || prototype === null) return () => {};
   return wrapMethod(prototype as Record<string, unknown>, method, (original) =>
     function (this: unknown, ...args: unknown[]) {
@@ -150,11 +150,16 @@ function captureClientQueries(Client: object): () => void {
 /**
  * Captures the queries of every copy of pg the process loads, before Loupe started or after,
  * through `require` or `import`, from wherever it lies: an application and the ORM it uses may
- * each have their own (an ORM's adapter pinning another pg in its own node_modules). pg's `Pool`
- * comes from pg-pool, each copy of which gets its queued callers' context bound.
+ * each have their own (an ORM's adapter pinning another pg in its own node_modules). Each copy's
+ * `Pool` (pg-pool's, bound to that copy's Client) gets its queued callers' context bound: watched
+ * in pg's `lib/index.js` rather than pg-pool's `index.js`, a name so common that checking the
+ * package of every file so named cost 20 ms at start in an application of a thousand modules.
  */
 function capturePg(): () => void {
-  const stops = [onLibraryLoad('pg', 'lib/client.js', captureClientQueries), onLibraryLoad('pg-pool', 'index.js', (Pool) => bindPoolCallbacks(Pool, 'connect'))];
+  const stops = [
+    onLibraryLoad('pg', 'lib/client.js', captureClientQueries),
+    onLibraryLoad('pg', 'lib/index.js', (pg) => bindPoolCallbacks((pg as { Pool?: unknown }).Pool, 'connect')),
+  ];
   return () => stops.forEach((stop) => stop());
 }
 

@@ -3,12 +3,15 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
+import pg from 'pg';
 import { onLibraryLoad } from '../../../src/profiler/app-io/on-library-load';
+import { startAppIoCapture } from '../../../src/profiler/app-io/start-app-io-capture';
 
 /*
  * onLibraryLoad on packages written for the test in a temp directory: `widgets` installed under
  * its own name, again under an alias (`widgets-alias`, whose package.json names it `widgets`),
- * and `gadgets`, another package with a file at the same place.
+ * and `gadgets`, another package with a file at the same place; and the capture of pg and mysql2
+ * started and stopped in this process.
  */
 
 let dir = '';
@@ -78,4 +81,14 @@ test.serial('a patch that throws leaves the application\'s require working, with
   } finally {
     stop();
   }
+});
+
+test.serial('stopping the capture of pg and mysql2 puts the loader and pg\'s Client.prototype.query back as they were', (t) => {
+  const original = { load: loader.load, query: pg.Client.prototype.query };
+  const stop = startAppIoCapture(['pg', 'mysql2']);
+  t.not(pg.Client.prototype.query, original.query, 'the pg loaded before is wrapped');
+  t.not(loader.load, original.load);
+  stop();
+  t.is(pg.Client.prototype.query, original.query);
+  t.is(loader.load, original.load);
 });
