@@ -91,13 +91,12 @@ function packageDirectory(name: string, from: string): string {
 }
 
 /**
- * An application directory under the system's temp directory: `pg` a link to Loupe's own,
+ * Fills `dir`, an application directory under the system's temp directory: `pg` a link to Loupe's own,
  * `loupe-kernel/node` Loupe's sources, and `some-orm`, a CommonJS package with its own copy of
  * pg (copied, not linked: Node names a module by its real path, so a link would be the same copy),
  * whose dependencies resolve from the directory's node_modules as npm would hoist them.
  */
-async function applicationDirectory(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-pg-copies-'));
+async function fillApplicationDirectory(dir: string): Promise<void> {
   const modules = path.join(dir, 'node_modules');
   await mkdir(path.join(modules, 'loupe-kernel'), { recursive: true });
   await symlink(PG, path.join(modules, 'pg'), 'dir');
@@ -112,14 +111,15 @@ async function applicationDirectory(): Promise<string> {
   await writeFile(path.join(orm, 'index.js'), "exports.pg = require('pg');\n");
   await writeFile(path.join(dir, 'serve.mjs'), SERVE);
   for (const [file, source] of Object.entries(APPS)) await writeFile(path.join(dir, file), source);
-  return dir;
 }
 
 let directory = '';
 const running = new Set<ChildProcessWithoutNullStreams>();
 
 test.before(async () => {
-  directory = await applicationDirectory();
+  // Named before it is filled: a failure half way still has it deleted.
+  directory = await mkdtemp(path.join(os.tmpdir(), 'loupe-pg-copies-'));
+  await fillApplicationDirectory(directory);
 });
 
 test.after.always(async () => {
