@@ -1,8 +1,8 @@
 import { AsyncResource } from 'node:async_hooks';
 import { tracingChannel } from 'node:diagnostics_channel';
-import { dirname } from 'node:path';
 import { AppIoKinds, type DbQueryEntry } from './app-io-entries';
 import { captureOrigin, withOrigin } from './capture-origin';
+import { onLibraryLoad } from './on-library-load';
 import { closeCall, openCall, type OpenCall } from './open-call';
 import { requestContext } from '../../kernel/request-context';
 import { subscribeTracing, type TracingContext } from './subscribe-tracing';
@@ -57,25 +57,15 @@ function rowsOf(result: unknown): number | null {
   return null;
 }
 
-/** Resolves `name` as the application would: from its working directory, then from its main module. */
-function requireFromApplication(name: string): unknown {
-  const paths = [process.cwd(), ...(require.main === undefined ? [] : [dirname(require.main.filename)])];
-  try {
-    return require(require.resolve(name, { paths }));
-  } catch {
-    return null;
-  }
-}
-
 /**
  * A pool hands a queued caller its connection from the code that released one, in that
  * request's context, and with none of the caller's frames on the stack: the callback is bound to
  * the caller's context and origin, so that the queries it sends are the caller's.
  */
 function bindPoolCallbacks(pool: unknown, method: string): () => void {
-  const prototype = (pool as { prototype?: Record<string, unknown> } | null)?.prototype;
-  if (prototype === undefined) return () => {};
-  return wrapMethod(prototype, method, (original) =>
+  const prototype = (pool as { prototype?: unknown } | null | undefined)?.prototype;
+  if (typeof prototype !== 'object' || prototype === null) return () => {};
+  return wrapMethod(prototype as Record<string, unknown>, method, (original) =>
     function (this: unknown, ...args: unknown[]) {
       const last = args.length - 1;
       const callback = args[last];
@@ -102,8 +92,8 @@ function captureMysql2(): () => void {
     subscribeTracing(tracingChannel<unknown, Mysql2Context>('mysql2:query'), calls, open, settle),
     subscribeTracing(tracingChannel<unknown, Mysql2Context>('mysql2:execute'), calls, open, settle),
   ];
-  const mysql2 = requireFromApplication('mysql2') as { Pool?: unknown } | null;
-  if (mysql2 !== null) stops.push(bindPoolCallbacks(mysql2.Pool, 'getConnection'));
+  // Every copy's Pool (mysql2/promise's pool wraps one of them): its queued callers' context.
+  stops.push(onLibraryLoad('mysql2', 'lib/pool.js', (Pool) => bindPoolCallbacks(Pool, 'getConnection')));
   return () => stops.forEach((stop) => stop());
 }
 
@@ -116,16 +106,15 @@ interface PgQueryConfig {
 }
 
 /**
- * Wraps `Client.prototype.query` of the `pg` the application resolves, which `Pool` and the ORMs
- * and query builders on pg (Drizzle, Knex, TypeORM, Kysely) all go through: pg publishes no
- * diagnostics channel yet (brianc/node-postgres PR #3650). Every form of `query` keeps its own
- * result; the wrapper only watches it settle.
+ * Wraps `query` of one copy of pg's `Client.prototype`, which `Pool` and the ORMs and query
+ * builders on pg (Drizzle, Knex, TypeORM, Kysely) all go through: pg publishes no diagnostics
+ * channel yet (brianc/node-postgres PR #3650). Every form of `query` keeps its own result; the
+ * wrapper only watches it settle.
  */
-function capturePg(): () => void {
-  const pg = requireFromApplication('pg') as { Client?: { prototype?: Record<string, unknown> }; Pool?: unknown } | null;
-  const prototype = pg?.Client?.prototype;
-  if (pg === null || prototype === undefined) return () => {};
-  const restoreQuery = wrapMethod(prototype, 'query', (original) =>
+function captureClientQueries(Client: object): () => void {
+  const prototype = (Client as { prototype?: unknown }).prototype;
+  if (typeof prototype !== 'object' || prototype === null) return () => {};
+  return wrapMethod(prototype as Record<string, unknown>, 'query', (original) =>
     function (this: unknown, ...args: unknown[]) {
       const [first, second] = args;
       const config = typeof first === 'object' && first !== null ? (first as PgQueryConfig) : null;
@@ -159,11 +148,22 @@ function capturePg(): () => void {
       return result;
     },
   );
-  const restorePool = bindPoolCallbacks(pg.Pool, 'connect');
-  return () => {
-    restoreQuery();
-    restorePool();
-  };
+}
+
+/**
+ * Captures the queries of every copy of pg the process loads, before Loupe started or after,
+ * through `require` or `import`, from wherever it lies: an application and the ORM it uses may
+ * each have their own (an ORM's adapter pinning another pg in its own node_modules). Each copy's
+ * `Pool` (pg-pool's, bound to that copy's Client) gets its queued callers' context bound: watched
+ * in pg's `lib/index.js` rather than pg-pool's `index.js`, a name so common that checking the
+ * package of every file so named cost 20 ms at start in an application of a thousand modules.
+ */
+function capturePg(): () => void {
+  const stops = [
+    onLibraryLoad('pg', 'lib/client.js', captureClientQueries),
+    onLibraryLoad('pg', 'lib/index.js', (pg) => bindPoolCallbacks((pg as { Pool?: unknown }).Pool, 'connect')),
+  ];
+  return () => stops.forEach((stop) => stop());
 }
 
 /** Captures SQL through the drivers named (`mysql2`, `pg`); answers how to stop. */
