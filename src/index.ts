@@ -35,7 +35,19 @@ export { type HeaderBag } from './http/header-bag';
 export { Response } from './http/response';
 export { type AuthenticatedUser, type Session } from './http/session';
 export { type SessionStorage, type SessionData } from './session/session-storage';
-export { HttpError, BadRequestHttpError, UnauthorizedHttpError, ForbiddenHttpError, NotFoundHttpError, MethodNotAllowedHttpError, PayloadTooLargeHttpError, ServiceUnavailableHttpError } from './errors/http-error';
+export {
+  HttpError,
+  httpError,
+  type HttpErrorOptions,
+  BadRequestHttpError,
+  UnauthorizedHttpError,
+  ForbiddenHttpError,
+  NotFoundHttpError,
+  MethodNotAllowedHttpError,
+  PayloadTooLargeHttpError,
+  ServiceUnavailableHttpError,
+  TooManyRequestsHttpError,
+} from './errors/http-error';
 export { LoupeError } from './errors/loupe-error';
 export { ERROR_CODES, type ErrorCode } from './errors/error-codes';
 

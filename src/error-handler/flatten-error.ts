@@ -1,4 +1,4 @@
-import { STATUS_TEXT } from '../http/status-text';
+import { STATUS_TEXT } from '../errors/status-text';
 import { HttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
 import { hideMachineFrames } from './hide-machine-frames';
@@ -20,8 +20,13 @@ export interface FlatErrorEntry {
   readonly trace: readonly StackFrame[];
 }
 
-/** What an error's public page says of it: its status line, and the headers it asks for. */
-export type ErrorStatus = Pick<FlatErrorEntry, 'statusCode' | 'statusText' | 'headers'>;
+/**
+ * What an error's public page says of it: its status line, the headers it asks for, and the
+ * message and code of an application's HttpError that exposes them (HttpErrorOptions.expose).
+ */
+export type ErrorStatus = Pick<FlatErrorEntry, 'statusCode' | 'statusText' | 'headers'> & {
+  readonly exposed?: { readonly message: string; readonly code: string | null };
+};
 
 /** An error and its `cause` chain, outermost first: `previous[0]` is the outer error's cause. */
 export interface FlatError extends FlatErrorEntry {
@@ -107,7 +112,19 @@ function traceOf(error: Error): readonly StackFrame[] {
  */
 export function errorStatus(error: unknown): ErrorStatus {
   const statusCode = statusOf(error);
-  return { statusCode, statusText: STATUS_TEXT[statusCode] ?? UNKNOWN_STATUS_TEXT, headers: isError(error) ? headersOf(error) : {} };
+  const status = { statusCode, statusText: STATUS_TEXT[statusCode] ?? UNKNOWN_STATUS_TEXT, headers: isError(error) ? headersOf(error) : {} };
+  const exposed = exposedOf(error);
+  return exposed === null ? status : Object.assign(status, { exposed });
+}
+
+/** The message and code an HttpError lets the client read without debug, else `null`. */
+function exposedOf(error: unknown): NonNullable<ErrorStatus['exposed']> | null {
+  try {
+    if (!(error instanceof HttpError) || !error.expose) return null;
+    return { message: toText(error.message), code: typeof error.code === 'string' ? error.code : null };
+  } catch {
+    return null;
+  }
 }
 
 function flattenOne(error: unknown, withTrace: boolean): FlatErrorEntry {

@@ -129,6 +129,7 @@ function publicPage(flat: ErrorStatus): SafeHtml {
 <div class="public">
 <h1>Oops! An Error Occurred</h1>
 <h2>The server returned a "${flat.statusCode} ${flat.statusText}".</h2>
+${flat.exposed === undefined ? '' : html`<p class="message">${flat.exposed.message}${flat.exposed.code === null ? '' : html` <code>${flat.exposed.code}</code>`}</p>`}
 <p>Something is broken. Please let us know what you were doing when this error occurred. We will fix it as soon as possible. Sorry for any inconvenience caused.</p>
 </div>
 </body>
@@ -146,6 +147,8 @@ const MAX_PUBLIC_PAGES = 64;
  * otherwise renders the whole page and its stylesheet every time).
  */
 export function renderPublicHtmlError(status: ErrorStatus): string {
+  // An exposed message is the application's own, and as varied as it wants: never kept.
+  if (status.exposed !== undefined) return publicPage(status).toString();
   const key = `${status.statusCode} ${status.statusText}`;
   let page = publicPages.get(key);
   if (page === undefined) {

@@ -8,6 +8,8 @@ export interface ProblemDetails {
   readonly status: number;
   /** The message in debug; without debug only the status text. */
   readonly detail: string;
+  /** The error's code: Loupe's (`LOUPE_ERR_…`) in debug, an application's own where its HttpError exposes it. */
+  readonly code?: string;
   readonly class?: string;
   readonly trace?: readonly StackFrame[];
   readonly previous?: readonly { readonly class: string; readonly message: string; readonly trace: readonly StackFrame[] }[];
@@ -20,7 +22,10 @@ export interface JsonErrorOptions {
 
 /** The problem document without debug: the status alone, its text as the detail. */
 export function publicProblem(status: ErrorStatus): ProblemDetails {
-  return { type: 'https://tools.ietf.org/html/rfc2616#section-10', title: 'An error occurred', status: status.statusCode, detail: status.statusText };
+  const problem = { type: 'https://tools.ietf.org/html/rfc2616#section-10', title: 'An error occurred', status: status.statusCode, detail: status.statusText };
+  const { exposed } = status;
+  if (exposed === undefined) return problem;
+  return Object.assign(problem, { detail: exposed.message }, exposed.code === null ? {} : { code: exposed.code });
 }
 
 /** The problem document of an error; the class, trace and causes only in debug. */
@@ -30,6 +35,7 @@ export function renderJsonError(flat: FlatError, options: JsonErrorOptions): Pro
   return {
     ...problem,
     detail: flat.message,
+    ...(flat.code === null ? {} : { code: flat.code }),
     class: flat.class,
     trace: flat.trace,
     previous: flat.previous.map(({ class: cls, message, trace }) => ({ class: cls, message, trace })),

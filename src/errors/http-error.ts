@@ -1,21 +1,66 @@
+import { STATUS_TEXT } from './status-text';
 import { type ErrorCode } from './error-codes';
 import { LoupeError } from './loupe-error';
 
 /** The headers of the errors that ask for none (most 404s): one frozen object for all of them. */
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** An error meant for the client: its status code and headers reach the response. */
+/** What an application's HttpError may carry besides its status and message. */
+export interface HttpErrorOptions {
+  /** The application's own code (`ORDER_CLOSED`), shown beside the message and in the problem document. */
+  readonly code?: string;
+  /** Headers of the response (`Retry-After`, `Location`, `WWW-Authenticate`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly cause?: unknown;
+  /**
+   * Whether the message (and code) reach the client without debug, where a page otherwise says
+   * the status alone. As the `http-errors` package Express and Koa use: yes below 500, no from 500.
+   */
+  readonly expose?: boolean;
+}
+
+/** A status an HttpError may answer: 400 to 599. */
+function isErrorStatus(status: number): boolean {
+  return Number.isInteger(status) && status >= 400 && status <= 599;
+}
+
+/**
+ * An error meant for the client: its status code and headers reach the response. Loupe's own
+ * are made from a code of its registry (`new HttpError('LOUPE_ERR_HTTP_NOT_FOUND', …)`); an
+ * application's from any status (`new HttpError(409, 'Order closed.', { code: 'ORDER_CLOSED' })`,
+ * or httpError).
+ */
 export class HttpError extends LoupeError {
   readonly headers: Readonly<Record<string, string>>;
+  /** Whether the message reaches the client without debug (see HttpErrorOptions.expose); never for Loupe's own. */
+  readonly expose: boolean;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { cause?: unknown; headers?: Record<string, string> } = {},
-  ) {
-    super(code, message, options);
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; headers?: Readonly<Record<string, string>> });
+  constructor(status: number, message?: string, options?: HttpErrorOptions);
+  constructor(codeOrStatus: ErrorCode | number, message?: string, options: HttpErrorOptions = {}) {
+    if (typeof codeOrStatus === 'number') {
+      if (!isErrorStatus(codeOrStatus)) {
+        throw new RangeError(`An HttpError's status is an integer from 400 to 599, not ${String(codeOrStatus)}.`, { cause: options.cause });
+      }
+      const cause = 'cause' in options ? { cause: options.cause } : {};
+      super(options.code ?? null, message ?? STATUS_TEXT[codeOrStatus] ?? 'Error', { ...cause, statusCode: codeOrStatus });
+      this.expose = options.expose ?? codeOrStatus < 500;
+    } else {
+      super(codeOrStatus, message ?? '', 'cause' in options ? { cause: options.cause } : {});
+      this.expose = false;
+    }
     this.headers = options.headers === undefined ? NO_HEADERS : Object.freeze({ ...options.headers });
   }
+}
+
+/**
+ * An error that answers `status` (any 4xx or 5xx), as Hono's HTTPException or Fastify's
+ * createError: `throw httpError(422, 'The title is required.', { code: 'TITLE_REQUIRED' })`.
+ * The message defaults to the status text; the error page, the problem document, the log and
+ * the profiler treat it as one of Loupe's own.
+ */
+export function httpError(status: number, message?: string, options: HttpErrorOptions = {}): HttpError {
+  return new HttpError(status, message, options);
 }
 
 /** 400: the request is malformed; the message of the underlying error is reused. */

@@ -2,14 +2,21 @@ import { ERROR_CODES, type ErrorCode } from './error-codes';
 
 /** Base of every error Loupe raises itself: a registered code, a status code and an optional cause. */
 export class LoupeError extends Error {
-  readonly code: ErrorCode;
+  /**
+   * A code of Loupe's registry (`LOUPE_ERR_…`), or the application's own code given to
+   * httpError; `null` for an application's HttpError that names none.
+   */
+  readonly code: string | null;
   readonly statusCode: number;
 
-  constructor(code: ErrorCode, message: string, options: { cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown });
+  /** An error of the application's: its own code (or none) and any status. */
+  constructor(code: string | null, message: string, options: { cause?: unknown; statusCode: number });
+  constructor(code: string | null, message: string, options: { cause?: unknown; statusCode?: number } = {}) {
     // Error reads `cause` alone from its options, and only when present: ours are given as they are.
     super(message, options);
     this.code = code;
-    this.statusCode = ERROR_CODES[code].statusCode;
+    this.statusCode = options.statusCode ?? ERROR_CODES[code as ErrorCode].statusCode;
   }
 
   override get name(): string {

@@ -47,7 +47,7 @@ test('a LoupeError that is not an HttpError gives its status; other errors 500 a
 
 test('a status without a reason phrase gets Symfony\'s fallback text', (t) => {
   class TeapotError extends LoupeError {
-    override readonly statusCode = 418;
+    override readonly statusCode = 499;
   }
   t.is(flattenError(new TeapotError('LOUPE_ERR_HTTP_INTERNAL', 'short and stout')).statusText, 'Whoops, looks like something went wrong.');
 });

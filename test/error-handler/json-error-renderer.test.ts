@@ -20,10 +20,11 @@ test('non-debug: the RFC 7807 members only, detail is the status text', (t) => {
   });
 });
 
-test('debug: detail is the message, plus class, trace and previous', (t) => {
+test('debug: detail is the message, plus code, class, trace and previous', (t) => {
   const problem = renderJsonError(flat, { debug: true });
-  t.deepEqual(Object.keys(problem), ['type', 'title', 'status', 'detail', 'class', 'trace', 'previous']);
+  t.deepEqual(Object.keys(problem), ['type', 'title', 'status', 'detail', 'code', 'class', 'trace', 'previous']);
   t.is(problem.detail, 'No route found for "GET /x"');
+  t.is(problem.code, 'LOUPE_ERR_HTTP_NOT_FOUND');
   t.is(problem.class, 'NotFoundHttpError');
   t.deepEqual(problem.trace, flat.trace);
   t.true((problem.trace?.length ?? 0) > 0);

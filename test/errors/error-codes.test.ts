@@ -94,7 +94,7 @@ test('each HTTP error has the status of its code', (t) => {
   );
   for (const error of errors) {
     t.true(error instanceof HttpError && error instanceof LoupeError && error instanceof Error);
-    t.is(error.statusCode, ERROR_CODES[error.code].statusCode);
+    t.is(error.statusCode, ERROR_CODES[error.code as ErrorCode].statusCode);
   }
 });
 

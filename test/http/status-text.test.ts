@@ -1,5 +1,6 @@
 import test from 'ava';
-import { STATUS_TEXT, statusLine } from '../../src/http/status-text';
+import { STATUS_TEXT } from '../../src/errors/status-text';
+import { statusLine } from '../../src/http/status-text';
 
 test('statusLine gives the code and its reason phrase', (t) => {
   t.is(statusLine(200), '200 OK');
@@ -11,7 +12,8 @@ test('statusLine gives the code and its reason phrase', (t) => {
 });
 
 test('statusLine of an unknown code says so', (t) => {
-  t.is(statusLine(418), '418 Unknown Status');
+  t.is(statusLine(418), "418 I'm a teapot");
+  t.is(statusLine(499), '499 Unknown Status');
   t.is(statusLine(599), '599 Unknown Status');
 });
 

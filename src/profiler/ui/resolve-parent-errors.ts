@@ -1,4 +1,4 @@
-import { STATUS_TEXT } from '../../http/status-text';
+import { STATUS_TEXT } from '../../errors/status-text';
 import { type FlatError } from '../../error-handler/flatten-error';
 import { EXCEPTION_COLLECTOR, type ParentErrorReference, type StoredExceptionData } from '../collect/collectors/exception-collector';
 import { collectorData, type Profile } from '../profile';

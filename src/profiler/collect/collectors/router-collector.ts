@@ -42,7 +42,7 @@ const ROUTING_FAILURES: ReadonlySet<string> = new Set(['LOUPE_ERR_ROUTING_RESOUR
 
 /** True for the error the RouterListener raises when no route answers (404) or not for this method (405). */
 function isRoutingFailure(error: unknown): boolean {
-  return error instanceof Error && error.cause instanceof LoupeError && ROUTING_FAILURES.has(error.cause.code);
+  return error instanceof Error && error.cause instanceof LoupeError && error.cause.code !== null && ROUTING_FAILURES.has(error.cause.code);
 }
 
 /** A route's defaults, each redacted (a route declared in plain JavaScript may have other values than strings). */

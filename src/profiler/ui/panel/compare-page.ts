@@ -1,4 +1,4 @@
-import { STATUS_TEXT } from '../../../http/status-text';
+import { STATUS_TEXT } from '../../../errors/status-text';
 import { isUnchanged, type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../compare-profiles';
 import { type ProfilerStats } from '../../profiler';
 import { html, type SafeHtml } from '../../../view/html';

@@ -1,4 +1,4 @@
-import { STATUS_TEXT } from '../../../http/status-text';
+import { STATUS_TEXT } from '../../../errors/status-text';
 import { html, trustedHtml, type SafeHtml } from '../../../view/html';
 import { ProfilerPaths } from '../../profiler-paths';
 import { LIVE_SCRIPT, LIVE_SCRIPT_SOURCE } from './live-script';

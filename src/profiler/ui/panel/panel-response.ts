@@ -2,7 +2,7 @@ import { preferredFormat } from '../../../error-handler/negotiate-format';
 import { type Request } from '../../../http/request';
 import { Response } from '../../../http/response';
 import { type LoupeError } from '../../../errors/loupe-error';
-import { STATUS_TEXT } from '../../../http/status-text';
+import { STATUS_TEXT } from '../../../errors/status-text';
 import { html } from '../../../view/html';
 import { renderPanelLayout } from './panel-layout';
 import { ProfilerPaths } from '../../profiler-paths';

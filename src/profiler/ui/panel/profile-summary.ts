@@ -1,4 +1,4 @@
-import { STATUS_TEXT } from '../../../http/status-text';
+import { STATUS_TEXT } from '../../../errors/status-text';
 import { collectorData, type Profile, type ProfileCut } from '../../profile';
 import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../collect/collectors/request-collector';
 import { html, type SafeHtml } from '../../../view/html';

@@ -1,4 +1,4 @@
-import { STATUS_TEXT } from '../../../http/status-text';
+import { STATUS_TEXT } from '../../../errors/status-text';
 import { html, type SafeHtml } from '../../../view/html';
 import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../collect/collectors/request-collector';
 import { renderKeyValueTable } from './key-value-table';

@@ -1,4 +1,4 @@
-import { STATUS_TEXT } from '../../../http/status-text';
+import { STATUS_TEXT } from '../../../errors/status-text';
 import { type ProfileSummary } from '../../profile';
 import { type ProfilerStats } from '../../profiler';
 import { SEARCH_SCAN_LIMIT, type SearchResult } from '../../storage/profile-storage';

@@ -1,4 +1,4 @@
-import { STATUS_TEXT } from '../../../http/status-text';
+import { STATUS_TEXT } from '../../../errors/status-text';
 import { type LogRecord, type PhaseRecord } from '../../../kernel/trace';
 import { html, type SafeHtml } from '../../../view/html';
 import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../collect/collectors/exception-collector';

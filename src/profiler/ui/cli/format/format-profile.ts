@@ -1,5 +1,5 @@
 import { type PanelDefinition } from '../../panel/panel-definition';
-import { STATUS_TEXT } from '../../../../http/status-text';
+import { STATUS_TEXT } from '../../../../errors/status-text';
 import { type ListenerRecord, type LogRecord } from '../../../../kernel/trace';
 import { DATABASE_COLLECTOR, HTTP_CLIENT_COLLECTOR, REDIS_COLLECTOR, type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../../collect/collectors/app-io-collectors';
 import { EVENTS_COLLECTOR, eventsOf, type EventsView } from '../../../collect/collectors/events-view';
