@@ -212,3 +212,50 @@ for (const capture of ['http,redis,mysql2,pg', 'none']) {
     t.deepEqual(queriesOf(profile), []);
   });
 }
+
+test.serial('cursors and forEach are recorded with the rows they read, a cursor left with break too', async (t) => {
+  const io = await app([
+    route('cursor', async () => {
+      let read = 0;
+      for await (const rows of sql`SELECT g FROM generate_series(1, 5) g`.cursor(2)) read += rows.length;
+      for await (const rows of sql`SELECT g FROM generate_series(1, 9) g`.cursor(2)) {
+        read += rows.length;
+        break;
+      }
+      await sql`SELECT g FROM generate_series(1, 4) g`.cursor(3, (rows) => void (read += rows.length));
+      await sql`SELECT g FROM generate_series(1, 3) g`.forEach(() => void (read += 1));
+      return { read };
+    }),
+  ]);
+  const { body, profile } = await profiledRequest(io, { path: '/cursor/1' });
+  t.deepEqual(JSON.parse(body), { read: 14 });
+  const queries = queriesOf(profile);
+  t.deepEqual(queries.map((query) => [query.sql, query.rows, query.error, typeof query.duration]), [
+    ['SELECT g FROM generate_series(1, 5) g', 5, null, 'number'],
+    ['SELECT g FROM generate_series(1, 9) g', 2, null, 'number'],
+    ['SELECT g FROM generate_series(1, 4) g', 4, null, 'number'],
+    ['SELECT g FROM generate_series(1, 3) g', 3, null, 'number'],
+  ]);
+});
+
+test.serial('30 concurrent requests on one connection, their queries queued and sent from each other’s callbacks: each profile holds exactly its own', async (t) => {
+  // One connection: a query with parameters fills it until the server described it, so the others
+  // wait in postgres.js' queue and are sent when the connection is ready, in whichever request's callback.
+  const one = postgres({ ...options, max: 1 });
+  try {
+    const io = await app([
+      route('queued', async (id) => {
+        await one`SELECT ${id}::int AS id, pg_sleep(0.002)`;
+        await one.unsafe('SELECT $1::int + 1 AS next', [id]);
+      }),
+    ]);
+    const ids = Array.from({ length: 30 }, (_, i) => i + 1);
+    const results = await Promise.all(ids.map((id) => profiledRequest(io, { path: `/queued/${id}` })));
+    for (const [index, { profile }] of results.entries()) {
+      const id = ids[index] ?? 0;
+      t.deepEqual(queriesOf(profile).map((query) => query.params), [[id], [id]], `request ${id}: its own queries only`);
+    }
+  } finally {
+    await one.end();
+  }
+});
