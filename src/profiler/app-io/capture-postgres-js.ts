@@ -2,9 +2,9 @@ import { dirname, join } from 'node:path';
 import { requestContext, type CurrentRequest } from '../../kernel/request-context';
 import { AppIoKinds, type DbQueryEntry } from './app-io-entries';
 import { captureOrigin, type CallOrigin } from './capture-origin';
+import { captureCursors } from './capture-postgres-js-cursors';
 import { spanName } from './capture-sql';
 import { CAPTURED_IO, closeCall, openCall, type OpenCall } from './open-call';
-import { wrapMethod, type Method } from './wrap-method';
 
 /** The driver's name in a query's entry and the capture kind (PROFILER_CAPTURE), as npm names it. */
 const DRIVER = 'postgres';
@@ -79,55 +79,6 @@ function failed(this: OpenCall<DbQueryEntry>, error: unknown): void {
   closeCall(this, error);
 }
 
-/** A cursor's function, counting the rows of each batch it is given into the query's call. */
-function countRows(query: PostgresQuery, fn: Method): Method {
-  return function (this: unknown, ...args: unknown[]) {
-    const [rows] = args;
-    const call = query[CALL];
-    if (call !== undefined && Array.isArray(rows)) call.entry.rows = (call.entry.rows ?? 0) + rows.length;
-    return fn.apply(this, args);
-  };
-}
-
-type Step = IteratorResult<unknown>;
-type AsyncIterable = Record<typeof Symbol.asyncIterator, () => { next(): Step | Promise<Step>; return(): Step }>;
-
-/**
- * A cursor read with `for await` ends through its iterator, its query's own promise never
- * settles: the call ends with the last step (or the loop's `break`), its rows the rows read.
- */
-function endWithIterator(query: PostgresQuery, iterable: AsyncIterable): void {
-  const iterate = iterable[Symbol.asyncIterator];
-  iterable[Symbol.asyncIterator] = () => {
-    const iterator = iterate();
-    let rows = 0;
-    const end = (error?: unknown): void => {
-      const call = query[CALL];
-      if (call === undefined) return;
-      call.entry.rows = rows;
-      closeCall(call, error);
-    };
-    return {
-      next: () =>
-        Promise.resolve(iterator.next()).then(
-          (step) => {
-            if (step.done === true) end();
-            else if (Array.isArray(step.value)) rows += step.value.length;
-            return step;
-          },
-          (error: unknown) => {
-            end(error);
-            throw error;
-          },
-        ),
-      return: () => {
-        end();
-        return iterator.return();
-      },
-    };
-  };
-}
-
 /** Opens the query's call in the request that made it, once its connection has set its text and parameters. */
 function openQuery(query: PostgresQuery, pending: Pending, parameters: unknown): OpenCall<DbQueryEntry> | null {
   const sql = typeof query.string === 'string' ? query.string : '';
@@ -183,18 +134,10 @@ function capturePrototype(prototype: QueryPrototype): () => void {
     query[CALL] = call;
     Promise.prototype.then.call(query, settled.bind(call), failed.bind(call));
   });
-  const restoreCursor = wrapMethod(prototype, 'cursor', (original) =>
-    function (this: unknown, ...args: unknown[]) {
-      const query = this as PostgresQuery;
-      if (query[PENDING] === undefined) return original.apply(this, args);
-      // `cursor(rows, fn)` answers the query itself, which settles when the cursor is read through.
-      const fn = args[args.length - 1];
-      if (typeof fn === 'function') args[args.length - 1] = countRows(query, fn as Method);
-      const cursor = original.apply(this, args);
-      if (cursor !== query && typeof cursor === 'object' && cursor !== null) endWithIterator(query, cursor as AsyncIterable);
-      return cursor;
-    },
-  );
+  const restoreCursor = captureCursors(prototype, {
+    isCaptured: (query) => (query as PostgresQuery)[PENDING] !== undefined,
+    callOf: (query) => (query as PostgresQuery)[CALL],
+  });
   return () => {
     restoreCreation();
     restoreSending();
