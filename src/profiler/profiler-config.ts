@@ -14,7 +14,7 @@ export const READABLE_PROFILE_VERSIONS: readonly ProfileVersion[] = [1, PROFILE_
 export const MIN_PROFILE_BYTES = 4_096;
 
 /** What an application does that the profiler captures without a line of its code (PROFILER_CAPTURE). */
-export const CAPTURE_KINDS = ['http', 'redis', 'mysql2', 'pg'] as const;
+export const CAPTURE_KINDS = ['http', 'redis', 'mysql2', 'pg', 'postgres'] as const;
 
 export type CaptureKind = (typeof CAPTURE_KINDS)[number];
 
@@ -39,7 +39,7 @@ export interface ProfilerConfig {
   readonly sample: number;
   /** Requests at least this many milliseconds long are profiled whatever `sample` draws. */
   readonly slowMs: number;
-  /** The application's I/O captured into its requests' profiles: outgoing HTTP, Redis, SQL through mysql2 and pg. */
+  /** The application's I/O captured into its requests' profiles: outgoing HTTP, Redis, SQL through mysql2, pg and postgres.js. */
   readonly capture: readonly CaptureKind[];
   /** Entries a request keeps of each kind (queries, calls, commands); the rest are counted. */
   readonly maxEntries: number;

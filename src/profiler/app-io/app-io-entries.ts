@@ -2,7 +2,7 @@ import { type CallOrigin } from './capture-origin';
 
 /** The record kinds the profiler's own capture publishes into a request (see CurrentRequest.record). */
 export const AppIoKinds = {
-  /** SQL queries (mysql2, pg). */
+  /** SQL queries (mysql2, pg, postgres.js). */
   DB: 'db',
   /** Outgoing HTTP calls (fetch/undici, node:http and https). */
   HTTP: 'http_client',
@@ -22,7 +22,7 @@ export interface CapturedCall {
 }
 
 export interface DbQueryEntry extends CapturedCall {
-  /** `mysql2` or `pg`. */
+  /** `mysql2`, `pg` or `postgres` (postgres.js). */
   readonly driver: string;
   readonly sql: string;
   /** Bound parameters, in order (or by name), as given. */

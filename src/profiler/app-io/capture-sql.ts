@@ -16,8 +16,8 @@ interface Mysql2Context extends TracingContext {
   result?: unknown;
 }
 
-/** A table name, maybe schema-qualified or in backticks (`public.posts`, `` `posts` ``). */
-const TABLE = /^\s*((?:`?[A-Za-z_][\w$]*`?\.)?`?[A-Za-z_][\w$]*`?)/;
+/** A table name, maybe schema-qualified, in backticks or double quotes (`public.posts`, `` `posts` ``, `"posts"`, as Drizzle writes it). */
+const TABLE = /^\s*((?:`[^`]+`|"[^"]+"|[A-Za-z_][\w$]*)(?:\.(?:`[^`]+`|"[^"]+"|[A-Za-z_][\w$]*))?)/;
 /** Strings, double-quoted names (a string to MySQL) and comments: no table is looked for in them. */
 const HIDDEN = /'(?:[^']|'')*'?|"(?:[^"]|"")*"?|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g;
 /** Where each verb names its table (OpenTelemetry's `db.collection.name`). */
@@ -35,8 +35,9 @@ export function spanName(sql: string): string {
   // Blanked, not removed: a value in a string ('… FROM secret') never reads as a table.
   const rest = sql.slice(match[0].length).replace(HIDDEN, (text) => ' '.repeat(text.length));
   const marker = TABLE_AFTER[verb]?.exec(rest);
-  const table = marker === undefined || marker === null ? undefined : TABLE.exec(rest.slice(marker.index + marker[0].length))?.[1];
-  return table === undefined ? `sql ${verb}` : `sql ${verb} ${table.replace(/`/g, '')}`;
+  // The name is read from the statement itself, where a quoted one ("posts") is not blanked: right after FROM, INTO or UPDATE a quoted word is a name in either dialect.
+  const table = marker === undefined || marker === null ? undefined : TABLE.exec(sql.slice(match[0].length + marker.index + marker[0].length))?.[1];
+  return table === undefined ? `sql ${verb}` : `sql ${verb} ${table.replace(/[`"]/g, '')}`;
 }
 
 function dbEntry(driver: string, sql: string, params: unknown, database: string) {

@@ -1,5 +1,6 @@
 import { type CaptureKind } from '../profiler-config';
 import { captureHttp } from './capture-http';
+import { capturePostgresJs } from './capture-postgres-js';
 import { captureRedis } from './capture-redis';
 import { captureSql } from './capture-sql';
 
@@ -8,6 +9,7 @@ const STARTERS: Readonly<Record<CaptureKind, () => () => void>> = {
   redis: captureRedis,
   mysql2: () => captureSql({ mysql2: true, pg: false }),
   pg: () => captureSql({ mysql2: false, pg: true }),
+  postgres: capturePostgresJs,
 };
 
 /** Channels and patches are the process's: shared by every Loupe application in it, stopped with the last. */

@@ -8,6 +8,8 @@ const NAMED: readonly (readonly [string, string])[] = [
   ['INSERT INTO `posts` (title) VALUES (?)', 'sql INSERT posts'],
   ['UPDATE users SET name = $1', 'sql UPDATE users'],
   ['DELETE FROM sessions WHERE expires < now()', 'sql DELETE sessions'],
+  ['select "id", "name" from "users" where "users"."id" = $1', 'sql SELECT users'],
+  ['insert into "public"."posts" ("title") values ($1)', 'sql INSERT public.posts'],
 ];
 
 /** Statements with no table to name, or a value in a string or a comment where a table would be. */

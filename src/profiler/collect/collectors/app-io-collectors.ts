@@ -122,7 +122,7 @@ function storedQuery(query: DbQueryEntry, redaction: RedactionPolicy): StoredQue
   });
 }
 
-/** The application's SQL queries (mysql2, pg), as Symfony's Doctrine collector: text, parameters, rows, timing, origin. */
+/** The application's SQL queries (mysql2, pg, postgres.js), as Symfony's Doctrine collector: text, parameters, rows, timing, origin. */
 export function createDatabaseCollector(options: AppIoCollectorOptions): ProfileCollector<DatabaseCollectorData> {
   return redactsItself({
     name: DATABASE_COLLECTOR,

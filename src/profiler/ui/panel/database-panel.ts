@@ -16,7 +16,7 @@ function renderQuery(context: PanelContext<DatabaseCollectorData>, analysis: Que
   return html`<tr class="query" data-index="${index}"><td>${index + 1}</td><td>${formatMs(query.start)}</td><td>${renderDuration(query.duration)}</td>
 <td><pre class="sql">${query.sql}</pre>${
     query.params === null || params === '[]' || params === '{}' ? '' : html`<details class="params"><summary>Parameters</summary><pre>${params}</pre></details>`
-  }<span class="help">${query.driver} · ${query.database}</span>${renderFlags([
+  }<span class="help">${query.database === '' ? query.driver : `${query.driver} · ${query.database}`}</span>${renderFlags([
     [inLoops.has(index), 'N+1'],
     [analysis.duplicates.has(index), 'duplicate'],
     [analysis.slow.has(index), 'slow'],

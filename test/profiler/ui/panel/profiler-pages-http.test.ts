@@ -71,9 +71,9 @@ test('the status page shows the configuration: Redis, key prefix, retention, sam
   t.regex(status.body, /<p>Profiles in storage now: <strong data-counter="indexed">\d+<\/strong> — those of every process[^<]*<em>Stored<\/em> above counts only\nthis process's writes since it started/);
   t.false(status.body.includes('<aside class="sidebar">'), 'no empty left column');
   t.true(status.body.includes('<tr data-setting="sample"><th>Sampling</th><td class="mono">1</td>'));
-  t.regex(status.body, /<tr data-setting="capture"><th>Captured I\/O<\/th><td class="mono">http, redis, mysql2, pg<\/td>/);
+  t.regex(status.body, /<tr data-setting="capture"><th>Captured I\/O<\/th><td class="mono">http, redis, mysql2, pg, postgres<\/td>/);
   const json = JSON.parse((await get('/_profiler/status', { Accept: 'application/json' })).body) as { settings: Record<string, unknown> };
-  t.like(json.settings, { prefix, lifetime: 86_400, sample: 1, capture: ['http', 'redis', 'mysql2', 'pg'] });
+  t.like(json.settings, { prefix, lifetime: 86_400, sample: 1, capture: ['http', 'redis', 'mysql2', 'pg', 'postgres'] });
 });
 
 test('the configuration shown never holds the Redis password', (t) => {
