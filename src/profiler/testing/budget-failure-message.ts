@@ -27,12 +27,12 @@ export function budgetFailureMessage(profile: Profile, budget: ProfileBudget, vi
     ...violations.map((violation) => `  - ${violation.what}${violation.origin === '' ? '' : `\n      at ${violation.origin}`}`),
   ];
   const db = listed<DatabaseCollectorData>(profile, DATABASE_COLLECTOR, 'queries');
-  lines.push(...section('Queries', db === undefined ? [] : databaseLines(db)));
+  lines.push(...section('Database', db === undefined ? [] : databaseLines(db)));
   if (violations.some((violation) => violation.kind === 'failed-call')) {
     const http = listed<HttpClientCollectorData>(profile, HTTP_CLIENT_COLLECTOR, 'calls');
     const redis = listed<RedisCollectorData>(profile, REDIS_COLLECTOR, 'commands');
     lines.push(...section('HTTP calls', http === undefined ? [] : httpClientLines(http)));
-    lines.push(...section('Redis commands', redis === undefined ? [] : redisLines(redis)));
+    lines.push(...section('Redis', redis === undefined ? [] : redisLines(redis)));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -6,7 +6,7 @@ import { startIoApp, startUpstream, type IoApp } from '../app-io/io-app';
 /** Rows in the table: `/loop` runs one query per row. */
 export const ROWS = 5;
 /** How long `/slow` sleeps in PostgreSQL, in milliseconds. */
-export const SLOW_MS = 1200;
+export const SLOW_MS = 2500;
 
 export interface BudgetApp {
   readonly io: IoApp;
