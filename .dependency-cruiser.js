@@ -60,6 +60,14 @@ module.exports = {
       from: { pathNot: '^src/profiler/serve/' },
       to: { path: '(^|/)node_modules/(@types/)?ws/' },
     },
+    {
+      name: 'src-needs-no-test-runner',
+      severity: 'error',
+      comment:
+        "loupe-kernel/testing fails a test with node:assert's AssertionError, which every runner reports (node:test, ava, vitest, Jest, Mocha): no module of src/ loads a runner or an assertion library, which the application may not have.",
+      from: { path: '^src/' },
+      to: { path: '(^|/)node_modules/(ava|vitest|jest|@jest/[^/]+|mocha|chai|tap|uvu)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

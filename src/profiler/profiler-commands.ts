@@ -1,4 +1,5 @@
 import { type CliCommand } from '../cli/command';
+import { profilerCheckCommand } from './ui/cli/commands/profiler-check';
 import { profilerDiffCommand } from './ui/cli/commands/profiler-diff';
 import { profilerListCommand } from './ui/cli/commands/profiler-list';
 import { profilerPurgeCommand } from './ui/cli/commands/profiler-purge';
@@ -6,5 +7,5 @@ import { profilerServeCommand } from './ui/cli/commands/profiler-serve';
 import { profilerShowCommand } from './ui/cli/commands/profiler-show';
 import { profilerTailCommand } from './ui/cli/commands/profiler-tail';
 
-/** The profiler's commands of `loupe`: list, show, tail, diff and purge the stored profiles, and serve their pages. */
-export const PROFILER_COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerTailCommand, profilerDiffCommand, profilerPurgeCommand, profilerServeCommand];
+/** The profiler's commands of `loupe`: list, show, tail, diff, check and purge the stored profiles, and serve their pages. */
+export const PROFILER_COMMANDS: readonly CliCommand[] = [profilerListCommand, profilerShowCommand, profilerTailCommand, profilerDiffCommand, profilerCheckCommand, profilerPurgeCommand, profilerServeCommand];

@@ -27,7 +27,7 @@ test('dependencies point one way, with no cycle: http ← kernel ← features �
   t.regex(report, /no dependency violations found/);
 });
 
-test('the rules catch a demo module that imports an internal module of src/, a cycle, the profiler reaching a kernel internal, and ws outside profiler:serve', async (t) => {
+test('the rules catch a demo module that imports an internal module of src/, a cycle, the profiler reaching a kernel internal, ws outside profiler:serve, and a test runner loaded by src/', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-deps-'));
   try {
     await mkdir(path.join(dir, 'src', 'kernel'), { recursive: true });
@@ -47,6 +47,9 @@ test('the rules catch a demo module that imports an internal module of src/, a c
     await mkdir(path.join(dir, 'src', 'profiler', 'serve'));
     await writeFile(path.join(dir, 'src', 'profiler', 'core', 'socket.ts'), "import { WebSocketServer } from 'ws';\nexport const socket = WebSocketServer;\n");
     await writeFile(path.join(dir, 'src', 'profiler', 'serve', 'socket.ts'), "import { WebSocketServer } from 'ws';\nexport const socket = WebSocketServer;\n");
+    // A test runner resolved from the repository's packages: no module of src/ may load one.
+    await mkdir(path.join(dir, 'src', 'profiler', 'testing'));
+    await writeFile(path.join(dir, 'src', 'profiler', 'testing', 'expect.ts'), "import test from 'ava';\nexport const expect = test;\n");
     const { code, report } = await cruise(dir, ['src', 'demo']);
     t.not(code, 0);
     t.regex(report, /demo-uses-the-entry-point: demo\/app\.ts → src\/kernel\/b\.ts/);
@@ -55,6 +58,7 @@ test('the rules catch a demo module that imports an internal module of src/, a c
     t.notRegex(report, /src\/profiler\/spy\.ts → src\/kernel\/listener\.ts/);
     t.regex(report, /ws-is-for-profiler-serve: src\/profiler\/core\/socket\.ts → \S*node_modules\/ws\//);
     t.notRegex(report, /src\/profiler\/serve\/socket\.ts →/);
+    t.regex(report, /src-needs-no-test-runner: src\/profiler\/testing\/expect\.ts → \S*node_modules\/ava\//);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

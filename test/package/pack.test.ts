@@ -62,7 +62,7 @@ test('the package has no install script to approve, and bundles XState with Loup
   for (const name of raise) t.true((await readFile(installed('node_modules', 'xstate', 'dist', name), 'utf8')).includes('Loupe patch:'), name);
 });
 
-test('the package imports from ES modules and from CommonJS, with the same named exports', async (t) => {
+test('the package imports from ES modules and from CommonJS, with the same named exports, and so does loupe-kernel/testing', async (t) => {
   await packed(t);
   await writeFile(
     path.join(app, 'esm.mjs'),
@@ -78,6 +78,10 @@ test('the package imports from ES modules and from CommonJS, with the same named
   t.is(esm.html, '<b>&lt;i&gt;</b>');
   t.true(cjs.names.length > 40);
   t.deepEqual(esm, cjs);
+  // The test helper's entry, from both module systems: what a test of node:test, ava or vitest imports.
+  await writeFile(path.join(app, 'testing.mjs'), "import { expectProfile, checkBudget } from 'loupe-kernel/testing';\nconsole.log(typeof expectProfile, typeof checkBudget);\n");
+  await writeFile(path.join(app, 'testing.cjs'), "const { expectProfile, checkBudget } = require('loupe-kernel/testing');\nconsole.log(typeof expectProfile, typeof checkBudget);\n");
+  for (const file of ['testing.mjs', 'testing.cjs']) t.is((await run(process.execPath, [file], { cwd: app })).stdout, 'function function\n', file);
 });
 
 test('npm pack gives a tarball that installs, type-checks and serves the README example application', async (t) => {

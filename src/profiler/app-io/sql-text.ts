@@ -88,6 +88,14 @@ function tokenize(sql: string, dialect: SqlDialect): Token[] {
   return tokens;
 }
 
+/** A token of a statement: its kind (string, number, placeholder, identifier, operator, space, other) and its text. */
+export type SqlToken = Token;
+
+/** The tokens of `sql` as redaction and normalizeSql read them: for analyses of a statement's form (see batchRewrite). */
+export function sqlTokens(sql: string, dialect: SqlDialect): readonly SqlToken[] {
+  return tokensOf(sql, dialect);
+}
+
 /**
  * The shape of a query, to group it with the others of its kind (Django Debug Toolbar's "similar"
  * queries): literals and placeholders are `?`, a list of them `(?)`, blanks one space.

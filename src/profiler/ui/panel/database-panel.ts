@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../../../view/html';
 import { analyzeQueries, originText, type QueryAnalysis, type QueryGroup } from '../../app-io/analyze-calls';
+import { groupBatchRewrite } from '../../app-io/batch-rewrite';
 import { DATABASE_COLLECTOR, type DatabaseCollectorData } from '../../collect/collectors/app-io-collectors';
 import { callFilters, chosenFilter, filteredIndexes, renderCallTotals, renderDuration, renderFilterLinks, renderFlags, renderOrigin, renderRowsOrEmpty, type FilterRules } from './call-panel-parts';
 import { renderSourcePosition } from './editor-link';
@@ -36,12 +37,20 @@ function renderGroupOrigins(group: QueryGroup, context: PanelContext<DatabaseCol
   return html`${unique.map((origin, at) => html`${at === 0 ? '' : html`<br>`}${renderSourcePosition(context.editorLink, origin.file, origin.line)}`)}`;
 }
 
+/** Under an N+1 group whose loop compares one value with a column: the one query that fetches them all. */
+function renderBatchHint(group: QueryGroup, context: PanelContext<DatabaseCollectorData>): SafeHtml {
+  const rewrite = groupBatchRewrite(group, context.data.queries);
+  if (rewrite === null) return html``;
+  const values = rewrite.sql.includes('= ANY(') ? `an array of the ${group.count} values of ${rewrite.column}` : `the ${group.count} values of ${rewrite.column}, one ? each`;
+  return html`<div class="batch-hint"><span class="help">Batched, one query with ${values} (${rewrite.saved} round trips fewer):</span><pre class="sql">${rewrite.sql}</pre></div>`;
+}
+
 function renderGroups(context: PanelContext<DatabaseCollectorData>, analysis: QueryAnalysis): SafeHtml {
   return html`<table class="query-groups">
 <thead><tr><th>Statement (normalized)</th><th>Count</th><th>Time</th><th>Origins</th></tr></thead>
 <tbody>
 ${analysis.groups.map(
-  (group) => html`<tr class="${group.nPlusOne ? 'group n-plus-one' : 'group'}"><td><pre class="sql">${group.sql}</pre>${renderFlags([[group.nPlusOne, 'N+1']])}</td>
+  (group) => html`<tr class="${group.nPlusOne ? 'group n-plus-one' : 'group'}"><td><pre class="sql">${group.sql}</pre>${renderFlags([[group.nPlusOne, 'N+1']])}${renderBatchHint(group, context)}</td>
 <td>${group.count}</td><td>${formatMs(group.time)}</td><td>${renderGroupOrigins(group, context)}</td></tr>\n`,
 )}</tbody>
 </table>`;

@@ -133,6 +133,11 @@ test('the Database panel lists the SQL, flags the N+1 loop, the duplicate and th
   const groups = grouped.match(/<tr class="group n-plus-one">[\s\S]*?<\/tr>/g) ?? [];
   t.is(groups.length, 1, 'one shape is N+1');
   t.regex(groups[0] ?? '', /<td>4<\/td>/, 'its four queries');
+  t.true(
+    (groups[0] ?? '').includes(`<div class="batch-hint"><span class="help">Batched, one query with an array of the 4 values of id (3 round trips fewer):</span><pre class="sql">SELECT name FROM ${table} WHERE id = ANY($1)</pre></div>`),
+    groups[0],
+  );
+  t.false(grouped.includes('pg_sleep(0.5) = ANY'), 'a statement without the form has no hint');
 });
 
 test('origins link to the editor by PROFILER_IDE; the HTTP Client panel shows the call with its headers and a curl command', async (t) => {

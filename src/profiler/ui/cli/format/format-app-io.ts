@@ -1,4 +1,5 @@
 import { analyzeQueries, originText, type StoredCall } from '../../../app-io/analyze-calls';
+import { groupBatchRewrite } from '../../../app-io/batch-rewrite';
 import { type CallTotals, type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../../collect/collectors/app-io-collectors';
 import { formatDuration } from '../../../../cli/format/format-duration';
 
@@ -61,6 +62,8 @@ export function databaseLines(data: DatabaseCollectorData): string[] {
   for (const group of loops.slice(0, SHOWN_GROUPS)) {
     lines.push(`  ${group.count}x  ${formatDuration(group.time)}  ${oneLine(group.sql)}`);
     if (group.origins.length > 0) lines.push(`      from ${group.origins.slice(0, 3).join(', ')}${group.origins.length > 3 ? ', …' : ''}`);
+    const rewrite = groupBatchRewrite(group, data.queries);
+    if (rewrite !== null) lines.push(`      batched: ${oneLine(rewrite.sql)}  (one query for the ${group.count} values of ${rewrite.column}: ${rewrite.saved} round trips fewer)`);
   }
   if (loops.length > SHOWN_GROUPS) lines.push(`  … ${loops.length - SHOWN_GROUPS} more shapes`);
   lines.push('', 'Queries');
