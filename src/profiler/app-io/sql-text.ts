@@ -5,10 +5,13 @@ export type SqlDialect = 'mysql' | 'pg';
 
 type TokenType = 'string' | 'number' | 'placeholder' | 'identifier' | 'operator' | 'space' | 'other';
 
-interface Token {
+/** One token of a statement: a comment is an `other` longer than one character. */
+export interface SqlToken {
   readonly type: TokenType;
   readonly text: string;
 }
+
+type Token = SqlToken;
 
 /**
  * One alternative per group, in this order; a string that does not end runs to the end of the
@@ -86,6 +89,14 @@ function tokenize(sql: string, dialect: SqlDialect): Token[] {
     tokens.push({ type, text: match[0] });
   }
   return tokens;
+}
+
+/**
+ * The tokens of `sql` as `dialect` quotes it: what reads a statement's words (its verb, a `;`
+ * between two statements) without taking a string's or a comment's text for them.
+ */
+export function sqlTokens(sql: string, dialect: SqlDialect): readonly SqlToken[] {
+  return tokensOf(sql, dialect);
 }
 
 /**
