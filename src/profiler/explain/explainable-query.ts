@@ -40,7 +40,7 @@ function codeTokens(sql: string, dialect: ExplainDialect): SqlToken[] {
 function statementProblem(tokens: readonly SqlToken[]): string | null {
   const first = tokens[0];
   const verb = first === undefined || !isWord(first) ? '' : first.text.toUpperCase();
-  if (verb !== 'SELECT' && verb !== 'WITH') return `only a SELECT (or WITH … SELECT) is explained, since it only reads; this statement is ${verb === '' ? 'not one' : `a ${verb}`}.`;
+  if (verb !== 'SELECT' && verb !== 'WITH') return `only a SELECT (or WITH … SELECT) is explained, since it only reads; this statement is ${verb === '' ? 'not one' : `${/^[AEIOU]/.test(verb) ? 'an' : 'a'} ${verb}`}.`;
   const last = tokens.length - 1;
   if (tokens.some((token, at) => token.text === ';' && at !== last)) return 'the text holds several statements; EXPLAIN takes one.';
   for (const [at, token] of tokens.entries()) {
