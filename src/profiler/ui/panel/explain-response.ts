@@ -1,12 +1,14 @@
 import { type Request } from '../../../http/request';
 import { type Response } from '../../../http/response';
+import { type Controller } from '../../../kernel/controller';
 import { EXPLAIN_DEFAULTS, type ExplainConfig } from '../../explain/explain-config';
 import { explainStoredQuery } from '../../explain/explain-stored-query';
 import { notFoundResponse } from './compare-response';
 import { crossSiteRefusal } from './cross-site-refusal';
 import { renderExplainPage } from './explain-page';
 import { loadProfile, type ProfileSource } from './load-profile';
-import { negotiatedResponse, panelErrorResponse } from './panel-response';
+import { ProfilerStorageUnavailableError } from './guard-storage';
+import { negotiatedResponse, panelErrorResponse, storageUnavailableResponse } from './panel-response';
 
 /** What the EXPLAIN action reads: the profiles, and where EXPLAIN connects (PROFILER_EXPLAIN_*). */
 export interface ExplainSource extends ProfileSource {
@@ -44,4 +46,19 @@ export async function explainResponse(source: ExplainSource, request: Request, t
     }),
     html: () => renderExplainPage(profile.token, number, explained),
   });
+}
+
+/** The controller of `POST /_profiler/{token}/explain/{query}` (with `analyze`: its `/analyze`); a 503 while the storage is unavailable, as every page. */
+export function createExplainController(source: ExplainSource, analyze: boolean): Controller {
+  return {
+    name: analyze ? 'profiler.explainAnalyze' : 'profiler.explain',
+    handle: async ({ request, params }) => {
+      try {
+        return await explainResponse(source, request, params['token'] ?? '', Number(params['query']), analyze);
+      } catch (error) {
+        if (error instanceof ProfilerStorageUnavailableError) return storageUnavailableResponse(request, error);
+        throw error;
+      }
+    },
+  };
 }

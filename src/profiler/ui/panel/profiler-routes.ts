@@ -9,7 +9,7 @@ import { unreadableProfileMessage } from '../../profile-schema';
 import { guardStorage, ProfilerStorageUnavailableError, type PageStorage } from './guard-storage';
 import { LIVE_PAGE_CSP } from './live-list';
 import { compareResponse } from './compare-response';
-import { explainResponse } from './explain-response';
+import { createExplainController } from './explain-response';
 import { type ExplainConfig } from '../../explain/explain-config';
 import { loadProfile } from './load-profile';
 import { negotiatedResponse, panelErrorResponse, storageUnavailableResponse, tokenNotFoundPage } from './panel-response';
@@ -200,14 +200,6 @@ function createCompareController(deps: ProfilerRoutesDeps): Controller {
   return {
     name: 'profiler.compare',
     handle: ({ request, params }) => unlessUnavailable(request, () => compareResponse(deps, request, params['token'] ?? '', params['other'] ?? '')),
-  };
-}
-
-/** `POST /_profiler/{token}/explain/{query}` and its `/analyze`: the plan of one query of the profile. */
-function createExplainController(deps: ProfilerRoutesDeps, analyze: boolean): Controller {
-  return {
-    name: analyze ? 'profiler.explainAnalyze' : 'profiler.explain',
-    handle: ({ request, params }) => unlessUnavailable(request, () => explainResponse(deps, request, params['token'] ?? '', Number(params['query']), analyze)),
   };
 }
 
