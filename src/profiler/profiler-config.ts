@@ -1,3 +1,5 @@
+import { EXPLAIN_DEFAULTS, type ExplainConfig } from './explain/explain-config';
+
 /**
  * The schema version of the profiles this Loupe stores. Version 2 stores the timeline's spans as
  * columns (see StoredTimeline), which parseProfile reads back as version 1 stored them.
@@ -55,6 +57,11 @@ export interface ProfilerConfig {
    * files under it only (see SourceFiles); `null`: the working directory the profiler starts in.
    */
   readonly sourceRoot: string | null;
+  /**
+   * Where EXPLAIN of a stored query connects (PROFILER_EXPLAIN_DATABASE_URL) and how long it may
+   * run (PROFILER_EXPLAIN_TIMEOUT_MS); no database: the Explain action says how to configure one.
+   */
+  readonly explain: ExplainConfig;
 }
 
 /** Where the profiler keeps its profiles: in Redis, shared by every process using it, or in this process's memory. */
@@ -87,4 +94,5 @@ export const PROFILER_DEFAULTS: ProfilerConfig = Object.freeze({
   slowCallMs: 100,
   ide: null,
   sourceRoot: null,
+  explain: EXPLAIN_DEFAULTS,
 });

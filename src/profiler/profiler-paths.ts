@@ -16,6 +16,10 @@ export const ProfilerPaths = {
   PROFILE_ROUTE: `${PROFILER_PREFIX}/{token}`,
   /** The route pattern of the comparison of two profiles. */
   COMPARE_ROUTE: `${PROFILER_PREFIX}/{token}/compare/{other}`,
+  /** The route pattern of EXPLAIN of one query (a POST: it connects to the database). */
+  EXPLAIN_ROUTE: `${PROFILER_PREFIX}/{token}/explain/{query}`,
+  /** The route pattern of EXPLAIN ANALYZE of one query (a POST: it runs the query). */
+  EXPLAIN_ANALYZE_ROUTE: `${PROFILER_PREFIX}/{token}/explain/{query}/analyze`,
   /** The route pattern of the search results page; `{token}` is a token or `empty`. */
   RESULTS_ROUTE: `${PROFILER_PREFIX}/{token}/search/results`,
   /** The route pattern of the toolbar's content for one profile. */
@@ -36,6 +40,11 @@ export function profilePath(token: string, panel?: string): string {
 /** The comparison of the profile of `token` (A) with that of `other` (B). */
 export function comparePath(token: string, other: string): string {
   return `${PROFILER_PREFIX}/${encodeURIComponent(token)}/compare/${encodeURIComponent(other)}`;
+}
+
+/** Where EXPLAIN (or, with `analyze`, EXPLAIN ANALYZE) of query `number` (1-based) of the profile of `token` is posted. */
+export function explainPath(token: string, number: number, analyze = false): string {
+  return `${PROFILER_PREFIX}/${encodeURIComponent(token)}/explain/${number}${analyze ? '/analyze' : ''}`;
 }
 
 /** The search results page (WebProfilerBundle's `_profiler_search_results`) for `query`, under a token or `empty`. */

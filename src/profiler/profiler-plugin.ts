@@ -57,6 +57,7 @@ export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions)
         sources,
         toolbarItems,
         settings: profilerSettings(config.redis, settings),
+        explain: settings.explain,
       });
       return {
         listeners: [accessListener, ...profiler.listeners, createWebDebugToolbarListener(settings.allowedIps)],

@@ -2,6 +2,7 @@ import { integer, fraction, invalid, list, type Env } from '../config/env-values
 import { readSourceRoot } from '../config/source-root';
 import { CAPTURE_KINDS, MIN_PROFILE_BYTES, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig } from './profiler-config';
 import { namePatternProblem } from './collect/secret-names';
+import { readExplainConfig } from './explain/read-explain-config';
 
 function readRedactNames(env: Env): readonly string[] {
   const names = list(env, 'PROFILER_REDACT', PROFILER_DEFAULTS.redact);
@@ -57,5 +58,6 @@ export function readProfilerConfig(env: Env, retention: Pick<ProfilerConfig, 'ma
     slowCallMs: integer(env, 'PROFILER_SLOW_CALL_MS', PROFILER_DEFAULTS.slowCallMs, 0, 3_600_000),
     ide: readIde(env),
     sourceRoot: readSourceRoot(env),
+    explain: readExplainConfig(env),
   });
 }

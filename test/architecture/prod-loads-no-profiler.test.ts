@@ -18,7 +18,7 @@ async function loadedModules(env: Readonly<Record<string, string>>): Promise<str
 }
 
 /** What the configuration needs of the profiler (its entry, its settings and their checks), and the redaction the terminal log shares with it. */
-const CONFIGURATION = /^(index|profiler-config|read-profiler-config|profiler-paths|check-profiler-parts|collect\/(secret-names|redaction-policy))\.ts$/;
+const CONFIGURATION = /^(index|profiler-config|read-profiler-config|profiler-paths|check-profiler-parts|collect\/(secret-names|redaction-policy)|explain\/(explain-config|read-explain-config))\.ts$/;
 
 test('without debug an application loads nothing of the profiler but its entry and its configuration; with debug the plugin loads its parts', async (t) => {
   t.timeout(120_000);

@@ -32,7 +32,7 @@ test('an empty environment gives the defaults, in dev with debug on', (t) => {
     log: { level: 'info', format: 'auto', redact: [] },
     env: {},
   });
-  t.deepEqual(readProfilerConfig({}), { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], allowedHosts: [], redact: [], cookieAllowList: [], sample: 1, slowMs: 500, capture: ['http', 'redis', 'mysql2', 'pg', 'postgres'], maxEntries: 500, slowCallMs: 100, ide: null, sourceRoot: null });
+  t.deepEqual(readProfilerConfig({}), { lifetime: 86400, maxProfiles: 50_000, maxProfileBytes: 65_536, maxBytes: 268_435_456, allowedIps: ['127.0.0.0/8', '::1/128'], allowedHosts: [], redact: [], cookieAllowList: [], sample: 1, slowMs: 500, capture: ['http', 'redis', 'mysql2', 'pg', 'postgres'], maxEntries: 500, slowCallMs: 100, ide: null, sourceRoot: null, explain: { databases: [], timeoutMs: 5_000 } });
 });
 
 test('the profiler reads its own part from the environment the application\'s was read from; the terminal log redacts PROFILER_REDACT\'s names', (t) => {
@@ -53,6 +53,23 @@ test('what the profiler captures of the application, and its limits, come from P
   t.throws(() => readProfilerConfig({ PROFILER_IDE: 'vscode://file' }), { message: /PROFILER_IDE/ });
   t.false(readConfig({ APP_ENV: 'prod', APP_SECRET: 's' }).requestContext);
   t.true(readConfig({ APP_ENV: 'prod', APP_SECRET: 's', REQUEST_CONTEXT: '1' }).requestContext);
+});
+
+test('EXPLAIN connects to one database per dialect of PROFILER_EXPLAIN_DATABASE_URL, and an invalid one is refused without its password', (t) => {
+  const config = readProfilerConfig({ PROFILER_EXPLAIN_DATABASE_URL: 'postgres://app:s3cret@127.0.0.1:5432/app, mariadb://root@127.0.0.1:3306/app', PROFILER_EXPLAIN_TIMEOUT_MS: '250' });
+  t.deepEqual(config.explain, {
+    databases: [
+      { dialect: 'pg', url: 'postgres://app:s3cret@127.0.0.1:5432/app' },
+      { dialect: 'mysql', url: 'mariadb://root@127.0.0.1:3306/app' },
+    ],
+    timeoutMs: 250,
+  });
+  const twice = t.throws(() => readProfilerConfig({ PROFILER_EXPLAIN_DATABASE_URL: 'postgres://a@h/x,postgresql://b:pw@h/y' }));
+  t.regex(twice?.message ?? '', /PROFILER_EXPLAIN_DATABASE_URL.*one URL per kind of database/);
+  const scheme = t.throws(() => readProfilerConfig({ PROFILER_EXPLAIN_DATABASE_URL: 'mongodb://u:hunter22@h/db' }));
+  t.regex(scheme?.message ?? '', /postgres, postgresql, mysql, mariadb/);
+  t.notRegex(scheme?.message ?? '', /hunter22/);
+  t.throws(() => readProfilerConfig({ PROFILER_EXPLAIN_TIMEOUT_MS: '0' }), { message: /PROFILER_EXPLAIN_TIMEOUT_MS/ });
 });
 
 test('LOG_LEVEL takes pino\'s levels and silent; LOG_FORMAT json or pretty', (t) => {

@@ -5,10 +5,13 @@ export type SqlDialect = 'mysql' | 'pg';
 
 type TokenType = 'string' | 'number' | 'placeholder' | 'identifier' | 'operator' | 'space' | 'other';
 
-interface Token {
+/** One token of a statement: its kind and its text; a comment is an `other` longer than one character. */
+export interface SqlToken {
   readonly type: TokenType;
   readonly text: string;
 }
+
+type Token = SqlToken;
 
 /**
  * One alternative per group, in this order; a string that does not end runs to the end of the
@@ -88,10 +91,11 @@ function tokenize(sql: string, dialect: SqlDialect): Token[] {
   return tokens;
 }
 
-/** A token of a statement: its kind (string, number, placeholder, identifier, operator, space, other) and its text. */
-export type SqlToken = Token;
-
-/** The tokens of `sql` as redaction and normalizeSql read them: for analyses of a statement's form (see batchRewrite). */
+/**
+ * The tokens of `sql` as `dialect` quotes it, as redaction and normalizeSql read them: what reads
+ * a statement's words (its verb, a `;` between two statements, the form batchRewrite rewrites)
+ * without taking a string's or a comment's text for them.
+ */
 export function sqlTokens(sql: string, dialect: SqlDialect): readonly SqlToken[] {
   return tokensOf(sql, dialect);
 }

@@ -21,6 +21,7 @@ export function profilerPagesOptions(config: { readonly redis: RedisConfig | nul
     editorLink: createEditorLink(config.profiler.ide, sources),
     sources,
     settings: profilerSettings(config.redis, config.profiler),
+    explain: config.profiler.explain,
     allowedIps: config.profiler.allowedIps,
     allowedHosts: config.profiler.allowedHosts,
   };

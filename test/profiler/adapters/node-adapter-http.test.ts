@@ -18,8 +18,8 @@ const bed = adapterTestBed(test);
 const pool = bed.pool;
 
 /** `server` listening on a free port, profiled under a key prefix of its own. */
-async function serve(server: http.Server): Promise<{ port: number; profiled: ProfiledServer }> {
-  const profiled = await profileServer(server, { env: bed.redisEnv(), log: () => undefined });
+async function serve(server: http.Server, env: Readonly<Record<string, string>> = {}): Promise<{ port: number; profiled: ProfiledServer }> {
+  const profiled = await profileServer(server, { env: { ...bed.redisEnv(), ...env }, log: () => undefined });
   if (profiled === null) throw new Error('The profiler is off.');
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   bed.onClose(async () => {
@@ -101,6 +101,20 @@ test('20 concurrent requests through a shared pool: each profile holds exactly i
   const { port, profiled } = await serve(plainServer());
   const responses = await Promise.all(Array.from({ length: 20 }, (_, n) => httpRequest(port, { path: `/query?n=${n}` })));
   await assertOwnQueries(t, profiled.profiler, responses);
+});
+
+test('the Database panel\'s Explain action is served by the application\'s own server, as a POST under the same access rule', async (t) => {
+  const { port, profiled } = await serve(plainServer(), { PROFILER_EXPLAIN_DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' });
+  const res = await httpRequest(port, { path: '/query?n=3' });
+  const profile = await storedProfile(profiled.profiler, res.headers['x-debug-token']);
+  const path = `/_profiler/${profile.token}/explain/1`;
+  const explained = await httpRequest(port, { method: 'POST', path, headers: { Accept: 'application/json' } });
+  t.is(explained.status, 200, explained.body);
+  const body = JSON.parse(explained.body) as { statement: string; tree: { nodes: { label: string }[] } };
+  t.regex(body.statement, /^EXPLAIN \(FORMAT JSON\) SELECT \$1::int AS n, pg_sleep/);
+  t.is(body.tree.nodes[0]?.label, 'Result');
+  t.is((await httpRequest(port, { method: 'POST', path, headers: { Origin: 'http://evil.example' } })).status, 403);
+  t.is((await httpRequest(port, { method: 'POST', path, headers: { Host: 'rebound.example' } })).status, 403);
 });
 
 test('an Express application on node:http is profiled the same way', async (t) => {

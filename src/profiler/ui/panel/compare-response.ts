@@ -8,7 +8,7 @@ import { loadProfile, type ProfileLookup, type ProfileSource } from './load-prof
 import { negotiatedResponse, panelErrorResponse } from './panel-response';
 
 /** A lookup that found no readable profile, as the compare page words it: a 404 in both formats. */
-function notFoundResponse(request: Request, lookup: Exclude<ProfileLookup, { kind: 'found' }>): Response {
+export function notFoundResponse(request: Request, lookup: Exclude<ProfileLookup, { kind: 'found' }>): Response {
   switch (lookup.kind) {
     case 'none':
       return panelErrorResponse(request, 404, 'There are no profiles', 'No profiles found.');

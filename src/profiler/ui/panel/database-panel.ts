@@ -6,9 +6,27 @@ import { callFilters, chosenFilter, filteredIndexes, renderCallTotals, renderDur
 import { renderSourcePosition } from './editor-link';
 import { type PanelContext, type PanelDefinition } from './panel-definition';
 import { formatMs, formatValue } from './panel-format';
+import { explainableQuery } from '../../explain/explainable-query';
+import { explainPath } from '../../profiler-paths';
+import { type StoredQuery } from '../../app-io/analyze-calls';
 
 /** The `?filter=` that lists the query shapes instead of the queries. */
 const GROUPED = 'grouped';
+
+/** Whether a query starts with SELECT or WITH, the statements the Explain action is for. */
+const READS = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*(?:select|with)\b/i;
+
+/**
+ * The Explain action of a query (Symfony's Doctrine panel's "Explain query"): a form that POSTs,
+ * since it connects to the database, so no page needs a script. A SELECT that cannot be explained
+ * as it ran (a redacted parameter) says why instead.
+ */
+function renderExplainAction(token: string, query: StoredQuery, index: number): SafeHtml {
+  if (!READS.test(query.sql)) return html``;
+  const explainable = explainableQuery(query);
+  if (!explainable.ok) return html`<p class="help explain-refused">Not explained: ${explainable.reason}</p>`;
+  return html`<form method="post" action="${explainPath(token, index + 1)}" class="explain-form"><button type="submit">Explain</button></form>`;
+}
 
 function renderQuery(context: PanelContext<DatabaseCollectorData>, analysis: QueryAnalysis, inLoops: ReadonlySet<number>, index: number): SafeHtml {
   const query = context.data.queries[index];
@@ -22,7 +40,7 @@ function renderQuery(context: PanelContext<DatabaseCollectorData>, analysis: Que
     [analysis.duplicates.has(index), 'duplicate'],
     [analysis.slow.has(index), 'slow'],
     [query.error !== null, 'error'],
-  ])}${query.error === null ? '' : html`<p class="call-error status-error-text">${query.error}</p>`}</td>
+  ])}${query.error === null ? '' : html`<p class="call-error status-error-text">${query.error}</p>`}${renderExplainAction(context.profile.token, query, index)}</td>
 <td>${query.rows ?? '—'}</td><td>${renderOrigin(query.origin, context.editorLink)}</td></tr>\n`;
 }
 

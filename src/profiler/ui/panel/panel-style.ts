@@ -85,6 +85,16 @@ ol.state-path .time { font-size: 12px; color: #555; }
 .flag { display: inline-block; font-size: 11px; padding: 0 6px; margin-left: 4px; border-radius: 3px; background: #e5e7eb; color: #333; }
 .flag-n-1, .flag-slow, .flag-error { background: #b0413e; color: #fff; }
 .flag-duplicate { background: #c28b2c; color: #fff; }
+.flag-full-scan { background: #c28b2c; color: #fff; }
+.explain-form { margin: 4px 0 0; }
+.explain-form button { font-size: 12px; padding: 1px 8px; cursor: pointer; }
+.plan { list-style: none; margin: 0; padding-left: 18px; border-left: 1px dotted #bbb; }
+.plan-root { padding-left: 0; border-left: none; }
+.plan-node { margin: 4px 0; }
+.plan-node > .plan-label { font-weight: 600; font-family: monospace; }
+.plan-node.full-scan > .plan-label { color: #b0413e; }
+.plan-node > span:not(.flag) { font-family: monospace; font-size: 12px; color: #555; margin-left: 6px; }
+.plan-details { margin: 2px 0 2px 18px; padding: 0; font-family: monospace; font-size: 12px; color: #555; list-style: square; }
 table.queries pre.sql, table.query-groups pre.sql { font-size: 12px; }
 .running { color: #a46a1f; font-style: italic; }
 .call-error { margin: 4px 0 0; }

@@ -9,6 +9,8 @@ import { unreadableProfileMessage } from '../../profile-schema';
 import { guardStorage, ProfilerStorageUnavailableError, type PageStorage } from './guard-storage';
 import { LIVE_PAGE_CSP } from './live-list';
 import { compareResponse } from './compare-response';
+import { createExplainController } from './explain-response';
+import { type ExplainConfig } from '../../explain/explain-config';
 import { loadProfile } from './load-profile';
 import { negotiatedResponse, panelErrorResponse, storageUnavailableResponse, tokenNotFoundPage } from './panel-response';
 import { type EditorLink } from './editor-link';
@@ -57,6 +59,8 @@ export interface ProfilerRoutesDeps {
   readonly toolbarItems?: readonly ToolbarItem[];
   /** The configuration the status page shows (no password); without it the page shows none. */
   readonly settings?: ProfilerSettings;
+  /** Where the Database panel's Explain action connects (PROFILER_EXPLAIN_*); without it the action says how to configure one. */
+  readonly explain?: ExplainConfig;
 }
 
 /** A page that reads the storage: the storage failing or not answering makes it a 503 that says so. */
@@ -237,6 +241,9 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
   };
 }
 
+/** A profile's token and a query's number as the Database panel shows it (from 1). */
+const EXPLAIN_REQUIREMENTS = { token: '[0-9a-f]{6}|latest', query: '[1-9][0-9]{0,5}' };
+
 /** What `/_profiler/` lists, as Symfony's home redirect (`limit=10`); a search without a limit shows DEFAULT_LIMIT. */
 const HOME_LIMIT = 10;
 
@@ -267,6 +274,9 @@ export function createProfilerRoutes(unguarded: ProfilerRoutesDeps): RouteDefini
       requirements: { token: '[0-9a-f]{6}|latest', other: '[0-9a-f]{6}|latest' },
       controller: createCompareController(deps),
     },
+    // POST: they connect to a database (and ANALYZE runs the query); a link or an image of another page must not.
+    { name: '_profiler_explain', path: ProfilerPaths.EXPLAIN_ROUTE, methods: ['POST'], requirements: EXPLAIN_REQUIREMENTS, controller: createExplainController(deps, false) },
+    { name: '_profiler_explain_analyze', path: ProfilerPaths.EXPLAIN_ANALYZE_ROUTE, methods: ['POST'], requirements: EXPLAIN_REQUIREMENTS, controller: createExplainController(deps, true) },
     {
       name: '_profiler',
       path: ProfilerPaths.PROFILE_ROUTE,

@@ -42,7 +42,7 @@ const deps = (entries: Record<string, ReadResult>, droppedByWriter: Record<strin
   panels: DEFAULT_PANELS,
 });
 
-test('the routes carry Symfony\'s names, static paths first, the token requirement on _profiler and _wdt, the toolbar\'s files before it', (t) => {
+test('the routes carry Symfony\'s names, static paths first, the token requirement on _profiler and _wdt, the toolbar\'s files before it, EXPLAIN as a POST', (t) => {
   const routes = createProfilerRoutes(deps({}));
   t.deepEqual(routes.map((route) => [route.name, route.path]), [
     ['_profiler_home', '/_profiler/'],
@@ -51,15 +51,21 @@ test('the routes carry Symfony\'s names, static paths first, the token requireme
     ['_profiler_live', '/_profiler/live'],
     ['_profiler_search_results', '/_profiler/{token}/search/results'],
     ['_profiler_compare', '/_profiler/{token}/compare/{other}'],
+    ['_profiler_explain', '/_profiler/{token}/explain/{query}'],
+    ['_profiler_explain_analyze', '/_profiler/{token}/explain/{query}/analyze'],
     ['_profiler', '/_profiler/{token}'],
     ['_wdt_assets', '/_wdt/assets/{file}'],
     ['_wdt', '/_wdt/{token}'],
   ]);
   t.deepEqual(routes[4]?.requirements, { token: '[0-9a-f]{6}|empty' });
   t.deepEqual(routes[5]?.requirements, { token: '[0-9a-f]{6}|latest', other: '[0-9a-f]{6}|latest' });
-  t.deepEqual(routes[6]?.requirements, { token: '[0-9a-f]{6}|latest' });
-  t.deepEqual(routes[7]?.requirements, { file: 'toolbar\\.[0-9a-f]{12}\\.(?:css|js)' });
-  t.deepEqual(routes[8]?.requirements, { token: '[0-9a-f]{6}' });
+  for (const explain of [routes[6], routes[7]]) {
+    t.deepEqual(explain?.methods, ['POST']);
+    t.deepEqual(explain?.requirements, { token: '[0-9a-f]{6}|latest', query: '[1-9][0-9]{0,5}' });
+  }
+  t.deepEqual(routes[8]?.requirements, { token: '[0-9a-f]{6}|latest' });
+  t.deepEqual(routes[9]?.requirements, { file: 'toolbar\\.[0-9a-f]{12}\\.(?:css|js)' });
+  t.deepEqual(routes[10]?.requirements, { token: '[0-9a-f]{6}' });
 });
 
 test('a token the writer dropped is a 404 that says so and why', async (t) => {
