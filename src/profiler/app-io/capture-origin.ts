@@ -76,8 +76,8 @@ function mapSite(site: NodeJS.CallSite, file: string, format: PrepareStackTrace 
   if (format !== undefined && format.name !== NODE_FORMAT) {
     // A formatter installed by a loader (ts-node's source-map-support) knows the maps Node does not.
     const [frame] = parseStack(String(format(FORMAT_ERROR, [site])), 1);
-    // An async frame is written `async name`: the name alone is the function's.
-    if (frame !== undefined && frame.file !== '') return { file: pathOf(frame.file), line: frame.line, column: frame.column, function: frame.function.replace(/^async /, '') || fn, found };
+    // An async frame is written `async name` (`async` alone when anonymous): the name alone is the function's.
+    if (frame !== undefined && frame.file !== '') return { file: pathOf(frame.file), line: frame.line, column: frame.column, function: frame.function.replace(/^async(?: |$)/, '') || fn, found };
   }
   const entry = findSourceMap(file)?.findEntry(line - 1, column - 1);
   if (entry !== undefined && 'originalSource' in entry && typeof entry.originalSource === 'string') {
