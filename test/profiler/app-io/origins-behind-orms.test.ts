@@ -12,7 +12,7 @@ import { Response, type Profile, type RouteDefinition } from '../../../src';
 import { type StoredQuery } from '../../../src/profiler/app-io/analyze-calls';
 import { type DatabaseCollectorData } from '../../../src/profiler/collect/collectors/app-io-collectors';
 import { httpRequest } from '../../helpers/http-client';
-import { profiledRequest, startIoApp, type IoApp } from './io-app';
+import { profiledRequest, startIoApp, startUpstream, type IoApp } from './io-app';
 
 /*
  * Origins of queries an ORM sends after the application's frames are gone: Drizzle on
@@ -36,6 +36,9 @@ exports.lazy = (pool, sql, params) => ({ then: (resolve, reject) => pool.query(s
 async function send(pool, sql, params) { await new Promise((resolve) => setImmediate(resolve)); return pool.query(sql, params); }
 async function prepare(pool, sql, params) { await new Promise((resolve) => setImmediate(resolve)); const result = await send(pool, sql, params); return result; }
 exports.deep = (pool, sql, params) => ({ then: (resolve, reject) => prepare(pool, sql, params).then(resolve, reject) });
+exports.fetchLater = (url) => ({
+  then: (resolve, reject) => require('node:http').get(url, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); }).on('error', reject),
+});
 `;
 const folder = mkdtempSync(join(tmpdir(), 'loupe-origins-'));
 mkdirSync(join(folder, 'node_modules', 'lazy-orm'), { recursive: true });
@@ -43,6 +46,8 @@ writeFileSync(join(folder, 'node_modules', 'lazy-orm', 'index.js'), LIBRARY);
 interface LazyOrm {
   lazy(pool: pg.Pool, sql: string, params: unknown[]): PromiseLike<pg.QueryResult>;
   deep(pool: pg.Pool, sql: string, params: unknown[]): PromiseLike<pg.QueryResult>;
+  /** An HTTP client's lazy request: sent from its thenable's `then`. */
+  fetchLater(url: string): PromiseLike<number>;
 }
 const orm = createRequire(join(folder, 'index.js'))('lazy-orm') as LazyOrm;
 
@@ -72,12 +77,16 @@ const routes: RouteDefinition[] = [
   route('deep', async () => {
     for (const id of [1, 2, 3]) await orm.deep(pool, `SELECT name FROM ${table} WHERE id = $1`, [id]); // deep-await-line
   }),
+  route('http', async () => {
+    await orm.fetchLater(`${upstream.url}/json`);
+  }),
   route('direct', async () => {
     for (const id of [1, 2, 3]) await pool.query(`SELECT name FROM ${table} WHERE id = $1`, [id]); // direct-line
   }),
 ];
 
 let io: IoApp;
+let upstream: Awaited<ReturnType<typeof startUpstream>>;
 
 test.before(async () => {
   try {
@@ -86,11 +95,13 @@ test.before(async () => {
   } catch (error) {
     throw new Error(`PostgreSQL at 127.0.0.1:5432 (database test, trust) did not answer: start it with pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start (${String(error)}).`);
   }
+  upstream = await startUpstream();
   io = await startIoApp(routes);
 });
 
 test.after.always(async () => {
   await io?.close();
+  await upstream?.close();
   await pool.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
   await pool.end();
   rmSync(folder, { recursive: true, force: true });
@@ -137,6 +148,15 @@ test.serial('a query a library sends after awaits of its own has the application
     t.like(query.origin, { line: lineOf('deep-await-line'), found: 'async' });
   }
   t.is(dbData(profile).nPlusOne, 1, 'the awaiting line is a real place: the loop is found');
+});
+
+test.serial('an HTTP call a library sends from its thenable is marked as issued by it in the HTTP Client panel', async (t) => {
+  const { profile } = await profiledRequest(io, { path: '/http' });
+  const calls = (profile.collectors['http_client'] as unknown as { calls: { url: string; origin: unknown }[] }).calls;
+  t.is(calls.length, 1);
+  t.like(calls[0]?.origin, { file: '', function: 'httpController', found: 'request', library: 'lazy-orm' }, JSON.stringify(calls[0]));
+  const panel = await httpRequest(io.port, { path: `/_profiler/${profile.token}?panel=http_client` });
+  t.regex(panel.body, />issued by lazy-orm in httpController<\/span>/);
 });
 
 test.serial('a query the application sends itself keeps its line from the synchronous stack, stored as before with no mark, and its loop is an N+1', async (t) => {
