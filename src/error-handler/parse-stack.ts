@@ -15,11 +15,14 @@ export interface StackFrame {
 const FRAME_LINE = /^\s+at\s/;
 const CALL = /^(.*?) \((.*)\)$/;
 const POSITION = /^(.*):(\d+):(\d+)$/;
+/** An anonymous function awaited: `at async /app/run.ts:4:37`, whose position has no parentheses. */
+const ANONYMOUS_ASYNC = /^async (?=\S+:\d+:\d+$)/;
 
 function parseFrame(text: string): StackFrame {
   const call = CALL.exec(text);
-  const fn = call?.[1] ?? '';
-  const location = call?.[2] ?? text;
+  const anonymousAsync = call === null && ANONYMOUS_ASYNC.test(text);
+  const fn = call?.[1] ?? (anonymousAsync ? 'async' : '');
+  const location = call?.[2] ?? (anonymousAsync ? text.slice('async '.length) : text);
   const position = POSITION.exec(location);
   if (position === null) {
     // `at async Promise.all (index 0)`, `at foo (native)`: a frame with no source position.

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { parseStack } from '../../src/error-handler/parse-stack';
 
-test('parses named, anonymous, constructor and eval frames', (t) => {
+test('parses named, anonymous, anonymous awaited, constructor and eval frames', (t) => {
   const stack = [
     'TypeError: t',
     '    at new K (/app/src/k.ts:3:35)',
@@ -9,6 +9,7 @@ test('parses named, anonymous, constructor and eval frames', (t) => {
     '    at Object.<anonymous> (file:///app/main.mjs:10:2)',
     '    at eval (eval at <anonymous> (/app/e.js:6:7), <anonymous>:1:6)',
     '    at async Promise.all (index 0)',
+    '    at async /app/src/await.ts:5:9',
     '    at node:internal/main/run_main_module:28:49',
   ].join('\n');
   t.deepEqual(parseStack(stack), [
@@ -17,6 +18,7 @@ test('parses named, anonymous, constructor and eval frames', (t) => {
     { function: 'Object.<anonymous>', file: 'file:///app/main.mjs', line: 10, column: 2 },
     { function: 'eval', file: 'eval at <anonymous> (/app/e.js:6:7), <anonymous>', line: 1, column: 6 },
     { function: 'async Promise.all (index 0)', file: '', line: 0, column: 0 },
+    { function: 'async', file: '/app/src/await.ts', line: 5, column: 9 },
     { function: '', file: 'node:internal/main/run_main_module', line: 28, column: 49 },
   ]);
 });

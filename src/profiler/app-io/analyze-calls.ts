@@ -1,10 +1,16 @@
+import { type OriginFound } from './capture-origin';
 import { normalizeSql } from './sql-text';
 
-/** Where a stored call was made (see captureOrigin). */
+/**
+ * Where a stored call was made (see captureOrigin). `found` and `library` are stored only when
+ * the origin is not on the synchronous stack: profiles written before them read as `stack`.
+ */
 export interface StoredOrigin {
   readonly file: string;
   readonly line: number;
   readonly function: string;
+  readonly found?: OriginFound;
+  readonly library?: string;
 }
 
 /** What every stored call has that the analysis reads. */
@@ -49,8 +55,31 @@ export interface QueryAnalysis {
 /** Times a query shape runs from one place before it is flagged N+1 (Telescope and Clockwork flag loops the same way). */
 export const N_PLUS_ONE = 3;
 
+/**
+ * `file:line` of a call's place in the application; `''` where it is unknown (no origin, or only
+ * its request's position), and such a call is in no N+1: it may come from anywhere in the request.
+ */
 export function originText(origin: StoredOrigin | null): string {
-  return origin === null ? '' : `${origin.file}:${origin.line}`;
+  return origin === null || origin.file === '' ? '' : `${origin.file}:${origin.line}`;
+}
+
+/** Whether the call was sent with no frame of the application's on its stack: only its request is known. */
+export function isRequestOrigin(origin: StoredOrigin | null): origin is StoredOrigin & { readonly found: 'request' } {
+  return origin !== null && origin.found === 'request';
+}
+
+/**
+ * A request's position in words, for a call with no frame of the application's: the library
+ * that sent it and the controller it ran in (`issued by drizzle-orm in listPosts`).
+ */
+export function requestOriginText(origin: StoredOrigin): string {
+  const where = origin.function === '' ? 'during the request' : `in ${origin.function}`;
+  return origin.library === undefined ? where : `issued by ${origin.library} ${where}`;
+}
+
+/** The function of an origin as V8 writes it: `async name` for a frame found among the `await`s. */
+export function originFunction(origin: StoredOrigin): string {
+  return origin.found === 'async' ? `async ${origin.function}`.trimEnd() : origin.function;
 }
 
 /** Indexes of calls at least `slowMs` long. */

@@ -18,9 +18,10 @@ export function analyzeRepeats<TCall extends StoredCall>(calls: readonly TCall[]
   const seen = new Set<string>();
   const duplicates = new Set<number>();
   calls.forEach((call, index) => {
-    // A call whose place is unknown is in no loop: calls from different places would be counted as one.
-    if (call.origin !== null) {
-      const place = `${shapeOf(call)}\u0000${originText(call.origin)}`;
+    // A call whose place is unknown (no origin, or its request's only) is in no loop: calls from different places would be counted as one.
+    const origin = originText(call.origin);
+    if (origin !== '') {
+      const place = `${shapeOf(call)}\u0000${origin}`;
       const members = perPlace.get(place) ?? [];
       members.push(index);
       perPlace.set(place, members);

@@ -18,7 +18,8 @@ export interface CapturedCall {
   duration: number | null;
   /** The error's message when the call failed. */
   error: string | null;
-  origin: CallOrigin | null;
+  /** Always one: where no frame of the application's was on the stack, the request's position. */
+  origin: CallOrigin;
 }
 
 export interface DbQueryEntry extends CapturedCall {

@@ -74,7 +74,7 @@ const FETCH_STACK_DEPTH = 48;
 const undiciCalls = new WeakMap<object, OpenCall<HttpCallEntry>>();
 const httpCalls = new WeakMap<object, OpenCall<HttpCallEntry>>();
 /** Where the application ended each ClientRequest: node:http publishes its start later, from the socket's tick. */
-const httpOrigins = new WeakMap<object, CallOrigin | null>();
+const httpOrigins = new WeakMap<object, CallOrigin>();
 
 /**
  * Takes the origin of a node:http call where the application (or its library) ends the request,
@@ -87,7 +87,8 @@ function recordHttpOrigins(): () => void {
         const origin = captureOrigin();
         httpOrigins.set(this, origin);
         const call = httpCalls.get(this);
-        if (call !== undefined && call.entry.origin === null) call.entry.origin = origin;
+        // The start, published first, may have found only the request's position.
+        if (call !== undefined && call.entry.origin.found === 'request') call.entry.origin = origin;
       }
       return original.apply(this, args);
     },

@@ -3,13 +3,31 @@ import { basename, dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseStack } from '../../error-handler/parse-stack';
 import { NODE_FORMAT } from '../../error-handler/read-stack';
+import { currentRequest, type CurrentRequest } from '../../kernel/request-context';
 
-/** Where a captured call was made: the application's file and line (source-mapped where a map is known). */
+/**
+ * How an origin was found: `stack`, a frame of the synchronous stack; `async`, an `await` of the
+ * application's that the call's async functions lead back to (V8's `async …` frames); `request`,
+ * no frame of the application's at all, so the request's own position stands for it.
+ */
+export type OriginFound = 'stack' | 'async' | 'request';
+
+/**
+ * Where a captured call was made: the application's file and line (source-mapped where a map is
+ * known), or, found `request`, the request's controller (else its route) with file `''` and line 0.
+ */
 export interface CallOrigin {
   readonly file: string;
   readonly line: number;
   readonly column: number;
   readonly function: string;
+  readonly found: OriginFound;
+  /**
+   * Found `request` only: the package of the outermost library frame, which sent the call
+   * (`drizzle-orm`, `knex`): a statement of its own (BEGIN, a connection's SET) or a query it
+   * ran from a microtask, where a thenable's `then` keeps none of the application's frames.
+   */
+  readonly library?: string;
 }
 
 /** Loupe's own directory, compiled (`dist/`) or not: its frames are never the origin of an application's call. */
@@ -65,22 +83,50 @@ function sourceMapOf(file: string): SourceMap | undefined {
  */
 function mapSite(site: NodeJS.CallSite, file: string, format: PrepareStackTrace | undefined): CallOrigin {
   const fn = site.getFunctionName() ?? site.getMethodName() ?? '';
+  const found = site.isAsync() ? 'async' : 'stack';
   const line = site.getLineNumber() ?? 0;
   const column = site.getColumnNumber() ?? 0;
   // Node's own formatter maps through findSourceMap, which is cheaper to ask directly.
   if (format !== undefined && format.name !== NODE_FORMAT) {
     // A formatter installed by a loader (ts-node's source-map-support) knows the maps Node does not.
     const [frame] = parseStack(String(format(FORMAT_ERROR, [site])), 1);
-    if (frame !== undefined && frame.file !== '') return { file: pathOf(frame.file), line: frame.line, column: frame.column, function: frame.function || fn };
+    // An async frame is written `async name` (`async` alone when anonymous): the name alone is the function's.
+    if (frame !== undefined && frame.file !== '') return { file: pathOf(frame.file), line: frame.line, column: frame.column, function: frame.function.replace(/^async(?: |$)/, '') || fn, found };
   }
   const entry = sourceMapOf(file)?.findEntry(line - 1, column - 1);
   if (entry !== undefined && 'originalSource' in entry && typeof entry.originalSource === 'string') {
-    return { file: pathOf(entry.originalSource), line: entry.originalLine + 1, column: entry.originalColumn + 1, function: fn };
+    return { file: pathOf(entry.originalSource), line: entry.originalLine + 1, column: entry.originalColumn + 1, function: fn, found };
   }
-  return { file: pathOf(file), line, column, function: fn };
+  return { file: pathOf(file), line, column, function: fn, found };
 }
 
-function originFromStack(depth: number): CallOrigin | null {
+/** The package a library's file belongs to (`drizzle-orm`, `@prisma/client`); `undefined` for any other file. */
+function packageOf(file: string): string | undefined {
+  // Both generated clients are Prisma's.
+  if (GENERATED_CLIENTS.some((dir) => file.includes(dir))) return 'prisma';
+  const at = file.lastIndexOf(NODE_MODULES);
+  if (at === -1) return undefined;
+  const [scope = '', name = ''] = file.slice(at + NODE_MODULES.length).split(sep, 2);
+  return scope.startsWith('@') ? `${scope}/${name}` : scope;
+}
+
+/**
+ * The request's position, for a call with no frame of the application's: its controller (else
+ * its route), and the outermost library on the stack, the one the application (or nothing) called.
+ */
+function requestOrigin(sites: readonly NodeJS.CallSite[], request: CurrentRequest | undefined): CallOrigin {
+  const attributes = request?.request.attributes;
+  const position = attributes?.get('_controller') ?? attributes?.get('_route');
+  const fn = typeof position === 'string' ? position : '';
+  for (let index = sites.length - 1; index >= 0; index--) {
+    const file = sites[index]?.getFileName();
+    const library = file === undefined || file === null ? undefined : packageOf(file);
+    if (library !== undefined) return { file: '', line: 0, column: 0, function: fn, found: 'request', library };
+  }
+  return { file: '', line: 0, column: 0, function: fn, found: 'request' };
+}
+
+function originFromStack(depth: number): CallOrigin {
   const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
   const limit = Error.stackTraceLimit;
   const holder: { stack?: unknown } = {};
@@ -95,7 +141,7 @@ function originFromStack(depth: number): CallOrigin | null {
       const origin = mapSite(site, file, format);
       if (isApplicationFile(origin.file)) return origin;
     }
-    return null;
+    return requestOrigin(sites, currentRequest());
   } finally {
     // Deleted rather than set to undefined when there was none: Node's own formatting (source maps) runs then.
     if (format === undefined) delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
@@ -111,9 +157,11 @@ let inherited: CallOrigin | null = null;
  * The first frame of the current stack that is the application's: outside `node_modules`, Node's
  * own modules and Loupe, as `file:line` (Symfony's Doctrine panel and Telescope show the same).
  * Taken synchronously where the call starts, since later events of it run in the socket's stack.
- * `null` when the whole stack is libraries (a query a library makes on its own).
+ * V8's `async …` frames count (found `async`): an ORM's client awaits its own steps before the
+ * driver runs. When the whole stack is libraries (a library's own statement, or a thenable's
+ * `then` run from a microtask), the request's position (see requestOrigin): never nothing.
  */
-export function captureOrigin(depth = STACK_DEPTH): CallOrigin | null {
+export function captureOrigin(depth = STACK_DEPTH): CallOrigin {
   return inherited ?? originFromStack(depth);
 }
 

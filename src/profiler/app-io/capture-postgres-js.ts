@@ -13,7 +13,7 @@ const DRIVER = 'postgres';
 /** Where a query the application made was: its request and its line, kept from the query's creation to its sending. */
 interface Pending {
   readonly request: CurrentRequest;
-  readonly origin: CallOrigin | null;
+  readonly origin: CallOrigin;
 }
 
 const PENDING = Symbol('loupe.postgres.pending');

@@ -31,7 +31,7 @@ export function openCall<TEntry extends CapturedCall>(
   kind: string,
   category: SpanCategory,
   spanName: string,
-  build: (start: number, origin: CallOrigin | null) => TEntry,
+  build: (start: number, origin: CallOrigin) => TEntry,
   stackDepth = STACK_DEPTH,
 ): OpenCall<TEntry> | null {
   const request = currentRequest();

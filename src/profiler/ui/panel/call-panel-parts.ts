@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../../view/html';
-import { type StoredOrigin } from '../../app-io/analyze-calls';
+import { isRequestOrigin, originFunction, requestOriginText, type StoredOrigin } from '../../app-io/analyze-calls';
 import { type CallTotals } from '../../collect/collectors/app-io-collectors';
 import { profilePath } from '../../profiler-paths';
 import { renderSourcePosition, type EditorLink } from './editor-link';
@@ -74,10 +74,18 @@ export function renderDuration(duration: number | null): SafeHtml {
   return duration === null ? html`<span class="running">running</span>` : html`${formatMs(duration)}`;
 }
 
-/** Where the application made the call, linked to the editor when PROFILER_IDE is set. */
+/** Why a call shows its request's position, on hover. */
+const REQUEST_ORIGIN_HELP = "No frame of the application's was on the stack: a library's own statement, or a query it sent later for the application (an awaited thenable runs from a microtask).";
+
+/**
+ * Where the application made the call, linked to the editor when PROFILER_IDE is set; for a call
+ * with no frame of the application's, the library that sent it and the request's controller.
+ */
 export function renderOrigin(origin: StoredOrigin | null, editorLink: EditorLink): SafeHtml {
   if (origin === null) return html`<span class="empty">—</span>`;
-  return html`${renderSourcePosition(editorLink, origin.file, origin.line)}${origin.function === '' ? '' : html`<br><span class="fn">${origin.function}</span>`}`;
+  if (isRequestOrigin(origin)) return html`<span class="request-origin help" title="${REQUEST_ORIGIN_HELP}">${requestOriginText(origin)}</span>`;
+  const fn = originFunction(origin);
+  return html`${renderSourcePosition(editorLink, origin.file, origin.line)}${fn === '' ? '' : html`<br><span class="fn">${fn}</span>`}`;
 }
 
 /** The flags of one entry as small labels (N+1, duplicate, slow, error). */

@@ -48,7 +48,7 @@ function renderQuery(context: PanelContext<DatabaseCollectorData>, analysis: Que
 function renderGroupOrigins(group: QueryGroup, context: PanelContext<DatabaseCollectorData>): SafeHtml {
   const places = group.queries.flatMap((index) => {
     const origin = context.data.queries[index]?.origin ?? null;
-    return origin === null ? [] : [origin];
+    return origin === null || originText(origin) === '' ? [] : [origin];
   });
   const unique = places.filter((origin, at) => places.findIndex((other) => originText(other) === originText(origin)) === at);
   if (unique.length === 0) return html`<span class="empty">—</span>`;

@@ -1,4 +1,4 @@
-import { type StoredCall } from '../../app-io/analyze-calls';
+import { isRequestOrigin, originFunction, requestOriginText, type StoredCall } from '../../app-io/analyze-calls';
 import { DATABASE_COLLECTOR, HTTP_CLIENT_COLLECTOR, REDIS_COLLECTOR, type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../collect/collectors/app-io-collectors';
 import { type TimelineSpan } from '../../collect/collectors/timeline-collector';
 import { collectorData, type Profile } from '../../profile';
@@ -16,7 +16,9 @@ export const CATEGORY_LABELS: Readonly<Record<string, string>> = {
 
 /** A captured call as its span's title says it: the client, and where in the application it was made. */
 function describe(client: string, call: StoredCall): string {
-  return call.origin === null ? client : `${client} · ${call.origin.function} ${call.origin.file}:${call.origin.line}`;
+  const { origin } = call;
+  if (origin === null) return client;
+  return isRequestOrigin(origin) ? `${client} · ${requestOriginText(origin)}` : `${client} · ${originFunction(origin)} ${origin.file}:${origin.line}`;
 }
 
 /** The spans of `category`, in the order their calls were captured: each call opens its span as it is recorded. */

@@ -40,6 +40,21 @@ test('profiler:show marks N+1, duplicate, slow and failed queries and says the f
   t.true(text.includes('    #7  1.00 ms  pg shop  [error: syntax error at or near "SELEC"]  at src/app.ts:7 (list)\n        SELEC oops\n'));
 });
 
+test('profiler:show names the library and the controller of a query sent with no frame of the application\'s, never counts those as N+1, and writes an awaiting frame as async', (t) => {
+  const issued = { file: '', line: 0, function: 'listPosts', found: 'request', library: 'drizzle-orm' } as const;
+  const queries = [
+    ...[1, 2, 3].map((id) => query('SELECT * FROM posts WHERE id = $1', { params: [id], origin: issued })),
+    query('BEGIN', { origin: { file: '', line: 0, function: '', found: 'request' } }),
+    query('SELECT 1', { origin: { file: 'src/feed.ts', line: 9, function: 'feed', found: 'async' } }),
+  ];
+  const db: DatabaseCollectorData = { ...totals, count: queries.length, time: 5, queries, nPlusOne: 0, duplicates: 0 };
+  const text = formatProfile(sampleProfile({ collectors: { db: { ...db } } }));
+  t.true(text.includes('    #1  1.00 ms  pg shop  1 row  issued by drizzle-orm in listPosts\n'), text);
+  t.false(text.includes('[N+1]'), 'three queries from somewhere in one controller are not one place');
+  t.true(text.includes('    #4  1.00 ms  pg shop  1 row  during the request\n'));
+  t.true(text.includes('    #5  1.00 ms  pg shop  1 row  at src/feed.ts:9 (async feed)\n'));
+});
+
 test('profiler:show escapes control characters in SQL, URLs, Redis arguments and errors, and keeps each call on one line', (t) => {
   const db: DatabaseCollectorData = { ...totals, count: 1, time: 1, queries: [query("SELECT '\u001b]0;pwned\u0007'\nFROM t\u009b2J")], nPlusOne: 0, duplicates: 0 };
   const http_client: HttpClientCollectorData = {

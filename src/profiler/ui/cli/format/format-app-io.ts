@@ -1,4 +1,4 @@
-import { analyzeQueries, originText, type StoredCall } from '../../../app-io/analyze-calls';
+import { analyzeQueries, isRequestOrigin, originFunction, originText, requestOriginText, type StoredCall } from '../../../app-io/analyze-calls';
 import { groupBatchRewrite } from '../../../app-io/batch-rewrite';
 import { type CallTotals, type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../../collect/collectors/app-io-collectors';
 import { formatDuration } from '../../../../cli/format/format-duration';
@@ -27,10 +27,12 @@ function duration(call: StoredCall): string {
   return call.duration === null ? 'running' : formatDuration(call.duration);
 }
 
-/** `  at file:line (function)`, or nothing when the call's origin was not found. */
+/** `  at file:line (function)`, `  issued by pg in listPosts` with only the request's position, or nothing without an origin. */
 function origin(call: StoredCall): string {
   if (call.origin === null) return '';
-  return `  at ${originText(call.origin)}${call.origin.function === '' ? '' : ` (${call.origin.function})`}`;
+  if (isRequestOrigin(call.origin)) return `  ${requestOriginText(call.origin)}`;
+  const fn = originFunction(call.origin);
+  return `  at ${originText(call.origin)}${fn === '' ? '' : ` (${fn})`}`;
 }
 
 /** The totals line every section starts with: count, time, and the flags that are not zero. */
