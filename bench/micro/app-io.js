@@ -38,7 +38,8 @@ async function child(mode, runs) {
     logger: createLogger({ level: 'silent', format: 'json' }),
   });
   const request = { url: '/io', headers: { host: '127.0.0.1:8000', accept: '*/*' } };
-  for (let i = 0; i < 300; i++) await app.inject(request);
+  const warmup = Number(process.env.APP_IO_WARMUP ?? 300);
+  for (let i = 0; i < warmup; i++) await app.inject(request);
   await app.profiler.writer.whenIdle();
   const cpu = process.cpuUsage();
   let profiled = 0;
