@@ -90,8 +90,7 @@ test('values from the environment are used', (t) => {
   const profiler = readProfilerConfig(config.env);
   t.is(config.server.host, '0.0.0.0');
   t.is(config.server.port, 8080);
-  t.is(config.redis.url, 'rediss://cache.internal:6380/2');
-  t.is(config.redis.prefix, 'test-1:');
+  t.like(config.redis, { url: 'rediss://cache.internal:6380/2', prefix: 'test-1:' });
   t.is(config.server.maxBodySize, 2048);
   t.deepEqual(config.locale.enabledLocales, ['fr', 'de']);
   t.is(config.locale.defaultLocale, 'fr');
