@@ -195,6 +195,7 @@ function defaultListeners(config: Config, router: Router, sessionStorage: Sessio
   if (security !== undefined) {
     const firewalls = new FirewallMap(security.firewalls);
     const verifier = security.verifier ?? new CredentialsVerifier(security.users);
+    // Without Redis the prefix only names the counters kept in memory.
     verifier.useThrottle(new LoginThrottle(redis, config.redis?.prefix ?? 'loupe:'));
     listeners.push(
       createRememberMeListener({
