@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await app.close();
-    await deleteKeys(config.redis.url, prefix);
+    if (config.redis !== null) await deleteKeys(config.redis.url, prefix);
   }
 }
 

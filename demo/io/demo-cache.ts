@@ -1,5 +1,5 @@
 import { Cluster, Redis } from 'ioredis';
-import { currentRequest, ServiceUnavailableHttpError, type Config } from '../../src';
+import { currentRequest, ServiceUnavailableHttpError, type RedisConfig } from '../../src';
 
 /** What the cache answers: the value, and whether it came from Redis. */
 export interface Cached<T> {
@@ -8,7 +8,7 @@ export interface Cached<T> {
 }
 
 /** The demo's own client of Loupe's Redis (or cluster); it connects on its first command only. */
-function createClient(redis: Config['redis']): Redis | Cluster {
+function createClient(redis: RedisConfig): Redis | Cluster {
   const common = { lazyConnect: true, commandTimeout: redis.commandTimeoutMs, connectionName: 'loupe-demo-cache' } as const;
   const { cluster } = redis;
   if (cluster === null) return new Redis(redis.url, { ...common, maxRetriesPerRequest: 1 });
@@ -36,7 +36,7 @@ export class DemoCache {
   readonly prefix: string;
   readonly #redis: Redis | Cluster;
 
-  constructor(redis: Config['redis'], warn: (message: string) => void) {
+  constructor(redis: RedisConfig, warn: (message: string) => void) {
     this.prefix = `${redis.prefix}demo:cache:`;
     this.#redis = createClient(redis);
     // ioredis emits every failed reconnect; the command that failed answers the request with its cause.

@@ -1,4 +1,4 @@
-import { type Config } from '../../src';
+import { LoupeError, type Config } from '../../src';
 import { DemoCache } from './demo-cache';
 import { DemoDatabase } from './demo-database';
 import { UserRepository } from './user-repository';
@@ -33,6 +33,8 @@ export class DemoIo {
   readonly #database: DemoDatabase | null;
 
   constructor(config: Config, databaseUrl: string | null, warn: (message: string) => void) {
+    // The demo shows Redis in its profiles: it does not run without one.
+    if (config.redis === null) throw new LoupeError('LOUPE_ERR_CONFIG_INVALID', 'The demo keeps its cache in Redis: set REDIS_URL (it is empty).');
     this.cache = new DemoCache(config.redis, warn);
     this.#database = databaseUrl === null ? null : new DemoDatabase(databaseUrl, warn);
     this.users = this.#database === null ? null : new UserRepository(this.#database);

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { type LocaleOptions } from '../kernel/listeners/locale-listener';
 import { LOGGER_LEVELS, type LogConfig } from '../log/log-config';
-import { readRedisConfig, type RedisConfig } from '../redis/redis-config';
+import { noRedisWanted, readRedisConfig, type RedisConfig } from '../redis/redis-config';
 import { REMEMBER_ME_COOKIE, type SecurityConfig } from '../security/security-config';
 import { type ServerConfig } from '../server/server-config';
 import { SESSION_COOKIE, type SessionConfig } from '../session/session-config';
@@ -19,7 +19,11 @@ export interface Config {
   /** `currentRequest()` answers inside requests: on with debug, opt-in without (`REQUEST_CONTEXT=1`). */
   readonly requestContext: boolean;
   readonly server: ServerConfig;
-  readonly redis: RedisConfig;
+  /**
+   * Loupe's Redis; `null` for none (REDIS_URL set empty): sessions, login throttling and profiles
+   * are then kept in this process's memory, and the application runs on one process only.
+   */
+  readonly redis: RedisConfig | null;
   readonly locale: LocaleOptions;
   readonly session: SessionConfig;
   readonly security: SecurityConfig;
@@ -60,12 +64,27 @@ function readWorkers(env: Env): number {
   }
 }
 
+/**
+ * Refuses several workers without Redis: each would keep its own sessions and login counts, so a
+ * user logged in by one worker would be unknown to the next request's, and the throttle's
+ * allowance multiplied by the workers. Checked by readConfig, and by serve() for a configuration
+ * made in code.
+ */
+export function checkWorkersShareState(config: Pick<Config, 'server' | 'redis'>): void {
+  if (config.redis !== null || config.server.workers <= 1) return;
+  throw invalid(
+    'WORKERS',
+    String(config.server.workers),
+    '1 without Redis (REDIS_URL is empty): sessions and login throttling are then kept in each process\'s memory, and a user logged in by one worker would be unknown to the others. Set REDIS_URL to run several workers',
+  );
+}
+
 /** Reads and validates the configuration; the only place that reads `process.env`. */
 export function readConfig(env: Env = process.env): Config {
   const appEnv = env['APP_ENV'] ?? 'dev';
   if (appEnv !== 'dev' && appEnv !== 'prod' && appEnv !== 'test') throw invalid('APP_ENV', appEnv, 'dev, prod or test');
   const debug = flag(env, 'APP_DEBUG', appEnv !== 'prod');
-  return Object.freeze({
+  const config: Config = Object.freeze({
     appEnv,
     debug,
     serverTiming: flag(env, 'SERVER_TIMING', debug),
@@ -76,7 +95,7 @@ export function readConfig(env: Env = process.env): Config {
       maxBodySize: integer(env, 'MAX_BODY_SIZE', 1024 * 1024, 0, 1024 * 1024 * 1024),
       workers: readWorkers(env),
     }),
-    redis: readRedisConfig(env),
+    redis: noRedisWanted(env) ? null : readRedisConfig(env),
     locale: readLocale(env),
     session: Object.freeze({ lifetime: integer(env, 'SESSION_LIFETIME', 1440 * 60, 1, 365 * 86400), cookieName: SESSION_COOKIE }),
     security: readSecurity(env, appEnv),
@@ -89,4 +108,6 @@ export function readConfig(env: Env = process.env): Config {
     }),
     env: Object.freeze({ ...env }),
   });
+  checkWorkersShareState(config);
+  return config;
 }

@@ -16,8 +16,8 @@ import { createLogger } from '../log/create-logger';
 import { type Logger } from '../log/logger';
 import { createRequestLogListener } from '../log/request-log-listener';
 import { checkProfilerParts, profilerPlugin, ProfilerPaths, RedactionPolicy, type PanelDefinition, type ProfileCollector, type Profiler, type ToolbarItem } from '../profiler';
-import { closeRedis, connectRedis } from '../redis/connect-redis';
 import { type RedisClient } from '../redis/redis-client';
+import { type RedisConfig } from '../redis/redis-config';
 import { ChainRouter } from '../routing/chain-router';
 import { type RouteDefinition } from '../routing/route';
 import { type Router } from '../routing/router';
@@ -33,6 +33,7 @@ import { type UserProvider } from '../security/user-provider';
 import { loadNativeUws } from '../server/load-uws';
 import { UwsServer } from '../server/uws-server';
 import { WorkerLink } from '../server/workers/worker-link';
+import { MemorySessionStorage } from '../session/memory-session-storage';
 import { RedisSessionStorage } from '../session/redis-session-storage';
 import { createSessionListener } from '../session/session-listener';
 import { type SessionStorage } from '../session/session-storage';
@@ -64,7 +65,8 @@ export interface LoupeOptions {
   readonly router?: Router;
   /**
    * Where sessions live between requests; defaults to Redis (`<prefix>session:<id>`, expiring after
-   * SESSION_LIFETIME idle seconds). The session cookie and its id stay Loupe's.
+   * SESSION_LIFETIME idle seconds), or without Redis (`config.redis` null) to this process's memory,
+   * with the same expiry. The session cookie and its id stay Loupe's.
    */
   readonly sessionStorage?: SessionStorage;
   /**
@@ -106,7 +108,11 @@ export interface ListenerTableRow {
   readonly listeners: readonly { readonly name: string; readonly priority: number }[];
 }
 
-/** A Loupe application. Redis is connected by the first listen() or inject(). */
+/**
+ * A Loupe application. Redis is connected by the first listen() or inject(); with `config.redis`
+ * null (REDIS_URL empty) nothing is connected: sessions, login throttling and profiles are kept in
+ * this process's memory, so a test of a route needs no service.
+ */
 export interface Loupe {
   readonly config: Config;
   /** The logger Loupe writes to: the one given, or the one it created from the configuration. */
@@ -118,7 +124,7 @@ export interface Loupe {
   listen(): Promise<{ readonly url: string; readonly port: number; readonly profilerUrl: string | null }>;
   /** Runs one request through the kernel without a socket. */
   inject(request: InjectRequest): Promise<InjectResponse>;
-  /** Stops accepting, finishes in-flight requests, stores queued profiles, closes Redis. */
+  /** Stops accepting, finishes in-flight requests, stores queued profiles, closes Redis (when there is one). */
   close(): Promise<void>;
   /** The listeners of each phase in the order they run (`npx loupe debug:listeners`); connects Redis as listen() would. */
   listenerTable(): Promise<readonly ListenerTableRow[]>;
@@ -137,7 +143,8 @@ export interface Loupe {
 
 interface Started {
   readonly registry: ListenerRegistry;
-  readonly redis: RedisClient;
+  /** `null` without Redis. */
+  readonly redis: RedisClient | null;
   readonly kernel: Kernel;
   /** The started plugins, in order; closed in reverse order. */
   readonly runtimes: readonly PluginRuntime[];
@@ -166,7 +173,7 @@ function recordLimitOf(runtimes: readonly PluginRuntime[]): { recordLimit?: numb
 }
 
 /** The listeners every application gets, in the order of Symfony's defaults. */
-function defaultListeners(config: Config, router: Router, sessionStorage: SessionStorage, redis: RedisClient, pluginListeners: readonly Listener[], security: SecurityOptions | undefined, logger: Logger): Listener[] {
+function defaultListeners(config: Config, router: Router, sessionStorage: SessionStorage, redis: RedisClient | null, pluginListeners: readonly Listener[], security: SecurityOptions | undefined, logger: Logger): Listener[] {
   const listeners: Listener[] = [
     validateRequestListener,
     // The terminal log redacts as profiles do, PROFILER_REDACT's names included.
@@ -179,7 +186,7 @@ function defaultListeners(config: Config, router: Router, sessionStorage: Sessio
     createSessionListener({
       storage: sessionStorage,
       cookieName: config.session.cookieName,
-      // A browser-session cookie: Redis expires idle sessions (see SessionListenerOptions.lifetime).
+      // A browser-session cookie: the storage expires idle sessions (see SessionListenerOptions.lifetime).
       lifetime: 0,
     }),
   ];
@@ -188,7 +195,8 @@ function defaultListeners(config: Config, router: Router, sessionStorage: Sessio
   if (security !== undefined) {
     const firewalls = new FirewallMap(security.firewalls);
     const verifier = security.verifier ?? new CredentialsVerifier(security.users);
-    verifier.useThrottle(new LoginThrottle(redis, config.redis.prefix));
+    // Without Redis the prefix only names the counters kept in memory.
+    verifier.useThrottle(new LoginThrottle(redis, config.redis?.prefix ?? 'loupe:'));
     listeners.push(
       createRememberMeListener({
         secret: config.security.secret,
@@ -205,6 +213,26 @@ function defaultListeners(config: Config, router: Router, sessionStorage: Sessio
 }
 
 /**
+ * Connects Loupe's Redis. The Redis client is loaded here, not when this module is: an application
+ * without Redis (a test of its routes) loads no Redis client at all.
+ */
+function openRedis(redis: RedisConfig): Promise<RedisClient> {
+  const { connectRedis } = require('../redis/connect-redis') as typeof import('../redis/connect-redis');
+  return connectRedis(redis.url, 'loupe', redis);
+}
+
+/** Closes the connection openRedis made (the client is loaded by then). */
+function shutRedis(redis: RedisClient): Promise<void> {
+  return (require('../redis/connect-redis') as typeof import('../redis/connect-redis')).closeRedis(redis);
+}
+
+/** Sessions in Redis, or without it in this process's memory; both expire after SESSION_LIFETIME idle seconds. */
+function defaultSessionStorage(config: Config, redis: RedisClient | null): SessionStorage {
+  if (redis === null || config.redis === null) return new MemorySessionStorage({ lifetime: config.session.lifetime });
+  return new RedisSessionStorage(redis, { prefix: config.redis.prefix, lifetime: config.session.lifetime });
+}
+
+/**
  * The debug error page's settings: its source excerpts read the application's files under
  * PROFILER_SOURCE_ROOT (the working directory by default), the root the profiler's panels and
  * editor links use, so that the page and the panels show the same files.
@@ -216,8 +244,8 @@ function errorPageOptions(config: Config): ErrorControllerOptions {
 
 /**
  * A Loupe application: the kernel with the default listeners, the application's routes (or
- * router) and listeners, the profiler (with debug), sessions in Redis (or the storage given) and
- * the uWS server.
+ * router) and listeners, the profiler (with debug), sessions in Redis (in memory without Redis, or
+ * the storage given) and the uWS server.
  */
 export function createLoupe(options: LoupeOptions): Loupe {
   const config = options.config ?? readConfig();
@@ -237,13 +265,13 @@ export function createLoupe(options: LoupeOptions): Loupe {
   let server: UwsServer | null = null;
 
   const start = async (): Promise<Started> => {
-    const redis = await connectRedis(config.redis.url, 'loupe', config.redis);
+    const redis = config.redis === null ? null : await openRedis(config.redis);
     let runtimes: PluginRuntime[] = [];
     try {
       runtimes = await startPlugins(plugins, { config, logger, redis, ...parts });
       const ownRouter = new UrlMatcherRouter([...runtimes.flatMap((runtime) => runtime.routes ?? []), ...(options.routes ?? [])]);
       const router = options.router === undefined ? ownRouter : new ChainRouter([ownRouter, options.router]);
-      const sessionStorage = options.sessionStorage ?? new RedisSessionStorage(redis, { prefix: config.redis.prefix, lifetime: config.session.lifetime });
+      const sessionStorage = options.sessionStorage ?? defaultSessionStorage(config, redis);
       const defaults = defaultListeners(config, router, sessionStorage, redis, runtimes.flatMap((runtime) => runtime.listeners ?? []), options.security, logger);
       const listeners = typeof options.listeners === 'function' ? options.listeners(defaults) : [...defaults, ...(options.listeners ?? [])];
       const registry = new ListenerRegistry(listeners);
@@ -261,7 +289,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
       return (started = { registry, redis, kernel, runtimes });
     } catch (error) {
       await closePlugins(runtimes);
-      redis.disconnect();
+      redis?.disconnect();
       throw error;
     }
   };
@@ -272,7 +300,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
     if (server !== null) await server.close();
     else await kernel.whenIdle();
     await closePlugins(runtimes);
-    await closeRedis(redis);
+    if (redis !== null) await shutRedis(redis);
   };
 
   return {

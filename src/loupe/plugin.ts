@@ -11,8 +11,12 @@ import { type WebSocketRoute } from '../server/web-socket-route';
 export interface PluginContext {
   readonly config: Config;
   readonly logger: Logger;
-  /** The application's Redis connection (one server or a cluster), connected; its owner closes it. */
-  readonly redis: RedisClient;
+  /**
+   * The application's Redis connection (one server or a cluster), connected; its owner closes it.
+   * `null` when the application runs without Redis (`config.redis` null, REDIS_URL empty): a plugin
+   * then keeps what it stores in memory, or says that it needs Redis.
+   */
+  readonly redis: RedisClient | null;
   /** Every plugin's collectors, in order (the profiler's own first): what the profiler records. */
   readonly collectors: readonly ProfileCollector[];
   /** Every plugin's panels, in menu order. */

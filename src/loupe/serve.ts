@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { readConfig, type Config } from '../config/config';
+import { checkWorkersShareState, readConfig, type Config } from '../config/config';
 import { createLogger } from '../log/create-logger';
 import { type Logger } from '../log/logger';
 import { splitRequestLineWarning } from '../server/runtime-warning';
@@ -57,7 +57,10 @@ function messageOf(error: unknown): string {
 function announce(logger: Logger, config: Config, serving: Serving): void {
   const profiler = serving.profilerUrl === null ? '' : ` — profiler: ${serving.profilerUrl}`;
   const workers = serving.workers > 1 ? `, ${serving.workers} workers` : '';
-  logger.child({}, { level: 'info' }).info(`Loupe listening on ${serving.url}${profiler} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'}${workers})`);
+  // Said where it is read first: what a restart loses, and why a second process would not share it.
+  const kept = config.debug ? 'sessions, login throttling and profiles' : 'sessions and login throttling';
+  const memory = config.redis === null ? `, no Redis: ${kept} in memory (this process only)` : '';
+  logger.child({}, { level: 'info' }).info(`Loupe listening on ${serving.url}${profiler} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'}${workers}${memory})`);
 }
 
 function countersOf(app: Loupe): WorkerCounters {
@@ -116,6 +119,8 @@ async function supervise(config: Config, logger: Logger): Promise<Serving> {
  */
 export async function serve(createApp: CreateApp, options: ServeOptions = {}): Promise<Serving> {
   const config = options.config ?? readConfig();
+  // readConfig checks it too; a configuration made in code is checked here, before any worker starts.
+  checkWorkersShareState(config);
   const logger = options.logger ?? createLogger(config.log);
   const link = WorkerLink.current();
   if (link !== null) return serveAsWorker(link, createApp, config, logger);

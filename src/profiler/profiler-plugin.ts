@@ -10,10 +10,11 @@ import { createSourceFiles } from '../view/source-files';
 import { DEFAULT_PANELS } from './ui/panel/panel-registry';
 import { createProfilerRoutes } from './ui/panel/profiler-routes';
 import { profilerSettings } from './ui/panel/profiler-settings';
-import { createProfiler, type Profiler } from './profiler';
+import { createMemoryProfiler } from './memory-profiler';
+import { type Profiler } from './profiler';
+import { MEMORY_RETENTION_DEFAULTS } from './profiler-config';
 import { readProfilerConfig } from './read-profiler-config';
 import { createProfilerAccessListener } from './ui/profiler-access-listener';
-import { PROFILER_COMMANDS } from './profiler-commands';
 import { createWebDebugToolbarListener } from './ui/web-debug-toolbar-listener';
 import { WorkerLink } from '../server/workers/worker-link';
 
@@ -30,8 +31,9 @@ export interface ProfilerPluginOptions {
  * `/_wdt` routes, the live feed's WebSocket and the capture of the application's I/O.
  */
 export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions): LoupePlugin {
-  // The profiler's own part of the configuration, read from the environment the application's was.
-  const settings = readProfilerConfig(config.env);
+  // The profiler's own part of the configuration, read from the environment the application's was;
+  // without Redis profiles are kept in memory, as the adapters keep them, with memory's retention.
+  const settings = readProfilerConfig(config.env, config.redis === null ? MEMORY_RETENTION_DEFAULTS : undefined);
   const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
   // Checked now: an invalid PROFILER_ALLOWED_IPS fails before anything is opened.
   const accessListener = createProfilerAccessListener(settings.allowedIps, settings.allowedHosts);
@@ -39,16 +41,31 @@ export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions)
     name: 'profiler',
     collectors: defaultCollectors({ secretCookies, slowMs: settings.slowCallMs }),
     panels: DEFAULT_PANELS,
-    commands: PROFILER_COMMANDS,
+    // Loaded when a CLI asks: the commands read Redis, and an application without it loads no Redis client.
+    get commands() {
+      return (require('./profiler-commands') as typeof import('./profiler-commands')).PROFILER_COMMANDS;
+    },
     start: async ({ redis, logger, collectors, panels, toolbarItems }) => {
-      const profiler = await createProfiler({ redis: config.redis, profiler: settings }, redis, checkProfilerParts({ collectors, panels }), (line) => logger.warn(line));
+      const parts = checkProfilerParts({ collectors, panels });
+      const log = (line: string): void => logger.warn(line);
+      let profiler: Profiler;
+      let isStorageConnected: () => boolean;
+      if (config.redis === null || redis === null) {
+        profiler = createMemoryProfiler(settings, parts, log);
+        isStorageConnected = () => true;
+      } else {
+        // Loaded only for Redis: an application without it loads no Redis client.
+        const { createProfiler } = require('./profiler') as typeof import('./profiler');
+        profiler = await createProfiler({ redis: config.redis, profiler: settings }, redis, parts, log);
+        isStorageConnected = () => redis.status === 'ready';
+      }
       onStart?.(profiler);
       // The application's SQL, HTTP calls and Redis commands are told apart by the request context.
       const stopCapture = config.requestContext ? startAppIoCapture(settings.capture) : () => {};
       const sources = createSourceFiles(settings.sourceRoot ?? process.cwd());
       const routes = createProfilerRoutes({
         storage: profiler.storage,
-        isStorageConnected: () => redis.status === 'ready',
+        isStorageConnected,
         stats: () => profiler.stats(),
         droppedReason: (token) => profiler.writer.droppedReason(token),
         panels: profiler.panels,

@@ -41,10 +41,24 @@ function readTarget(env: Env): { url: string; cluster: RedisClusterConfig | null
     // Credentials and TLS need the URL form (redis+cluster://:password@host:port,…).
     return { url: `redis+cluster://${formatClusterNodes(parsed)}`, cluster: Object.freeze({ nodes: parsed, username: null, password: null, tls: false }) };
   }
-  const given = url ?? 'redis://127.0.0.1:6379';
+  // An empty REDIS_URL means "no Redis" to an application (see noRedisWanted); what reads Redis needs one.
+  if (url !== undefined && url.trim() === '') throw invalid('REDIS_URL', url, 'a redis://, rediss:// or redis+cluster:// URL: this reads Redis, and an empty REDIS_URL names none');
+  const given = url ?? DEFAULT_REDIS_URL;
   if (CLUSTER_URL.test(given)) return { url: given, cluster: parseClusterUrl('REDIS_URL', given) };
   if (!/^rediss?:\/\//.test(given)) throw invalid('REDIS_URL', hideRedisPassword(given), 'a redis://, rediss:// or redis+cluster:// URL');
   return { url: given, cluster: null };
+}
+
+/** Where Loupe looks for Redis when REDIS_URL is not set at all. */
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/**
+ * Whether the environment says "no Redis": REDIS_URL set, but empty, and no REDIS_CLUSTER_NODES.
+ * Unset, REDIS_URL still means the Redis on 127.0.0.1:6379, as `make run` and the demo expect.
+ */
+export function noRedisWanted(env: Env): boolean {
+  const url = env['REDIS_URL'];
+  return url !== undefined && url.trim() === '' && (env['REDIS_CLUSTER_NODES'] ?? '').trim() === '';
 }
 
 /** REDIS_URL (or REDIS_CLUSTER_NODES), REDIS_PREFIX, PROFILER_REDIS_GROUPS and the timeouts: all the CLI needs. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type RedisClient } from '../redis/redis-client';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { LoupeError } from '../errors/loupe-error';
 
 export interface LoginThrottleOptions {
@@ -32,10 +32,17 @@ const IP_FACTOR = 5;
  * not reach this mirror: it errs on the side of refusing, for one interval at most.)
  */
 interface InsuredLimiter {
-  readonly limiter: RLWrapperTimeouts;
+  /** Redis with its insurance, or (without Redis) the memory limiter alone. */
+  readonly limiter: RateLimiterAbstract;
   readonly memory: RateLimiterMemory;
-  readonly mirror: RateLimiterMemory;
+  /** `null` without Redis: the limiter is this process's memory already. */
+  readonly mirror: RateLimiterMemory | null;
   readonly maxAttempts: number;
+}
+
+/** The stores an attempt is counted in and read from: the mirror (with Redis) and the limiter. */
+function storesOf(limiter: InsuredLimiter): readonly RateLimiterAbstract[] {
+  return limiter.mirror === null ? [limiter.limiter] : [limiter.mirror, limiter.limiter];
 }
 
 /**
@@ -55,6 +62,9 @@ interface InsuredLimiter {
  * Keys: `<prefix>login-throttle:ip:<ip>`, `<prefix>login-throttle:ip-user:<ip>:<sha256>` and
  * `<prefix>login-throttle:user:<sha256>`. The
  * identifier is hashed, as Symfony 6.4 does, so that keys are bounded and hold no user names.
+ *
+ * Without Redis (`redis` null: REDIS_URL empty) the counts live in this process's memory only:
+ * the same limits for an application that runs on one process, which is what Loupe allows then.
  */
 export class LoginThrottle {
   readonly #perIp: InsuredLimiter;
@@ -62,7 +72,7 @@ export class LoginThrottle {
   readonly #perIdentifier: InsuredLimiter;
   readonly #intervalSeconds: number;
 
-  constructor(redis: RedisClient, prefix: string, options: LoginThrottleOptions = {}) {
+  constructor(redis: RedisClient | null, prefix: string, options: LoginThrottleOptions = {}) {
     const maxAttempts = positiveInteger('maxAttempts', options.maxAttempts ?? 5);
     this.#intervalSeconds = positiveInteger('intervalSeconds', options.intervalSeconds ?? 60);
     const timeoutMs = positiveInteger('redisTimeoutMs', options.redisTimeoutMs ?? 500);
@@ -78,7 +88,7 @@ export class LoginThrottle {
    * cache of verified credentials, so that a locked-out client cannot learn that a guess is right.
    */
   async check(ip: string, identifier: string): Promise<LoginThrottleDecision> {
-    const reads = this.#keyed(ip, identifier).flatMap(([limiter, key]) => [limiter.limiter, limiter.mirror].map(async (store) => ({ limiter, res: await store.get(key) })));
+    const reads = this.#keyed(ip, identifier).flatMap(([limiter, key]) => storesOf(limiter).map(async (store) => ({ limiter, res: await store.get(key) })));
     let retryAfterMs = 0;
     for (const { limiter, res } of await Promise.all(reads)) {
       if (res !== null && res.consumedPoints >= limiter.maxAttempts) retryAfterMs = Math.max(retryAfterMs, this.#msBeforeNext(res));
@@ -93,7 +103,7 @@ export class LoginThrottle {
    * successful login gives its attempt back with reset().
    */
   async consume(ip: string, identifier: string): Promise<LoginThrottleDecision> {
-    const settled = await Promise.allSettled(this.#keyed(ip, identifier).flatMap(([limiter, key]) => [limiter.mirror.consume(key), limiter.limiter.consume(key)]));
+    const settled = await Promise.allSettled(this.#keyed(ip, identifier).flatMap(([limiter, key]) => storesOf(limiter).map((store) => store.consume(key))));
     let retryAfterMs = 0;
     for (const result of settled) {
       if (result.status === 'fulfilled') continue;
@@ -115,11 +125,9 @@ export class LoginThrottle {
     const key = userKey(ip, identifier);
     // Memory too: counts made there during an outage would come back at the next one.
     await Promise.all([
-      this.#perUser.limiter.delete(key),
-      this.#perUser.memory.delete(key),
-      this.#perUser.mirror.delete(key),
-      ...[this.#perIp.limiter, this.#perIp.mirror].map((store) => store.reward(ip)),
-      ...[this.#perIdentifier.limiter, this.#perIdentifier.mirror].map((store) => store.reward(identifierKey(identifier))),
+      ...[...new Set([...storesOf(this.#perUser), this.#perUser.memory])].map((store) => store.delete(key)),
+      ...storesOf(this.#perIp).map((store) => store.reward(ip)),
+      ...storesOf(this.#perIdentifier).map((store) => store.reward(identifierKey(identifier))),
     ]);
   }
 
@@ -155,8 +163,9 @@ function userKey(ip: string, identifier: string): string {
   return `${ip}:${identifierKey(identifier)}`;
 }
 
-function insuredLimiter(redis: RedisClient, keyPrefix: string, points: number, duration: number, timeoutMs: number): InsuredLimiter {
+function insuredLimiter(redis: RedisClient | null, keyPrefix: string, points: number, duration: number, timeoutMs: number): InsuredLimiter {
   const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+  if (redis === null) return { limiter: memory, memory, mirror: null, maxAttempts: points };
   // Not ready means reconnecting or closed: ioredis would queue the call until it gives up.
   const store = new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration, rejectIfRedisNotReady: true, insuranceLimiter: memory });
   // A Redis that is connected but does not answer (a partition, a stalled server) must not hang the login.

@@ -107,8 +107,7 @@ test('values from the environment are used', (t) => {
   const profiler = readProfilerConfig(config.env);
   t.is(config.server.host, '0.0.0.0');
   t.is(config.server.port, 8080);
-  t.is(config.redis.url, 'rediss://cache.internal:6380/2');
-  t.is(config.redis.prefix, 'test-1:');
+  t.like(config.redis, { url: 'rediss://cache.internal:6380/2', prefix: 'test-1:' });
   t.is(config.server.maxBodySize, 2048);
   t.deepEqual(config.locale.enabledLocales, ['fr', 'de']);
   t.is(config.locale.defaultLocale, 'fr');
@@ -255,4 +254,21 @@ test('PROFILER_SAMPLE is a rate from 0 to 1 (default 1), PROFILER_SLOW_MS millis
   throwsInvalid(t, { PROFILER_SAMPLE: '10%' }, 'Invalid PROFILER_SAMPLE "10%": expected a number from 0 to 1.');
   throwsInvalid(t, { PROFILER_SAMPLE: ' ' }, 'Invalid PROFILER_SAMPLE " ": expected a number from 0 to 1.');
   throwsInvalid(t, { PROFILER_SLOW_MS: '-1' }, 'Invalid PROFILER_SLOW_MS "-1": expected an integer from 0 to 3600000.');
+});
+
+test('REDIS_URL set empty means no Redis; unset, it means the Redis on 127.0.0.1:6379', (t) => {
+  t.is(readConfig({ REDIS_URL: '' }).redis, null);
+  t.is(readConfig({ REDIS_URL: '  ' }).redis, null);
+  t.like(readConfig({}).redis, { url: 'redis://127.0.0.1:6379', prefix: 'loupe:' });
+  t.like(readConfig({ REDIS_URL: '', REDIS_CLUSTER_NODES: '127.0.0.1:7000' }).redis, { url: 'redis+cluster://127.0.0.1:7000' }, 'the cluster nodes name a Redis');
+  // What reads Redis itself (the CLI) needs one, and says so.
+  t.throws(() => readRedisConfig({ REDIS_URL: '' }), { instanceOf: LoupeError, message: /^Invalid REDIS_URL "": expected a redis:\/\/, rediss:\/\/ or redis\+cluster:\/\/ URL: this reads Redis, and an empty REDIS_URL names none\.$/ });
+});
+
+test('several workers without Redis are refused: each would keep sessions of its own', (t) => {
+  const message =
+    'Invalid WORKERS "2": expected 1 without Redis (REDIS_URL is empty): sessions and login throttling are then kept in each process\'s memory, and a user logged in by one worker would be unknown to the others. Set REDIS_URL to run several workers.';
+  throwsInvalid(t, { REDIS_URL: '', WORKERS: '2' }, message);
+  t.is(readConfig({ REDIS_URL: '', WORKERS: '1' }).server.workers, 1);
+  t.is(readConfig({ WORKERS: '2' }).server.workers, 2, 'with Redis they share it');
 });

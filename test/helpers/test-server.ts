@@ -5,9 +5,20 @@ import { createLogger } from '../../src/log/create-logger';
 import { type Loupe } from '../../src/loupe/create-loupe';
 import { connectRedis } from '../../src/redis/connect-redis';
 import { type RedisClient } from '../../src/redis/redis-client';
+import { type RedisConfig } from '../../src/redis/redis-config';
 import { TEST_CLIENT_TIMEOUTS, testKeyPrefix } from './test-redis';
 
+/** A configuration with Redis: what the tests of Redis-backed features run with. */
+export type RedisBackedConfig = Config & { readonly redis: RedisConfig };
+
+/** `config`'s Redis; a test that reads it runs with Redis, so `null` is a mistake of the test. */
+export function redisConfigOf(config: Config): RedisConfig {
+  if (config.redis === null) throw new Error('This test needs Redis, but its configuration has none (REDIS_URL is empty).');
+  return config.redis;
+}
+
 export interface TestServer extends Loupe {
+  readonly config: RedisBackedConfig;
   readonly url: string;
   readonly port: number;
   /** A client of the same Redis (or cluster), for the test to look at what the application stored. */
@@ -19,8 +30,9 @@ export interface TestServer extends Loupe {
  * Redis commands may take 5 s rather than 1: a test suite on a loaded machine must not see a 503
  * where it tests something else; the fault tests set the default (1000) back where they test it.
  */
-export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
-  return readConfig({ ...process.env, APP_ENV: 'test', APP_DEBUG: '1', HOST: '127.0.0.1', PORT: '0', REDIS_PREFIX: testKeyPrefix(), REDIS_COMMAND_TIMEOUT_MS: '5000', ...env });
+export function testConfig(env: Readonly<Record<string, string>> = {}): RedisBackedConfig {
+  const config = readConfig({ ...process.env, APP_ENV: 'test', APP_DEBUG: '1', HOST: '127.0.0.1', PORT: '0', REDIS_PREFIX: testKeyPrefix(), REDIS_COMMAND_TIMEOUT_MS: '5000', ...env });
+  return { ...config, redis: redisConfigOf(config) };
 }
 
 /** Unlinks every key under `prefix` on one server (a single Redis, or one master of a cluster), one key at a time. */
@@ -42,6 +54,11 @@ export async function deleteKeys(redisUrl: string, prefix: string): Promise<void
   } finally {
     redis.disconnect();
   }
+}
+
+/** Deletes the keys an application of `config` wrote in its Redis; nothing without Redis. */
+export async function deleteAppKeys(config: Config): Promise<void> {
+  if (config.redis !== null) await deleteKeys(config.redis.url, config.redis.prefix);
 }
 
 /**

@@ -2,7 +2,7 @@ import test from 'ava';
 import { createLogger, createLoupe, Response } from '../../src';
 import { httpRequest } from '../helpers/http-client';
 import { parseServerTiming } from '../helpers/server-timing';
-import { deleteKeys, startTestServer, testConfig } from '../helpers/test-server';
+import { deleteAppKeys, startTestServer, testConfig } from '../helpers/test-server';
 
 const PROD = { APP_ENV: 'prod', APP_DEBUG: '0', APP_SECRET: 'server-timing-test' };
 
@@ -60,6 +60,6 @@ test('a controller name with quotes, backslashes and non-ASCII is a well-formed 
     t.is(metrics.find((metric) => metric.name === 'controller')?.desc, 'legacy "quoted" \\ p?ge', 'quotes and backslashes survive; what is not visible ASCII is replaced');
   } finally {
     await app.close();
-    await deleteKeys(app.config.redis.url, app.config.redis.prefix);
+    await deleteAppKeys(app.config);
   }
 });

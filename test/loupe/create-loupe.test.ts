@@ -13,7 +13,7 @@ import {
   type UserProvider,
 } from '../../src';
 import { httpRequest } from '../helpers/http-client';
-import { deleteKeys, testConfig } from '../helpers/test-server';
+import { deleteKeys, redisConfigOf, testConfig } from '../helpers/test-server';
 
 const STARTED_AT = attributeKey<number>('app.started_at');
 const apps: { app: Loupe; prefix: string }[] = [];
@@ -28,7 +28,7 @@ function app(options: Omit<Parameters<typeof createLoupe>[0], 'config'>, env: Re
 test.after.always(async () => {
   for (const { app: loupe, prefix } of apps) {
     await loupe.close();
-    await deleteKeys(loupe.config.redis.url, prefix);
+    await deleteKeys(redisConfigOf(loupe.config).url, prefix);
   }
 });
 

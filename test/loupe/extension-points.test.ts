@@ -17,7 +17,7 @@ import {
 } from '../../src';
 import { httpRequest } from '../helpers/http-client';
 import { connectTestRedis } from '../helpers/test-redis';
-import { deleteKeys, testConfig } from '../helpers/test-server';
+import { deleteAppKeys, redisConfigOf, testConfig } from '../helpers/test-server';
 
 const apps: Loupe[] = [];
 
@@ -32,7 +32,7 @@ async function listening(options: Omit<LoupeOptions, 'config' | 'logger'>): Prom
 test.after.always(async () => {
   for (const app of apps) {
     await app.close();
-    await deleteKeys(app.config.redis.url, app.config.redis.prefix);
+    await deleteAppKeys(app.config);
   }
 });
 
@@ -150,8 +150,8 @@ test('a session storage given to createLoupe holds the sessions; Redis holds non
   t.is((await httpRequest(redisPort, { path: '/visits' })).body, '1');
   const client = await connectTestRedis('extension-points');
   try {
-    t.deepEqual(await client.keys(`${app.config.redis.prefix}session:*`), []);
-    t.is((await client.keys(`${inRedis.config.redis.prefix}session:*`)).length, 1);
+    t.deepEqual(await client.keys(`${redisConfigOf(app.config).prefix}session:*`), []);
+    t.is((await client.keys(`${redisConfigOf(inRedis.config).prefix}session:*`)).length, 1);
   } finally {
     await client.quit();
   }

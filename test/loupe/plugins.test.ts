@@ -17,7 +17,7 @@ import {
   type WebSocketClient,
 } from '../../src';
 import { httpRequest } from '../helpers/http-client';
-import { deleteKeys, testConfig } from '../helpers/test-server';
+import { deleteAppKeys, testConfig } from '../helpers/test-server';
 import { isOpen, openWebSocket } from '../helpers/websocket-client';
 import { runMain } from '../cli/run-loupe';
 
@@ -129,7 +129,7 @@ const apps: Loupe[] = [];
 test.after.always(async () => {
   for (const app of apps) {
     await app.close();
-    await deleteKeys(app.config.redis.url, app.config.redis.prefix);
+    await deleteAppKeys(app.config);
   }
 });
 

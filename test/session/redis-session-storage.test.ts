@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import { createSessionId } from '../../src/session/session-id';
 import { RedisSessionStorage } from '../../src/session/redis-session-storage';
 import { cleanUpTestRedis, connectTestRedis, testKeyPrefix } from '../helpers/test-redis';
+import { sessionStorageContract } from './session-storage-contract';
 
 const prefix = testKeyPrefix();
 let redis: Redis;
@@ -15,6 +16,8 @@ test.before(async () => {
 });
 
 test.after.always(() => cleanUpTestRedis(redis, prefix));
+
+sessionStorageContract(test, 'RedisSessionStorage', (lifetime) => new RedisSessionStorage(redis, { prefix, lifetime }));
 
 test('a session is a JSON string under <prefix>session:<id> with the lifetime as TTL', async (t) => {
   const id = createSessionId();

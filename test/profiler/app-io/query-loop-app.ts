@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import pg from 'pg';
 import { Response } from '../../../src';
 import { profiledRequest, startIoApp, startUpstream, type IoApp } from './io-app';
+import { redisConfigOf } from '../../helpers/test-server';
 
 /** Rows in the table: the loop of `/loop` runs one query per row. */
 export const ROWS = 5;
@@ -89,7 +90,7 @@ export async function startQueryLoopApp(): Promise<QueryLoopApp> {
     const loop = (await profiledRequest(io, { path: '/loop' })).profile.token;
     const joined = (await profiledRequest(io, { path: '/joined' })).profile.token;
     const report = (await profiledRequest(io, { path: '/report' })).profile.token;
-    return { io, prefix: io.app.config.redis.prefix, table, tokens: { loop, joined, report }, close };
+    return { io, prefix: redisConfigOf(io.app.config).prefix, table, tokens: { loop, joined, report }, close };
   } catch (error) {
     await close();
     throw error;
