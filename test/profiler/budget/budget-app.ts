@@ -1,3 +1,4 @@
+import { redisConfigOf } from '../../helpers/test-server';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Response } from '../../../src';
@@ -62,7 +63,7 @@ export async function startBudgetApp(): Promise<BudgetApp> {
   ]);
   return {
     io,
-    prefix: io.app.config.redis.prefix,
+    prefix: redisConfigOf(io.app.config).prefix,
     table,
     baseUrl: `http://127.0.0.1:${io.port}`,
     close: async () => {

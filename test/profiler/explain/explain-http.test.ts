@@ -1,3 +1,4 @@
+import { redisConfigOf } from '../../helpers/test-server';
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
@@ -215,7 +216,7 @@ test('without PROFILER_EXPLAIN_DATABASE_URL the action says how to configure it'
 });
 
 test('loupe profiler:explain TOKEN N prints the plan as an indented tree, the Seq Scan marked; --analyze its actual rows; a refused query exits 1 with the reason', async (t) => {
-  const env = { REDIS_PREFIX: io.app.config.redis.prefix, ...EXPLAIN_ENV };
+  const env = { REDIS_PREFIX: redisConfigOf(io.app.config).prefix, ...EXPLAIN_ENV };
   const explained = await runLoupe(['profiler:explain', token, String(Q.pgSelect)], env);
   t.is(explained.code, 0, explained.stderr);
   t.true(explained.stdout.startsWith(`EXPLAIN of query #${Q.pgSelect} of ${token}\n`), explained.stdout);
