@@ -1,27 +1,25 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import axios from 'axios';
-import Redis from 'ioredis';
-import Redis6 from 'ioredis6';
 import { fetch as undiciFetch, request as undiciRequest } from 'undici';
 import { type Profile } from '../../../src';
 import { analyzeRepeats } from '../../../src/profiler/app-io/analyze-repeats';
 import { httpCallShape } from '../../../src/profiler/app-io/http-call-shape';
-import { type HttpClientCollectorData, type RedisCollectorData } from '../../../src/profiler/collect/collectors/app-io-collectors';
+import { type HttpClientCollectorData } from '../../../src/profiler/collect/collectors/app-io-collectors';
 import { REDACTED } from '../../../src/profiler/collect/redaction-policy';
 import { profiledRequest, startIoApp, startUpstream, type IoApp } from './io-app';
 import { at, originOf, route } from './compat-helpers';
 
 /*
- * Compatibility (docs/app-io.md): axios, got, undici's own `request` and `fetch`, node:https to a
- * TLS server with a certificate made for the test, ioredis 5 and 6, each the real library against
- * a real local server and the real Redis of this machine, over real HTTP.
+ * Compatibility (docs/app-io.md): Node's fetch, axios, got, undici's own `request` and `fetch`,
+ * node:http, and node:https to a TLS server with a certificate made for the test, each the real
+ * library against a real local server, over real HTTP.
  */
 
 /** got as far as these tests use it: got 14 is an ES module only, loaded with a real `import()`. */
@@ -30,8 +28,6 @@ type Got = ((url: string, options?: { retry?: { limit: number } }) => { text(): 
 };
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ default: Got }>;
 
-const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const keyPrefix = `loupe-test-compat:${randomBytes(3).toString('hex')}:`;
 const line = at(__filename);
 const where = (origin: Parameters<typeof originOf>[0]) => originOf(origin, __filename);
 const closed = 'http://127.0.0.1:1/closed';
@@ -40,22 +36,15 @@ let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let tls: https.Server;
 let tlsUrl: string;
 let ca: Buffer;
-const redis5 = new Redis(REDIS_URL, { lazyConnect: true });
-const redis6 = new Redis6(REDIS_URL, { lazyConnect: true });
 let io: IoApp;
 
 const callsOf = (profile: Profile) => (profile.collectors['http_client'] as unknown as HttpClientCollectorData).calls;
-const commandsOf = (profile: Profile) => (profile.collectors['redis'] as unknown as RedisCollectorData).commands;
 /** Indexes of the calls the HTTP Client panel flags N+1 (the same analysis). */
 const httpLoops = (profile: Profile) => [...analyzeRepeats(callsOf(profile), (call) => httpCallShape(call.method, call.url), (call) => `${call.method} ${call.url}`).nPlusOne];
 const httpsGet = (path: string) => new Promise<void>((resolve, reject) => https.get(`${tlsUrl}${path}`, { ca }, (res) => res.resume().on('end', resolve)).on('error', reject)); // m:https-get
+const httpGet = (url: string) => new Promise<void>((resolve, reject) => http.get(url, (res) => res.resume().on('end', resolve)).on('error', reject)); // m:http-get
 
-test.before(async (t) => {
-  try {
-    await Promise.all([redis5.connect(), redis6.connect()]);
-  } catch (error) {
-    t.fail(`No Redis at ${REDIS_URL}: start one with scripts/ensure-redis.sh (${String(error)}).`);
-  }
+test.before(async () => {
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(certificates, 'key.pem'), '-out', join(certificates, 'cert.pem')], { stdio: 'ignore' });
   ca = readFileSync(join(certificates, 'cert.pem'));
   tls = https.createServer({ key: readFileSync(join(certificates, 'key.pem')), cert: ca }, (req, res) => res.writeHead(req.url === '/missing' ? 404 : 200, { 'Content-Type': 'text/plain' }).end('tls'));
@@ -63,16 +52,10 @@ test.before(async (t) => {
   tlsUrl = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
   upstream = await startUpstream();
   const { default: got } = await importModule('got');
-  const redisRoute = (name: string, redis: Redis) =>
-    route(name, async () => {
-      for (const id of [1, 2, 3]) await redis.get(`${keyPrefix}${id}`); // m:redis-loop
-      await redis.set(`${keyPrefix}value`, 'SECRETVALUE'); // m:redis-set
-      await redis.multi().incr(`${keyPrefix}n`).expire(`${keyPrefix}n`, 60).exec(); // m:redis-multi
-      await redis.pipeline().get(`${keyPrefix}value`).get(`${keyPrefix}n`).exec(); // m:redis-pipeline
-      await redis.call('LOUPE.NOSUCH').catch(() => undefined); // m:redis-error
-      await redis.del(`${keyPrefix}value`, `${keyPrefix}n`); // m:redis-del
-    });
   io = await startIoApp([
+    route('fetch', async () => {
+      for (const id of [1, 2, 3]) await (await fetch(`${upstream.url}/item/${id}`)).text(); // m:fetch-loop
+    }),
     route('axios', async () => {
       for (const id of [1, 2, 3]) await axios.get(`${upstream.url}/item/${id}`); // m:axios-loop
       await axios.get(`${upstream.url}/status/500`).catch(() => undefined); // m:axios-500
@@ -94,8 +77,10 @@ test.before(async (t) => {
       for (const id of [1, 2, 3]) await httpsGet(`/item/${id}`);
       await httpsGet('/missing');
     }),
-    redisRoute('ioredis5', redis5),
-    redisRoute('ioredis6', redis6 as unknown as Redis),
+    route('http', async () => {
+      for (const id of [1, 2, 3]) await httpGet(`${upstream.url}/item/${id}`);
+      await httpGet(closed).catch(() => undefined);
+    }),
   ]);
 });
 
@@ -104,10 +89,6 @@ test.after.always(async () => {
   await upstream?.close();
   await new Promise((resolve) => (tls === undefined ? resolve(undefined) : tls.close(resolve)));
   rmSync(certificates, { recursive: true, force: true });
-  const keys = redis5.status === 'ready' ? await redis5.keys(`${keyPrefix}*`) : [];
-  if (keys.length > 0) await redis5.del(...keys);
-  redis5.disconnect();
-  redis6.disconnect();
 });
 
 test.serial('axios (node:http): method, URL, status, headers with the secret hidden, sizes, the refused call’s error, each on its line; the loop over /item/{id} is an N+1', async (t) => {
@@ -155,6 +136,21 @@ test.serial('undici’s own request and fetch (the npm package) are captured as 
   t.deepEqual(httpLoops(profile), [0, 1, 2]);
 });
 
+test.serial('Node’s fetch: a loop over /item/{id} from one line is an N+1', async (t) => {
+  const { profile } = await profiledRequest(io, { path: '/fetch/1' });
+  t.deepEqual(callsOf(profile).map((call) => [call.client, call.url, call.status, where(call.origin)]), [1, 2, 3].map((id) => ['fetch', `${upstream.url}/item/${id}`, 200, line('m:fetch-loop')]));
+  t.deepEqual(httpLoops(profile), [0, 1, 2]);
+});
+
+test.serial('node:http: URLs, statuses, the refused call’s error, from the line that called http.get; the loop is an N+1', async (t) => {
+  const { profile } = await profiledRequest(io, { path: '/http/1' });
+  t.deepEqual(callsOf(profile).map((call) => [call.client, call.method, call.url, call.status, call.error, where(call.origin)]), [
+    ...[1, 2, 3].map((id) => ['http', 'GET', `${upstream.url}/item/${id}`, 200, null, line('m:http-get')]),
+    ['http', 'GET', closed, 0, 'connect ECONNREFUSED 127.0.0.1:1', line('m:http-get')],
+  ]);
+  t.deepEqual(httpLoops(profile), [0, 1, 2]);
+});
+
 test.serial('node:https to a TLS server: https URLs and statuses, from the line that called https.get; the loop is an N+1', async (t) => {
   const { profile } = await profiledRequest(io, { path: '/https/1' });
   const calls = callsOf(profile);
@@ -166,28 +162,3 @@ test.serial('node:https to a TLS server: https URLs and statuses, from the line 
   ]);
   t.deepEqual(httpLoops(profile), [0, 1, 2]);
 });
-
-for (const name of ['ioredis5', 'ioredis6']) {
-  test.serial(`${name}: commands with written values hidden, a MULTI as a TRANSACTION entry then its commands, a pipeline as its commands alone, the error, each on its line`, async (t) => {
-    const { profile } = await profiledRequest(io, { path: `/${name}/1` });
-    const commands = commandsOf(profile);
-    t.deepEqual(commands.map((command) => [command.client, command.command, command.args.join(' '), command.batch ?? null, command.database, where(command.origin)]), [
-      ['ioredis', 'GET', `${keyPrefix}1`, null, 0, line('m:redis-loop')],
-      ['ioredis', 'GET', `${keyPrefix}2`, null, 0, line('m:redis-loop')],
-      ['ioredis', 'GET', `${keyPrefix}3`, null, 0, line('m:redis-loop')],
-      ['ioredis', 'SET', `${keyPrefix}value ?`, null, 0, line('m:redis-set')],
-      ['ioredis', 'TRANSACTION', '', 2, 0, line('m:redis-multi')],
-      ['ioredis', 'MULTI', '', null, 0, line('m:redis-multi')],
-      ['ioredis', 'INCR', `${keyPrefix}n`, null, 0, line('m:redis-multi')],
-      ['ioredis', 'EXPIRE', `${keyPrefix}n 60`, null, 0, line('m:redis-multi')],
-      ['ioredis', 'EXEC', '', null, 0, line('m:redis-multi')],
-      ['ioredis', 'GET', `${keyPrefix}value`, null, 0, line('m:redis-pipeline')],
-      ['ioredis', 'GET', `${keyPrefix}n`, null, 0, line('m:redis-pipeline')],
-      ['ioredis', 'LOUPE.NOSUCH', '', null, 0, line('m:redis-error')],
-      ['ioredis', 'DEL', `${keyPrefix}value ${keyPrefix}n`, null, 0, line('m:redis-del')],
-    ]);
-    t.regex(commands[11]?.error ?? '', /unknown command/i);
-    t.true(commands.every((command, index) => (index === 11) === (command.error !== null) && command.duration !== null));
-    t.false(JSON.stringify(profile).includes('SECRETVALUE'));
-  });
-}
