@@ -1,14 +1,20 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePostgresJs } from 'drizzle-orm/postgres-js';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import postgres from 'postgres';
 import { DataTypes, Sequelize } from 'sequelize';
 import { DataSource, EntitySchema } from 'typeorm';
 import { profiledRequest, startIoApp, type IoApp } from './io-app';
 import { at, dbOf, MYSQL_DOWN, MYSQL_SETTINGS, originOf, PG_DOWN, PG_SETTINGS, queriesOf, route } from './compat-helpers';
 
 /*
- * Compatibility (docs/app-io.md): TypeORM on pg, Sequelize on pg and on mysql2, each the real
+ * Compatibility (docs/app-io.md): TypeORM on pg, Sequelize on pg and on mysql2, Drizzle on
+ * node-postgres and on postgres-js, each the real
  * library against the real PostgreSQL and MariaDB of this machine, over real HTTP. Each has a
  * pool of one connection; Sequelize connects in the first request, so the statements it sends on
  * a new connection are in that profile; TypeORM connects at initialize, before any request.
@@ -30,6 +36,9 @@ const sequelizePg = new Sequelize(`postgres://postgres@127.0.0.1:5432/test`, { l
 const sequelizeMy = new Sequelize(`mysql://root@127.0.0.1:3306/test`, { logging: false, pool: { max: 1 } });
 const model = (sequelize: Sequelize) => sequelize.define('user', { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING }, { tableName: table, timestamps: false });
 const users = { pg: model(sequelizePg), mysql2: model(sequelizeMy) };
+const drizzleTable = pgTable(table, { id: integer('id').primaryKey(), name: text('name') });
+const postgresJs = postgres({ ...PG_SETTINGS, max: 1, onnotice: () => undefined });
+const drizzles = { pg: drizzleNodePostgres(new pg.Pool({ ...PG_SETTINGS, max: 1 })), postgres: drizzlePostgresJs(postgresJs) };
 let io: IoApp;
 
 test.before(async () => {
@@ -56,6 +65,13 @@ test.before(async () => {
         await manager.update(UserSchema, { id: 9 }, { name: 'typed' }); // m:typeorm-update
       });
     }),
+    ...(['pg', 'postgres'] as const).map((driver) =>
+      route(`drizzle-${driver}`, async () => {
+        const db = drizzles[driver];
+        for (const id of [1, 2, 3]) await db.select({ name: drizzleTable.name }).from(drizzleTable).where(eq(drizzleTable.id, id));
+        await db.select({ name: drizzleTable.name }).from(drizzleTable).where(eq(drizzleTable.id, 4)).execute(); // m:drizzle-execute
+      }),
+    ),
     ...(['pg', 'mysql2'] as const).map((driver) =>
       route(`sequelize-${driver}`, async (request) => {
         const sequelize = driver === 'pg' ? sequelizePg : sequelizeMy;
@@ -71,7 +87,7 @@ test.before(async () => {
 
 test.after.always(async () => {
   await io?.close();
-  await Promise.all([typeorm.isInitialized ? typeorm.destroy() : undefined, sequelizePg.close(), sequelizeMy.close()]);
+  await Promise.all([typeorm.isInitialized ? typeorm.destroy() : undefined, sequelizePg.close(), sequelizeMy.close(), drizzles.pg.$client.end(), postgresJs.end()]);
   await admin.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
   await myAdmin?.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
   await admin.end();
@@ -143,3 +159,16 @@ test.serial('Sequelize on mysql2: its statements on a new connection are issued 
   t.regex(queriesOf(again.profile)[3]?.error ?? '', /You have an error in your SQL syntax/);
   t.like(dbOf(again.profile), { count: 7, errors: 1, nPlusOne: 1, duplicates: 0 });
 });
+
+for (const driver of ['pg', 'postgres'] as const) {
+  test.serial(`Drizzle on ${driver === 'pg' ? 'node-postgres' : 'postgres-js'}: an awaited query is issued by drizzle-orm in the controller, and a loop of them no N+1; one run with .execute() has its line`, async (t) => {
+    const { profile } = await profiledRequest(io, { path: `/drizzle-${driver}/1` });
+    const select = `select "name" from "${table}" where "${table}"."id" = $1`;
+    t.deepEqual(queriesOf(profile).map((query) => [query.driver, query.sql, query.params, query.rows, query.error, where(query.origin)]), [
+      ...[1, 2, 3].map((id) => [driver, select, [id], 1, null, 'issued by drizzle-orm']),
+      [driver, select, [4], 1, null, line('m:drizzle-execute')],
+    ]);
+    t.like(queriesOf(profile)[0]?.origin, { function: `drizzle-${driver}Controller` });
+    t.like(dbOf(profile), { count: 4, nPlusOne: 0 });
+  });
+}
