@@ -148,6 +148,7 @@ test.serial('node:http: URLs, statuses, the refused call’s error, from the lin
     ...[1, 2, 3].map((id) => ['http', 'GET', `${upstream.url}/item/${id}`, 200, null, line('m:http-get')]),
     ['http', 'GET', closed, 0, 'connect ECONNREFUSED 127.0.0.1:1', line('m:http-get')],
   ]);
+  t.like(callsOf(profile)[0], { requestHeaders: { host: new URL(upstream.url).host }, responseHeaders: { 'content-type': 'application/json', 'set-cookie': REDACTED }, responseSize: 28 });
   t.deepEqual(httpLoops(profile), [0, 1, 2]);
 });
 

@@ -132,6 +132,7 @@ test.serial('Sequelize on pg: its statements on a new connection, then its queri
   t.regex(String(types?.[0]), /^WITH ranges AS \(.*FROM pg_range/);
   t.is(types?.[3], line('m:sequelize-loop', 'async'));
   t.deepEqual(rest, [[set, [], 2, 'issued by sequelize'], ...steady(1)]);
+  t.like(dbOf(first.profile), { duplicates: 1 }, 'the second SET repeats the first');
   t.deepEqual(rows(again.profile), steady(2));
   t.true(queriesOf(again.profile).every((query) => query.driver === 'pg' && query.database === 'test'));
   t.regex(queriesOf(again.profile)[3]?.error ?? '', /syntax error at or near "SELEC"/);
@@ -154,6 +155,7 @@ test.serial('Sequelize on mysql2: its statements on a new connection are issued 
   const rows = (profile: typeof first.profile) => queriesOf(profile).map((query) => [query.sql, query.params, query.rows, where(query.origin)]);
   const set = "SET time_zone = '+00:00'";
   t.deepEqual(rows(first.profile), [[set, [], 0, 'issued by sequelize'], ['SELECT VERSION() as `version`', [], 1, 'issued by sequelize'], [set, [], 0, 'issued by sequelize'], ...steady(1)]);
+  t.like(dbOf(first.profile), { duplicates: 1 }, 'the second SET repeats the first');
   t.deepEqual(rows(again.profile), steady(2));
   t.true(queriesOf(again.profile).every((query) => query.driver === 'mysql2' && query.database === 'test'));
   t.regex(queriesOf(again.profile)[3]?.error ?? '', /You have an error in your SQL syntax/);
