@@ -58,6 +58,9 @@ function rowsOf(result: unknown): number | null {
   return null;
 }
 
+/** Pool prototypes whose callbacks are bound: copies of pg that share one pg-pool bind it once. */
+const boundPools = new WeakSet<object>();
+
 /**
  * A pool hands a queued caller its connection from the code that released one, in that
  * request's context, and with none of the caller's frames on the stack: the callback is bound to
@@ -65,8 +68,9 @@ function rowsOf(result: unknown): number | null {
  */
 function bindPoolCallbacks(pool: unknown, method: string): () => void {
   const prototype = (pool as { prototype?: unknown } | null | undefined)?.prototype;
-  if (typeof prototype !== 'object' || prototype === null) return () => {};
-  return wrapMethod(prototype as Record<string, unknown>, method, (original) =>
+  if (typeof prototype !== 'object' || prototype === null || boundPools.has(prototype)) return () => {};
+  boundPools.add(prototype);
+  const restore = wrapMethod(prototype as Record<string, unknown>, method, (original) =>
     function (this: unknown, ...args: unknown[]) {
       const last = args.length - 1;
       const callback = args[last];
@@ -80,6 +84,10 @@ function bindPoolCallbacks(pool: unknown, method: string): () => void {
       return original.apply(this, args);
     },
   );
+  return () => {
+    boundPools.delete(prototype);
+    restore();
+  };
 }
 
 /** Captures mysql2's queries and executes through its tracing channels. */
@@ -152,6 +160,20 @@ function captureClientQueries(Client: object): () => void {
 }
 
 /**
+ * The class among `Class` and its ancestors whose prototype defines `name` itself: pg's `Pool`
+ * only binds pg-pool's `Pool` to its Client, and an application may use pg-pool's directly
+ * (`new Pool()` of `pg-pool`), whose queued callers would otherwise run in the context of the
+ * request that released the connection. Several copies of pg may share one pg-pool: each wraps it.
+ */
+function definerOf(Class: unknown, name: string): unknown {
+  for (let current = Class; typeof current === 'function'; current = Object.getPrototypeOf(current)) {
+    const prototype = (current as { prototype?: unknown }).prototype;
+    if (typeof prototype === 'object' && prototype !== null && Object.hasOwn(prototype, name)) return current;
+  }
+  return Class;
+}
+
+/**
  * Captures the queries of every copy of pg the process loads, before Loupe started or after,
  * through `require` or `import`, from wherever it lies: an application and the ORM it uses may
  * each have their own (an ORM's adapter pinning another pg in its own node_modules). Each copy's
@@ -162,7 +184,7 @@ function captureClientQueries(Client: object): () => void {
 function capturePg(): () => void {
   const stops = [
     onLibraryLoad('pg', 'lib/client.js', captureClientQueries),
-    onLibraryLoad('pg', 'lib/index.js', (pg) => bindPoolCallbacks((pg as { Pool?: unknown }).Pool, 'connect')),
+    onLibraryLoad('pg', 'lib/index.js', (pg) => bindPoolCallbacks(definerOf((pg as { Pool?: unknown }).Pool, 'connect'), 'connect')),
   ];
   return () => stops.forEach((stop) => stop());
 }
