@@ -25,4 +25,9 @@ export interface RouteTrace {
   readonly routes: readonly RouteTraceEntry[];
   /** Routes tried but not listed, past the limit asked for. */
   readonly omitted: number;
+  /**
+   * The routers asked that are not TraceableRouter, by class name: their routes are not in
+   * `routes`. Absent when every router asked gave its trace.
+   */
+  readonly untraced?: readonly string[];
 }
