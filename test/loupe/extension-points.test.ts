@@ -76,7 +76,7 @@ test("an application router without trace answers a 404 and a 405 with Allow; th
   const notFoundPanel = await panelOf(notFoundToken);
   t.regex(notFoundPanel, /<td class="mono">feedback<\/td><td class="mono">\/pages\/welcome<\/td><td>Path does not match<\/td>/, "Loupe's own routes are listed with their outcome");
   const notAllowedPanel = await panelOf(notAllowedToken);
-  t.regex(notAllowedPanel, /<td class="mono">feedback<\/td><td class="mono">\/pages\/welcome<\/td><td>Path almost matches, but <span class="newline">Method "DELETE" does not match any of the required methods \(POST\)<\/span><\/td>/);
+  t.regex(notAllowedPanel, /<td class="mono">feedback<\/td><td class="mono">\/pages\/welcome<\/td><td>Path almost matches, but <span class="newline">Method &quot;DELETE&quot; does not match any of the required methods \(POST\)<\/span><\/td>/);
   for (const panel of [notFoundPanel, notAllowedPanel]) {
     t.true(panel.includes('<h3>Route matching log</h3>'));
     t.true(panel.includes('<p class="notice untraced">The router <code>PageRouter</code> gives no trace: its routes are not listed.'));

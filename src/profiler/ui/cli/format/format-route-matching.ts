@@ -20,9 +20,9 @@ export function formatRouteMatching(matching: RouteMatchingLog): string[] {
   if (rows.length === 0 && untraced.length > 0) return [`Routes tried for ${matching.method} ${matching.path}:`, ...untraced];
   return [
     `Routes tried for ${matching.method} ${matching.path}:`,
-    ...untraced,
     closest === undefined ? 'No route almost matches.' : `Closest route: ${closest.name} (${closest.path}): ${outcome(closest)}`,
     ...formatTable(['#', 'Route', 'Path', 'Outcome'], rows).trimEnd().split('\n'),
+    ...untraced,
     ...(matching.omitted > 0 ? [`… ${matching.omitted} more routes tried, not listed (a profile lists the first ${matching.routes.length}).`] : []),
   ];
 }
