@@ -22,6 +22,7 @@ export interface RouteTraceEntry {
 
 /** The routes tried for a request, in matching order, up to the one that answers it. */
 export interface RouteTrace {
+  /** The routes tried, each with its outcome; the last one matches when a route answers. */
   readonly routes: readonly RouteTraceEntry[];
   /** Routes tried but not listed, past the limit asked for. */
   readonly omitted: number;

@@ -3,9 +3,13 @@ import { type RequestContext } from './request-context';
 
 /** The route a request matched, with its parameters (defaults applied, percent-decoded). */
 export interface RouteMatch {
+  /** Always `true`: what tells a match from a miss. */
   readonly matched: true;
+  /** The route's name, as `generate` takes it. */
   readonly name: string;
+  /** The route's placeholders and defaults, by name: what the controller gets as `params`. */
   readonly params: Readonly<Record<string, string>>;
+  /** What answers the request. */
   readonly controller: Controller;
 }
 
@@ -14,6 +18,7 @@ export interface RouteMatch {
  * with them in `Allow` otherwise. Built with `routeMiss()`.
  */
 export interface RouteMiss {
+  /** Always `false`: what tells a miss from a match. */
   readonly matched: false;
   /** The methods the path answers when it answers only others (a 405): upper-cased, once each. Empty: a 404. */
   readonly allowedMethods: readonly string[];
