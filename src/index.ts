@@ -53,7 +53,9 @@ export { ERROR_CODES, type ErrorCode } from './errors/error-codes';
 
 // Routes, controllers and listeners.
 export { type RouteDefinition } from './routing/route';
-export { type Router, type RouteMatch, type RouteDescription } from './routing/router';
+export { type Router, type RouteMatch, type RouteMiss, type RouteDescription } from './routing/router';
+export { routeMiss } from './routing/route-miss';
+export { isTraceable, type TraceableRouter } from './routing/traceable-router';
 export { RouteTraceLevel, type RouteTrace, type RouteTraceEntry } from './routing/route-trace';
 export { type RequestContext } from './routing/request-context';
 export { MethodNotAllowedError } from './routing/method-not-allowed-error';

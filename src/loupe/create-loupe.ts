@@ -57,10 +57,10 @@ export interface LoupeOptions {
    * The application's own router, for routes `routes` cannot describe. Loupe's own matcher (the
    * profiler's routes with debug, then `routes`) is asked first; the router only for what that
    * matcher does not answer: `/_profiler/…` and `/_wdt/…` stay the profiler's, and a path matched
-   * with its trailing slash toggled is redirected before the router sees it. It throws
-   * ResourceNotFoundError or MethodNotAllowedError for what it does not answer; a 405 lists the
-   * methods of both. Its `generate` serves the URLs of its routes, `trace` the profiler's Routing panel.
-   * Defaults to Loupe's matcher alone.
+   * with its trailing slash toggled is redirected before the router sees it. It answers what it
+   * does not match with `routeMiss()` (a 404) or `routeMiss(methods)` (a 405, listing the methods
+   * of both). Its `generate` serves the URLs of its routes; a TraceableRouter's `trace` lists its
+   * routes in the profiler's Routing panel. Defaults to Loupe's matcher alone.
    */
   readonly router?: Router;
   /**

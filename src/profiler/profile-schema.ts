@@ -49,8 +49,9 @@ function routerEntryProblem(entry: Record<string, unknown>): string | null {
     isString(matching['path']) &&
     isNumber(matching['omitted']) &&
     Array.isArray(matching['routes']) &&
-    matching['routes'].every(isTraceEntry);
-  return valid ? null : `the "matching" of the collector "${ROUTER_COLLECTOR}" is not a list of routes tried (method, path, routes of name, path, level 0-2 and log, omitted)`;
+    matching['routes'].every(isTraceEntry) &&
+    (matching['untraced'] === undefined || (Array.isArray(matching['untraced']) && matching['untraced'].every(isString)));
+  return valid ? null : `the "matching" of the collector "${ROUTER_COLLECTOR}" is not a list of routes tried (method, path, routes of name, path, level 0-2 and log, omitted, untraced router names)`;
 }
 
 /** An entry as its readers take it, or what is wrong with it. */

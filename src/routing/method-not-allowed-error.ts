@@ -2,7 +2,9 @@ import { LoupeError } from '../errors/loupe-error';
 
 /**
  * A path exists for other methods only (Symfony's MethodNotAllowedException, which has no
- * message); the RouterListener turns it into a 405 with an `Allow` header.
+ * message): the cause of the 405, with an `Allow` header, the RouterListener raises for a router's
+ * miss that lists allowed methods. A router answers `routeMiss(methods)` rather than throwing it;
+ * one that still throws it is understood until 1.0 (deprecated).
  */
 export class MethodNotAllowedError extends LoupeError {
   /** Upper-cased, de-duplicated, in route order. */

@@ -22,7 +22,13 @@ export interface RouteTraceEntry {
 
 /** The routes tried for a request, in matching order, up to the one that answers it. */
 export interface RouteTrace {
+  /** The routes tried, each with its outcome; the last one matches when a route answers. */
   readonly routes: readonly RouteTraceEntry[];
   /** Routes tried but not listed, past the limit asked for. */
   readonly omitted: number;
+  /**
+   * The routers asked that are not TraceableRouter, by class name: their routes are not in
+   * `routes`. Absent when every router asked gave its trace.
+   */
+  readonly untraced?: readonly string[];
 }

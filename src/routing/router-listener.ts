@@ -6,56 +6,62 @@ import { defineListener, type Listener } from '../kernel/listener';
 import { MethodNotAllowedError } from './method-not-allowed-error';
 import { requestContextFromRequest, setRequestContext } from './request-context';
 import { ResourceNotFoundError } from './resource-not-found-error';
-import { type RouteMatch, type Router } from './router';
+import { routeMiss, routeMissError } from './route-miss';
+import { type RouteMatch, type RouteMiss, type Router } from './router';
 import { RoutingAttributes } from './routing-attributes';
-import { UrlMatcherRouter } from './url-matcher-router';
 
-/** Turns a routing failure into the HTTP error Symfony's RouterListener throws, logging the outcome. */
-function toHttpError(event: RequestEvent, error: MethodNotAllowedError | ResourceNotFoundError): HttpError;
-function toHttpError(event: RequestEvent, error: unknown): unknown;
-function toHttpError(event: RequestEvent, error: unknown): unknown {
+/** Turns a miss into the HTTP error Symfony's RouterListener throws, logging the outcome; the routing error is its cause. */
+function toHttpError(event: RequestEvent, miss: RouteMiss): HttpError {
   const { request } = event;
   const target = `${request.method} ${request.uriForPath(request.path)}`;
   // Entries of the request's log are kept with a detailed trace only: without, none is built.
   const logged = event.exchange.trace.detailed;
+  const error = routeMissError(miss, request.path);
   if (error instanceof MethodNotAllowedError) {
     const allow = error.allowedMethods.join(', ');
     if (logged) event.log('info', 'No route matched.', { path: request.path, method: request.method, reason: `Method Not Allowed (Allow: ${allow})` });
     // Unlike the 404, the 405 message never names the referer (RouterListener, Symfony 5.3+).
     return new MethodNotAllowedHttpError(error.allowedMethods, `No route found for "${target}": Method Not Allowed (Allow: ${allow})`, { cause: error });
   }
-  if (error instanceof ResourceNotFoundError) {
-    if (logged) event.log('info', 'No route matched.', { path: request.path, method: request.method, reason: error.message });
-    const referer = request.header('referer');
-    const from = referer === undefined || referer === '' ? '' : ` (from "${referer}")`;
-    return new NotFoundHttpError(`No route found for "${target}"${from}`, { cause: error });
-  }
-  return error;
+  if (logged) event.log('info', 'No route matched.', { path: request.path, method: request.method, reason: error.message });
+  const referer = request.header('referer');
+  const from = referer === undefined || referer === '' ? '' : ` (from "${referer}")`;
+  return new NotFoundHttpError(`No route found for "${target}"${from}`, { cause: error });
 }
 
 /**
- * The route, or the HTTP error to throw for a request none answers. Loupe's own router says why
- * nothing matched without throwing, and the error is thrown by the caller, outside
- * withoutStackTraces: a throw through its `finally` costs a second unwinding. Any other router
- * (a subclass of it that overrides match included) throws, and its error is rethrown as HTTP.
+ * The router's answer. Deprecated, until 1.0: a router written when misses were thrown may
+ * still throw ResourceNotFoundError or MethodNotAllowedError, taken as the miss they stand for
+ * (in a ChainRouter, the routers after it are then not asked). The try costs nothing when
+ * nothing throws.
  */
-function matchRequest(router: Router, event: RequestEvent): RouteMatch | HttpError {
-  const { method, path } = event.request;
-  if (router.constructor === UrlMatcherRouter) {
-    const outcome = (router as UrlMatcherRouter).resolve(method, path);
-    return outcome instanceof Error ? toHttpError(event, outcome) : outcome;
-  }
+function answerOf(router: Router, method: string, path: string): RouteMatch | RouteMiss {
   try {
     return router.match(method, path);
   } catch (error) {
-    throw toHttpError(event, error);
+    if (error instanceof MethodNotAllowedError) return routeMiss(error.allowedMethods);
+    if (error instanceof ResourceNotFoundError) return routeMiss();
+    throw error;
   }
+}
+
+/**
+ * The route, or the HTTP error to throw for a request none answers. The error is made only for
+ * a miss, without a stack trace unless `stackTraces` (debug shows it; nothing else does), and
+ * thrown by the caller: a routed request allocates no error and touches no stack trace limit.
+ */
+function matchRequest(router: Router, event: RequestEvent, stackTraces: boolean): RouteMatch | HttpError {
+  const { method, path } = event.request;
+  const answer = answerOf(router, method, path);
+  // `!== false`: a match without `matched`, from a router written before misses were answered, is still a match.
+  if (answer.matched !== false) return answer;
+  return stackTraces ? toHttpError(event, answer) : withoutStackTraces(() => toHttpError(event, answer));
 }
 
 /** Matches the request and records the route in the request's attributes and log. */
 function routeRequest(router: Router, event: RequestEvent, stackTraces: boolean): Controller {
   const { exchange, request } = event;
-  const match = stackTraces ? matchRequest(router, event) : withoutStackTraces(() => matchRequest(router, event));
+  const match = matchRequest(router, event, stackTraces);
   if (match instanceof HttpError) throw match;
   const { attributes } = request;
   attributes.set('_route', match.name);

@@ -1,19 +1,17 @@
 import { LoupeError } from '../errors/loupe-error';
 import { CompiledRoute } from './compiled-route';
 import { generatePath } from './generate-path';
-import { MethodNotAllowedError } from './method-not-allowed-error';
 import { rawUrlEncode } from '../http/raw-url-encode';
 import { rawUrlDecode } from './raw-url-decode';
 import { redirectController } from './redirect-controller';
 import { type RequestContext } from './request-context';
-import { ResourceNotFoundError } from './resource-not-found-error';
 import { type RouteDefinition } from './route';
-import { type RouteDescription, type RouteMatch, type Router } from './router';
+import { routeMiss } from './route-miss';
+import { type RouteDescription, type RouteMatch, type RouteMiss } from './router';
 import { type RouteTrace } from './route-trace';
 import { toggleTrailingSlash } from './toggle-trailing-slash';
+import { type TraceableRouter } from './traceable-router';
 import { traceRoutes } from './trace-routes';
-
-type Attempt = { readonly match: RouteMatch } | { readonly allowed: readonly string[] };
 
 /**
  * A router over an ordered list of routes, with the semantics of Symfony's
@@ -21,7 +19,7 @@ type Attempt = { readonly match: RouteMatch } | { readonly allowed: readonly str
  * for other methods only is a 405; for GET and HEAD an unmatched path is retried with its
  * trailing slash toggled and, when that matches, answered by a permanent redirect.
  */
-export class UrlMatcherRouter implements Router {
+export class UrlMatcherRouter implements TraceableRouter {
   readonly #routes: readonly CompiledRoute[];
   readonly #byName: ReadonlyMap<string, CompiledRoute>;
 
@@ -38,36 +36,27 @@ export class UrlMatcherRouter implements Router {
     this.#routes = Object.freeze([...byName.values()]);
   }
 
-  match(method: string, rawPath: string): RouteMatch {
-    const outcome = this.resolve(method, rawPath);
-    if (outcome instanceof Error) throw outcome;
-    return outcome;
-  }
-
-  /**
-   * As `match`, with the failure returned instead of thrown: the RouterListener answers every
-   * unrouted request through it, and a throw caught right away costs a prod 404 about 2 % of its CPU.
-   */
-  resolve(method: string, rawPath: string): RouteMatch | MethodNotAllowedError | ResourceNotFoundError {
+  match(method: string, rawPath: string): RouteMatch | RouteMiss {
     const upper = method.toUpperCase();
     // Matched decoded, as Symfony's matcher does (rawurldecode): `/%68ello` is `/hello`, and an
-    // encoded slash is a real one. Messages quote the path as it was sent.
+    // encoded slash is a real one. Misses name the path as it was sent.
     const path = rawUrlDecode(rawPath) || '/';
     const first = this.#attempt(upper, path);
-    if ('match' in first) return first.match;
-    if (first.allowed.length > 0) return new MethodNotAllowedError(first.allowed);
-    if (upper !== 'GET' && upper !== 'HEAD') return new ResourceNotFoundError(rawPath);
+    if (first.matched || first.allowedMethods.length > 0) return first;
+    if (upper !== 'GET' && upper !== 'HEAD') return first;
     // The slash is toggled on the path as sent, then decoded, as CompiledUrlMatcherTrait::match()
     // hands the toggled $pathinfo to doMatch(): `/boom%2F` is retried as `/boom//`, which no route
     // answers, so an encoded trailing slash is a 404 and not a redirect.
     const rawToggled = toggleTrailingSlash(rawPath);
-    if (rawToggled === rawPath) return new ResourceNotFoundError(rawPath);
+    if (rawToggled === rawPath) return first;
     const toggled = rawUrlDecode(rawToggled) || '/';
     const second = this.#attempt(upper, toggled);
-    // A toggled path that exists only for other methods is still a 404, as in Symfony.
-    if (!('match' in second)) return new ResourceNotFoundError(rawToggled);
+    // A toggled path that exists only for other methods is still a 404, as in Symfony, which
+    // names the toggled path, the last it looked for.
+    if (!second.matched) return routeMiss([], rawToggled);
     return {
-      name: second.match.name,
+      matched: true,
+      name: second.name,
       // The target is sent in a Location header: each segment encoded again.
       params: Object.freeze({ path: toggled.split('/').map(rawUrlEncode).join('/'), permanent: 'true' }),
       controller: redirectController,
@@ -103,17 +92,16 @@ export class UrlMatcherRouter implements Router {
     return route;
   }
 
-  /** The first route answering both; otherwise the methods of the routes answering the path. */
-  #attempt(method: string, path: string): Attempt {
-    const allowed: string[] = [];
+  /** The first route answering both; otherwise a miss with the methods of the routes answering the path. */
+  #attempt(method: string, path: string): RouteMatch | RouteMiss {
+    // Made only for a path some route answers for other methods: a match allocates none.
+    let allowed: string[] | null = null;
     for (const route of this.#routes) {
       const params = route.matchPath(path);
       if (params === null) continue;
-      if (route.allowsMethod(method)) {
-        return { match: { name: route.name, params: Object.freeze(params), controller: route.controller } };
-      }
-      allowed.push(...route.methods);
+      if (route.allowsMethod(method)) return { matched: true, name: route.name, params: Object.freeze(params), controller: route.controller };
+      (allowed ??= []).push(...route.methods);
     }
-    return { allowed };
+    return routeMiss(allowed ?? []);
   }
 }

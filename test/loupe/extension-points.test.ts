@@ -3,19 +3,17 @@ import {
   createLoupe,
   createLogger,
   defineListener,
-  LoupeError,
-  MethodNotAllowedError,
   ProfilerPaths,
-  ResourceNotFoundError,
   Response,
   type Controller,
   type Loupe,
   type LoupeOptions,
-  type Router,
   type SessionData,
   type SessionStorage,
 } from '../../src';
 import { httpRequest } from '../helpers/http-client';
+import { PageRouter } from '../helpers/page-router';
+import { profileRequests } from '../profiler/ui/cli/profile-requests';
 import { connectTestRedis } from '../helpers/test-redis';
 import { deleteAppKeys, redisConfigOf, testConfig } from '../helpers/test-server';
 
@@ -38,43 +36,6 @@ test.after.always(async () => {
 
 const text = (name: string, body: string): Controller => ({ name, handle: () => new Response(body) });
 
-/** Pages looked up in a map by slug, as a CMS's router would: no route table at all. */
-class PageRouter implements Router {
-  readonly #pages: ReadonlyMap<string, string>;
-  /** The paths it was asked to match. */
-  readonly asked: string[] = [];
-
-  constructor(pages: ReadonlyMap<string, string>) {
-    this.#pages = pages;
-  }
-
-  match(method: string, path: string): ReturnType<Router['match']> {
-    this.asked.push(path);
-    const slug = /^\/pages\/([a-z-]+)$/.exec(path)?.[1];
-    const body = slug === undefined ? undefined : this.#pages.get(slug);
-    if (slug === undefined || body === undefined) throw new ResourceNotFoundError(path);
-    if (method !== 'GET' && method !== 'HEAD') throw new MethodNotAllowedError(['GET']);
-    return { name: 'page', params: { slug }, controller: { name: 'pages.show', handle: ({ params }) => new Response(`${params['slug']}: ${body}`) } };
-  }
-
-  generate(name: string, params: Readonly<Record<string, string>> = {}): string {
-    if (name !== 'page') throw new LoupeError('LOUPE_ERR_ROUTING_INVALID_ROUTE', `No route "${name}".`);
-    return `/pages/${params['slug'] ?? ''}`;
-  }
-
-  generateUrl(name: string, params: Readonly<Record<string, string>>, context: Parameters<Router['generateUrl']>[2]): string {
-    return `${context.scheme}://${context.host}${this.generate(name, params)}`;
-  }
-
-  describe(name: string): ReturnType<Router['describe']> {
-    return name === 'page' ? { name, path: '/pages/{slug}', methods: ['GET'], defaults: {}, requirements: {} } : undefined;
-  }
-
-  trace(): ReturnType<Router['trace']> {
-    return { routes: [], omitted: 0 };
-  }
-}
-
 test('an application router answers its routes over HTTP, after the profiler\'s and the application\'s own', async (t) => {
   const router = new PageRouter(new Map([['welcome', 'hello'], ['about', 'never served']]));
   const { port } = await listening({
@@ -95,6 +56,35 @@ test('an application router answers its routes over HTTP, after the profiler\'s 
   t.is(post.headers['allow'], 'GET');
   const missing = await httpRequest(port, { path: '/pages/nope', headers: { Accept: 'application/json' } });
   t.is(missing.status, 404);
+});
+
+test("an application router without trace answers a 404 and a 405 with Allow; the Routing panel lists Loupe's routes and says the router gives no trace", async (t) => {
+  const router = new PageRouter(new Map([['welcome', 'hello']]));
+  const feedback = { name: 'feedback', path: '/pages/welcome', methods: ['POST'], controller: text('feedback.send', 'thanks') };
+  const { app, port } = await listening({ routes: [feedback], router });
+  const missing = await httpRequest(port, { path: '/pages/nope', headers: { Accept: 'application/json' } });
+  t.is(missing.status, 404);
+  t.regex(missing.body, /No route found for \\"GET http:\/\/127\.0\.0\.1:\d+\/pages\/nope\\"/);
+  t.is((await httpRequest(port, { path: '/pages/welcome' })).body, 'welcome: hello', "a 405 of Loupe's routes lets the application's router answer");
+  const wrongMethod = await httpRequest(port, { method: 'DELETE', path: '/pages/welcome', headers: { Accept: 'application/json' } });
+  t.is(wrongMethod.status, 405);
+  t.is(wrongMethod.headers['allow'], 'POST, GET', "the methods of Loupe's routes, then the application router's");
+  t.regex(wrongMethod.body, /Method Not Allowed \(Allow: POST, GET\)/);
+
+  const [notFoundToken = '', notAllowedToken = ''] = await profileRequests({ port, profiler: app.profiler }, [{ path: '/pages/nope' }, { method: 'DELETE', path: '/pages/welcome' }]);
+  const panelOf = async (token: string): Promise<string> => (await httpRequest(port, { path: `/_profiler/${token}?panel=router` })).body;
+  const notFoundPanel = await panelOf(notFoundToken);
+  t.regex(notFoundPanel, /<td class="mono">feedback<\/td><td class="mono">\/pages\/welcome<\/td><td>Path does not match<\/td>/, "Loupe's own routes are listed with their outcome");
+  const notAllowedPanel = await panelOf(notAllowedToken);
+  t.regex(notAllowedPanel, /<td class="mono">feedback<\/td><td class="mono">\/pages\/welcome<\/td><td>Path almost matches, but <span class="newline">Method &quot;DELETE&quot; does not match any of the required methods \(POST\)<\/span><\/td>/);
+  for (const panel of [notFoundPanel, notAllowedPanel]) {
+    t.true(panel.includes('<h3>Route matching log</h3>'));
+    t.true(panel.includes('<p class="notice untraced">The router <code>PageRouter</code> gives no trace: its routes are not listed.'));
+  }
+  const json = await httpRequest(port, { path: `/_profiler/${notAllowedToken}`, headers: { Accept: 'application/json' } });
+  const { matching } = (JSON.parse(json.body) as { collectors: { router: { matching: { routes: { name: string }[]; untraced?: string[] } } } }).collectors.router;
+  t.true(matching.routes.some((route) => route.name === 'feedback'));
+  t.deepEqual(matching.untraced, ['PageRouter']);
 });
 
 /** Sessions in a map, as a test double or a store of another kind would keep them. */

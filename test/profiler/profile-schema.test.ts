@@ -74,9 +74,9 @@ test('the router entry\'s routes tried are read back; a profile stored before th
 });
 
 test('malformed routes tried are refused with what they must be', (t) => {
-  const expected = 'the "matching" of the collector "router" is not a list of routes tried (method, path, routes of name, path, level 0-2 and log, omitted)';
+  const expected = 'the "matching" of the collector "router" is not a list of routes tried (method, path, routes of name, path, level 0-2 and log, omitted, untraced router names)';
   const matching = { method: 'GET', path: '/x', routes: [{ name: 'a', path: '/a', level: 0, log: 'Path "/a" does not match' }], omitted: 0 };
-  for (const wrong of [[], 'x', { ...matching, routes: 'a' }, { ...matching, omitted: undefined }, { ...matching, routes: [{ name: 'a', path: '/a', level: 3, log: '' }] }, { ...matching, routes: [null] }]) {
+  for (const wrong of [[], 'x', { ...matching, routes: 'a' }, { ...matching, omitted: undefined }, { ...matching, routes: [{ name: 'a', path: '/a', level: 3, log: '' }] }, { ...matching, routes: [null] }, { ...matching, untraced: 'PageRouter' }, { ...matching, untraced: [1] }]) {
     t.is(errorOf(withChanges({ collectors: { router: { route: null, matching: wrong } } })), expected, JSON.stringify(wrong));
   }
   // Another collector may use the same field name as it likes.

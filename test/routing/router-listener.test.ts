@@ -12,7 +12,8 @@ import { MethodNotAllowedError } from '../../src/routing/method-not-allowed-erro
 import { redirectController } from '../../src/routing/redirect-controller';
 import { requestContextOf, setRequestContext } from '../../src/routing/request-context';
 import { ResourceNotFoundError } from '../../src/routing/resource-not-found-error';
-import { type Router } from '../../src/routing/router';
+import { routeMiss } from '../../src/routing/route-miss';
+import { type RouteMatch, type RouteMiss, type Router } from '../../src/routing/router';
 import { UrlMatcherRouter } from '../../src/routing/url-matcher-router';
 import { exchangeFor, requestData } from '../helpers/request-data';
 import { runPhaseSync } from '../helpers/run-phase';
@@ -43,10 +44,20 @@ const untouchable: Router = {
   generate: () => '',
   generateUrl: () => '',
   describe: () => undefined,
-  trace: () => {
-    throw new Error('the router must not be consulted');
-  },
 };
+
+/** A router of an application's own that answers `answer` to every request. */
+const answering = (answer: RouteMatch | RouteMiss): Router => ({ match: () => answer, generate: () => '', generateUrl: () => '', describe: () => undefined });
+
+/** A router written before misses were answered: it throws them. */
+const throwing = (error: Error): Router => ({
+  match: () => {
+    throw error;
+  },
+  generate: () => '',
+  generateUrl: () => '',
+  describe: () => undefined,
+});
 
 test('it is the RouterListener on kernel.request (32) and kernel.finish_request (0)', (t) => {
   const listener = createRouterListener(router);
@@ -119,6 +130,30 @@ test('a wrong method is a 405 with Allow, never naming the referer', (t) => {
   t.true(error?.cause instanceof MethodNotAllowedError);
   t.is(exchange.trace.logs[0]?.message, 'No route matched.');
   t.is(exchange.trace.logs[0]?.context['reason'], 'Method Not Allowed (Allow: GET, PUT)');
+});
+
+test("an application's router answering a miss gets the 404, and the 405 with Allow, of Loupe's router, with the same messages", (t) => {
+  const notFound = t.throws(() => route(exchangeFor({ path: '/config.yaml', query: 'a=b' }), answering(routeMiss())), { instanceOf: NotFoundHttpError });
+  t.is(notFound?.message, 'No route found for "GET http://127.0.0.1:8000/config.yaml"');
+  t.is((notFound?.cause as Error).message, 'No routes found for "/config.yaml".', 'the cause names the request\'s path when the miss names none');
+  const exchange = exchangeFor({ method: 'POST', path: '/only-get' });
+  const notAllowed = t.throws(() => route(exchange, answering(routeMiss(['get', 'put', 'GET']))), { instanceOf: MethodNotAllowedHttpError });
+  t.is(notAllowed?.message, 'No route found for "POST http://127.0.0.1:8000/only-get": Method Not Allowed (Allow: GET, PUT)');
+  t.deepEqual(notAllowed?.headers, { Allow: 'GET, PUT' });
+  t.true(notAllowed?.cause instanceof MethodNotAllowedError);
+  t.is(exchange.trace.logs[0]?.context['reason'], 'Method Not Allowed (Allow: GET, PUT)');
+  const matched = route(exchangeFor({ path: '/anything' }), answering({ matched: true, name: 'any', params: { id: '7' }, controller: helloController }));
+  t.is(matched.controller, helloController);
+  t.is(matched.request.attributes.get('id'), '7');
+});
+
+test('deprecated: a router that still throws ResourceNotFoundError or MethodNotAllowedError gets the same 404 and 405; any other error goes through', (t) => {
+  const notFound = t.throws(() => route(exchangeFor({ path: '/missing' }), throwing(new ResourceNotFoundError('/missing'))), { instanceOf: NotFoundHttpError });
+  t.is(notFound?.message, 'No route found for "GET http://127.0.0.1:8000/missing"');
+  const notAllowed = t.throws(() => route(exchangeFor({ method: 'DELETE', path: '/x' }), throwing(new MethodNotAllowedError(['GET']))), { instanceOf: MethodNotAllowedHttpError });
+  t.deepEqual(notAllowed?.headers, { Allow: 'GET' });
+  const boom = new Error('the database is down');
+  t.is(t.throws(() => route(exchangeFor({ path: '/x' }), throwing(boom))), boom);
 });
 
 test('without a detailed trace (prod) a match and a 404 are the same, and the request keeps no log entry', (t) => {

@@ -89,12 +89,8 @@ test('the trace agrees with match(): the route that matches is the one match() a
   for (const method of ['GET', 'HEAD', 'POST', 'PUT']) {
     for (const path of paths) {
       const matched = router.trace(method, path).routes.filter((route) => route.level === 2);
-      let expected: string[];
-      try {
-        expected = [router.match(method, path).name];
-      } catch {
-        expected = [];
-      }
+      const answer = router.match(method, path);
+      const expected = answer.matched ? [answer.name] : [];
       t.deepEqual(
         matched.map((route) => route.name),
         expected,

@@ -3,6 +3,7 @@ import { Request } from '../../http/request';
 import { Response } from '../../http/response';
 import { Attributes } from '../../kernel/attributes';
 import { Trace } from '../../kernel/trace';
+import { routeMissError } from '../../routing/route-miss';
 import { UrlMatcherRouter } from '../../routing/url-matcher-router';
 import { PROFILER_PREFIX, TOOLBAR_PREFIX } from '../profiler-paths';
 import { panelErrorResponse } from '../ui/panel/panel-response';
@@ -67,6 +68,8 @@ export function createProfilerPages(options: ProfilerPagesOptions): ProfilerPage
     if (!isAllowedAddress(address)) return panelErrorResponse(request, 403, 'Forbidden', `The profiler is not available to the client address "${address}": it is outside PROFILER_ALLOWED_IPS.`);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const match = router.match(method, request.path);
+    // The routing error carries the status of the miss (404 or 405) for the page answering it.
+    if (!match.matched) throw routeMissError(match, request.path);
     request.attributes.set('_route', match.name);
     for (const [name, value] of Object.entries(match.params)) request.attributes.set(name, value);
     const response = await match.controller.handle(controllerArguments(request, match.params));

@@ -1,6 +1,7 @@
 import { LoupeError } from '../../../errors/loupe-error';
 import { type RouteTraceEntry } from '../../../routing/route-trace';
 import { RoutingAttributes } from '../../../routing/routing-attributes';
+import { traceOf } from '../../../routing/traceable-router';
 import { type ProfileCollector } from '../../collector';
 import { type RedactionPolicy } from '../redaction-policy';
 import { redactsItself, textOrNull } from '../redacts-itself';
@@ -19,6 +20,8 @@ export interface RouteMatchingLog {
   readonly routes: readonly RouteTraceEntry[];
   /** Routes tried but not listed. */
   readonly omitted: number;
+  /** The routers asked that give no trace (not TraceableRouter), by class name; absent when none, and in older profiles. */
+  readonly untraced?: readonly string[];
 }
 
 export interface RouterCollectorData {
@@ -61,6 +64,7 @@ function redactTrace(routes: readonly RouteTraceEntry[], redaction: RedactionPol
  * The routing outcome: route, controller, parameters, the route's pattern and defaults, or why
  * no route matched. For a 404 or 405 it asks the router, now and only then, to trace each
  * route: stored rather than traced when the panel opens, because the routes may have changed by then.
+ * A router that is not a TraceableRouter is named as such, with no route listed.
  * Every string is redacted here (parameters, the failure and the routes' logs hold the request's path).
  */
 export const routerCollector: ProfileCollector<RouterCollectorData> = redactsItself({
@@ -75,7 +79,7 @@ export const routerCollector: ProfileCollector<RouterCollectorData> = redactsIts
     const router = exchange.attributes.get(RoutingAttributes.ROUTER);
     const described = typeof route === 'string' ? router?.describe(route) : undefined;
     const failure = exchange.errors.find((error) => error instanceof Error && /^No route found/.test(error.message));
-    const trace = exchange.errors.some(isRoutingFailure) ? router?.trace(request.method, request.path, ROUTES_TRIED_LIMIT) : undefined;
+    const trace = router !== undefined && exchange.errors.some(isRoutingFailure) ? traceOf(router, request.method, request.path, ROUTES_TRIED_LIMIT) : undefined;
     return {
       route: textOrNull(route, redaction),
       controller: textOrNull(typeof controller === 'string' ? controller : exchange.controller?.name, redaction),
@@ -86,7 +90,13 @@ export const routerCollector: ProfileCollector<RouterCollectorData> = redactsIts
       matching:
         trace === undefined
           ? null
-          : { method: redaction.text(request.method), path: redaction.text(request.path), routes: redactTrace(trace.routes, redaction), omitted: trace.omitted },
+          : {
+              method: redaction.text(request.method),
+              path: redaction.text(request.path),
+              routes: redactTrace(trace.routes, redaction),
+              omitted: trace.omitted,
+              ...(trace.untraced === undefined ? {} : { untraced: trace.untraced.map((name) => redaction.text(name)) }),
+            },
     };
   },
 });

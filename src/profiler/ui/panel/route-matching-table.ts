@@ -29,26 +29,35 @@ function renderRow(route: RouteTraceEntry, index: number, closest: number, numbe
 
 const HEAD = html`<thead><tr><th>#</th><th>Route name</th><th>Path</th><th>Log</th></tr></thead>`;
 
+/** The first route that almost matches, named above the table: most likely the one the request was meant for. */
+function renderClosest(closest: number, route: RouteTraceEntry | undefined): SafeHtml {
+  if (route === undefined) return html`<p class="closest-route empty">No route almost matches: none has this path with other methods, requirements or trailing slash.</p>`;
+  return html`<p class="closest-route"><strong>Closest route:</strong> <a href="#route-trace-${closest + 1}"><code>${route.name}</code></a> (<code>${route.path}</code>): ${outcome(route)}</p>`;
+}
+
+/** A router asked that is not a TraceableRouter: what it tried cannot be shown, and the reader is told why. */
+function renderUntraced(name: string): SafeHtml {
+  return html`<p class="notice untraced">The router <code>${name}</code> gives no trace: its routes are not listed. A router lists them by implementing <code>TraceableRouter</code> (a <code>trace()</code> method).</p>\n`;
+}
+
 /**
  * The routes tried for a request no route answered (Symfony's "Route Matching Logs"): each with
  * its outcome, the first that almost matches highlighted and named above the table, since it is
  * most likely the route the request was meant for. The profiler's own routes that do not match
- * are folded into a <details> under the table (one click, no script); each table numbers its rows from 1.
+ * are folded into a <details> under the table (one click, no script); each table numbers its rows
+ * from 1. A router asked that gives no trace is named under them; when no router gave one, only that is said.
  */
 export function renderRouteMatching(matching: RouteMatchingLog): SafeHtml {
   const closest = matching.routes.findIndex((route) => route.level === RouteTraceLevel.ALMOST_MATCHES);
-  const closestRoute = matching.routes[closest];
   const numbered = matching.routes.map((route, index) => [route, index] as const);
   const isFolded = (route: RouteTraceEntry): boolean => isProfilerRoute(route) && route.level === RouteTraceLevel.DOES_NOT_MATCH;
   const shown = numbered.filter(([route]) => !isFolded(route));
   const folded = numbered.filter(([route]) => isFolded(route));
-  return html`<h3>Route matching log</h3>
-<p class="path-to-match"><strong>Path to match:</strong> <code>${matching.method} ${matching.path}</code></p>
-${
-  closestRoute === undefined
-    ? html`<p class="closest-route empty">No route almost matches: none has this path with other methods, requirements or trailing slash.</p>`
-    : html`<p class="closest-route"><strong>Closest route:</strong> <a href="#route-trace-${closest + 1}"><code>${closestRoute.name}</code></a> (<code>${closestRoute.path}</code>): ${outcome(closestRoute)}</p>`
-}
+  const untraced = (matching.untraced ?? []).map(renderUntraced);
+  const traced =
+    matching.routes.length === 0 && untraced.length > 0
+      ? ''
+      : html`${renderClosest(closest, matching.routes[closest])}
 <table id="router-logs">
 ${HEAD}
 <tbody>
@@ -63,7 +72,10 @@ ${HEAD}
 <tbody>
 ${folded.map(([route, index], row) => renderRow(route, index, closest, row + 1))}</tbody>
 </table></details>`
-}
-${matching.omitted > 0 ? html`<p class="notice">${matching.omitted} more routes were tried and are not listed: a profile lists the first ${matching.routes.length}.</p>` : ''}
+}`;
+  return html`<h3>Route matching log</h3>
+<p class="path-to-match"><strong>Path to match:</strong> <code>${matching.method} ${matching.path}</code></p>
+${traced}
+${untraced}${matching.omitted > 0 ? html`<p class="notice">${matching.omitted} more routes were tried and are not listed: a profile lists the first ${matching.routes.length}.</p>` : ''}
 <p class="help">These logs were recorded when the request was profiled, against the routes of that moment.</p>`;
 }

@@ -24,3 +24,13 @@ test('routes past the limit are counted; with no near miss it says so', (t) => {
   t.is(lines[1], 'No route almost matches.');
   t.is(lines.at(-1), '… 250 more routes tried, not listed (a profile lists the first 1).');
 });
+
+test('a router that gives no trace is named under the routes of those that do, and alone when none does', (t) => {
+  const lines = formatRouteMatching({ method: 'GET', path: '/pages/nope', routes: routes.slice(0, 1), omitted: 0, untraced: ['PageRouter'] });
+  t.is(lines[2], '#  Route  Path  Outcome');
+  t.is(lines.at(-1), 'The router PageRouter gives no trace: its routes are not listed (it is no TraceableRouter).');
+  t.deepEqual(formatRouteMatching({ method: 'GET', path: '/x', routes: [], omitted: 0, untraced: ['Router'] }), [
+    'Routes tried for GET /x:',
+    'The router Router gives no trace: its routes are not listed (it is no TraceableRouter).',
+  ]);
+});

@@ -18,7 +18,7 @@ async function until(what: string, check: () => Promise<boolean> | boolean): Pro
  * right after start the writer's Redis connection may not be ready yet (a request then gets no
  * token), and the client has its response before kernel.terminate hands the profile to the writer.
  */
-export async function profileRequests(server: TestServer, requests: readonly HttpRequestOptions[]): Promise<string[]> {
+export async function profileRequests(server: Pick<TestServer, 'port' | 'profiler'>, requests: readonly HttpRequestOptions[]): Promise<string[]> {
   const { profiler } = server;
   if (profiler === null) throw new Error('The test server runs without its profiler.');
   await until('The profile writer was not available', () => profiler.writer.isAvailable);
