@@ -10,7 +10,7 @@ import { explainableQuery } from '../../explain/explainable-query';
 import { comparePath, explainPath, profilePath } from '../../profiler-paths';
 import { type StoredQuery } from '../../app-io/analyze-calls';
 import { queryShapeChanges } from '../../app-io/query-shape-changes';
-import { type Profile } from '../../profile';
+import { collectorData, type Profile } from '../../profile';
 
 /** The `?filter=` that lists the query shapes instead of the queries. */
 const GROUPED = 'grouped';
@@ -33,6 +33,9 @@ function renderExplainAction(token: string, query: StoredQuery, index: number): 
 /** The shapes this profile ran that the route's previous profile did not, and where they run; `null` with nothing to compare with. */
 interface NewShapes {
   readonly since: Profile;
+  /** The previous profile's queries past PROFILER_MAX_ENTRIES, counted but not kept: their shapes are unknown. */
+  readonly unkept: number;
+  readonly kept: number;
   readonly shapes: ReadonlySet<string>;
   /** Indexes of the queries of those shapes. */
   readonly queries: ReadonlySet<number>;
@@ -48,15 +51,19 @@ function newShapesOf(context: PanelContext<DatabaseCollectorData>, analysis: Que
   const changes = since === undefined ? null : queryShapeChanges(since, context.profile);
   if (since === undefined || changes === null) return null;
   const shapes = new Set(changes.added);
-  return { since, shapes, queries: new Set(analysis.groups.filter((group) => shapes.has(group.sql)).flatMap((group) => group.queries)) };
+  const previous = collectorData<DatabaseCollectorData>(since, DATABASE_COLLECTOR);
+  const [unkept, kept] = [previous?.dropped ?? 0, previous?.queries.length ?? 0];
+  return { since, shapes, unkept, kept, queries: new Set(analysis.groups.filter((group) => shapes.has(group.sql)).flatMap((group) => group.queries)) };
 }
 
 /** `2 query shapes new since <token>`, the previous profile of the route linked, with the comparison of both. */
 function renderNewShapesLine(token: string, fresh: NewShapes | null): SafeHtml {
   if (fresh === null) return html``;
-  const { since, shapes } = fresh;
+  const { since, shapes, unkept, kept } = fresh;
   const count = shapes.size === 0 ? 'No query shape' : `${shapes.size} query ${shapes.size === 1 ? 'shape' : 'shapes'}`;
-  return html`<p class="new-shapes" data-count="${shapes.size}">${count} new since <a class="mono" href="${profilePath(since.token, 'db')}">${since.token}</a>, the previous request of this route (<a href="${comparePath(since.token, token)}">compare</a>).</p>`;
+  return html`<p class="new-shapes" data-count="${shapes.size}">${count} new since <a class="mono" href="${profilePath(since.token, 'db')}">${since.token}</a>, the previous request of this route (<a href="${comparePath(since.token, token)}">compare</a>).${
+    unkept > 0 ? html` <span class="help unkept">It kept ${kept} of its ${kept + unkept} queries (PROFILER_MAX_ENTRIES): a shape it ran past them reads as new here.</span>` : ''
+  }</p>`;
 }
 
 function renderQuery(context: PanelContext<DatabaseCollectorData>, analysis: QueryAnalysis, inLoops: ReadonlySet<number>, fresh: NewShapes | null, index: number): SafeHtml {

@@ -19,20 +19,10 @@ const B = `SELECT name FROM ${table} WHERE id = ?`;
 const C = `SELECT id FROM ${table} ORDER BY id DESC LIMIT ?`;
 
 let pool: pg.Pool;
-let io: IoApp;
-let first = '';
-let second = '';
 
-test.before(async () => {
-  pool = new pg.Pool({ host: '127.0.0.1', database: 'test', user: 'postgres', max: 2 });
-  try {
-    await pool.query(`CREATE TABLE ${table} (id integer PRIMARY KEY, name text NOT NULL)`);
-  } catch (error) {
-    await pool.end();
-    throw new Error('These tests need PostgreSQL on 127.0.0.1:5432 (user postgres, trust, database "test").', { cause: error });
-  }
-  await pool.query(`INSERT INTO ${table} VALUES (1, 'one'), (2, 'two')`);
-  io = await startIoApp([
+/** One route, `shapes`: A then B; A then C with `?then=1`. */
+function shapesRoutes(): Parameters<typeof startIoApp>[0] {
+  return [
     {
       name: 'shapes',
       path: '/shapes',
@@ -46,7 +36,22 @@ test.before(async () => {
         },
       },
     },
-  ]);
+  ];
+}
+let io: IoApp;
+let first = '';
+let second = '';
+
+test.before(async () => {
+  pool = new pg.Pool({ host: '127.0.0.1', database: 'test', user: 'postgres', max: 2 });
+  try {
+    await pool.query(`CREATE TABLE ${table} (id integer PRIMARY KEY, name text NOT NULL)`);
+  } catch (error) {
+    await pool.end();
+    throw new Error('These tests need PostgreSQL on 127.0.0.1:5432 (user postgres, trust, database "test").', { cause: error });
+  }
+  await pool.query(`INSERT INTO ${table} VALUES (1, 'one'), (2, 'two')`);
+  io = await startIoApp(shapesRoutes());
   first = (await profiledRequest(io, { path: '/shapes' })).profile.token;
   second = (await profiledRequest(io, { path: '/shapes?then=1' })).profile.token;
 });
@@ -114,4 +119,18 @@ test('profiler:diff A B (through the process) lists the query shapes added and r
   const alone = await runLoupe(['profiler:diff', second], { REDIS_PREFIX: redisConfigOf(io.app.config).prefix });
   t.is(alone.code, 0, alone.stderr);
   t.true(alone.stdout.includes(`\nQuery shapes added (1)\n  ${C}\n`), alone.stdout);
+});
+
+test('when the previous profile kept only some of its queries (PROFILER_MAX_ENTRIES), the line says a shape past them reads as new', async (t) => {
+  const bounded = await startIoApp(shapesRoutes(), { PROFILER_MAX_ENTRIES: '1' });
+  try {
+    const before = (await profiledRequest(bounded, { path: '/shapes' })).profile.token;
+    const after = (await profiledRequest(bounded, { path: '/shapes?then=1' })).profile.token;
+    const res = await httpRequest(bounded.port, { path: `/_profiler/${after}?panel=db` });
+    t.regex(res.body, new RegExp(`<p class="new-shapes" data-count="0">No query shape new since <a class="mono" href="/_profiler/${before}\\?panel=db">${before}</a>.*<span class="help unkept">It kept 1 of its 2 queries \\(PROFILER_MAX_ENTRIES\\): a shape it ran past them reads as new here\\.</span></p>`));
+    const unbounded = await httpRequest(io.port, { path: `/_profiler/${second}?panel=db` });
+    t.false(unbounded.body.includes('class="help unkept"'));
+  } finally {
+    await bounded.close();
+  }
 });
