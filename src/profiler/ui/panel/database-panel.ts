@@ -15,6 +15,9 @@ import { collectorData, type Profile } from '../../profile';
 /** The `?filter=` that lists the query shapes instead of the queries. */
 const GROUPED = 'grouped';
 
+/** The `?filter=` that lists the queries of shapes the route's previous profile did not run. */
+const NEW = 'new';
+
 /** Whether a query starts with SELECT or WITH, the statements the Explain action is for. */
 const READS = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*(?:select|with)\b/i;
 
@@ -139,10 +142,14 @@ export const databasePanel: PanelDefinition<DatabaseCollectorData> = {
       slow: (index) => analysis.slow.has(index),
       errors: (index) => data.queries[index]?.error !== null,
     };
-    const filters = [...callFilters(data.queries.length, rules), { name: GROUPED, label: 'Grouped', count: analysis.groups.length }];
-    const filter = chosenFilter(query, filters);
-    const indexes = filteredIndexes(data.queries.length, rules, filter);
     const fresh = newShapesOf(context, analysis);
+    const filters = [
+      ...callFilters(data.queries.length, rules),
+      ...(fresh === null ? [] : [{ name: NEW, label: 'New', count: fresh.queries.size }]),
+      { name: GROUPED, label: 'Grouped', count: analysis.groups.length },
+    ];
+    const filter = chosenFilter(query, filters);
+    const indexes = filter === NEW && fresh !== null ? [...fresh.queries].sort((a, b) => a - b) : filteredIndexes(data.queries.length, rules, filter);
     const summary = html` · <span class="${data.nPlusOne > 0 ? 'n-plus-one status-warning-text' : 'n-plus-one'}">${data.nPlusOne} N+1</span> · <span class="duplicates">${data.duplicates} duplicates</span>`;
     return html`<h2>Database</h2>
 ${renderCallTotals(data, ['query', 'queries'], summary)}

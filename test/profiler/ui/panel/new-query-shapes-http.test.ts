@@ -85,6 +85,9 @@ test('the Database panel of the second request marks the shape the first did not
   t.is(rows.size, 2);
   t.true(rows.get(escaped(`SELECT id FROM ${table} ORDER BY id DESC LIMIT 1`))?.includes('<span class="flag flag-new">new</span>'), 'C is new');
   t.false(rows.get(escaped(A))?.includes('class="flag flag-new"') ?? true, 'A ran the first time too');
+  const onlyNew = await httpRequest(io.port, { path: `/_profiler/${second}?panel=db&filter=new` });
+  t.true(onlyNew.body.includes(`data-filter="new" aria-current="true">New <span class="badge">1</span></a>`), onlyNew.body);
+  t.deepEqual([...rowsBySql(onlyNew.body, 'query').keys()], [escaped(`SELECT id FROM ${table} ORDER BY id DESC LIMIT 1`)]);
   const groups = rowsBySql((await httpRequest(io.port, { path: `/_profiler/${second}?panel=db&filter=grouped` })).body, 'group');
   t.is(groups.size, 2);
   t.true(groups.get(escaped(C))?.includes('<span class="flag flag-new">new</span>'), 'the shape C is new');
@@ -97,6 +100,7 @@ test('the Database panel of the first request of a route marks nothing new: ther
     t.is(res.status, 200);
     t.true(res.body.includes(escaped(A)), path);
     t.false(res.body.includes('class="new-shapes"'), path);
+    t.false(res.body.includes('data-filter="new"'), path);
     t.false(res.body.includes('<span class="flag flag-new">'), path);
   }
 });
