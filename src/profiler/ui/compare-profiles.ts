@@ -1,4 +1,5 @@
 import { ioCounters, type IoCounters } from '../app-io/io-counters';
+import { queryShapeChanges, type QueryShapeChanges } from '../app-io/query-shape-changes';
 import { eventsOf } from '../collect/collectors/events-view';
 import { machineOf } from '../collect/collectors/machine-view';
 import { roundMs } from '../collect/collectors/timings';
@@ -43,6 +44,8 @@ export interface ProfileComparison {
   readonly listeners: readonly TimingDiff[];
   /** The application's queries, HTTP calls and Redis commands, counts and times; rows neither profile recorded are left out. */
   readonly io: readonly IoDiff[];
+  /** The query shapes B ran and A did not (added), and A ran and B did not (removed); `null` when either has no Database entry. */
+  readonly queryShapes: QueryShapeChanges | null;
 }
 
 /** Listeners listed at most. */
@@ -114,7 +117,8 @@ function change(row: TimingDiff): number {
 
 /**
  * `b` against `a` (what `/_profiler/{a}/compare/{b}` and `profiler:diff a b` show): the total,
- * every machine state, the listeners whose time changed most, and the application's I/O.
+ * every machine state, the listeners whose time changed most, the application's I/O and the
+ * query shapes added and removed.
  */
 export function compareProfiles(a: Profile, b: Profile): ProfileComparison {
   const states = (profile: Profile): Map<string, number> => timings(machineOf(profile)?.states ?? []);
@@ -127,6 +131,7 @@ export function compareProfiles(a: Profile, b: Profile): ProfileComparison {
       .sort((x, y) => change(y) - change(x))
       .slice(0, COMPARED_LISTENERS),
     io: ioDiffs(a, b),
+    queryShapes: queryShapeChanges(a, b),
   };
 }
 

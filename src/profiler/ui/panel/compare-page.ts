@@ -1,6 +1,7 @@
 import { STATUS_TEXT } from '../../../errors/status-text';
 import { isUnchanged, type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../compare-profiles';
 import { type ProfilerStats } from '../../profiler';
+import { type QueryShapeChanges } from '../../app-io/query-shape-changes';
 import { html, type SafeHtml } from '../../../view/html';
 import { renderPanelLayout } from './panel-layout';
 import { formatMs, formatTime } from './panel-format';
@@ -75,7 +76,23 @@ ${renderRows(rows)}</tbody>
 </table>`;
 }
 
-/** Two profiles side by side: status, route, total, each state's time, the listeners that changed most and the application's I/O. */
+function renderShapeList(name: 'added' | 'removed', shapes: readonly string[], none: string): SafeHtml {
+  const caption = `${shapes.length} query ${shapes.length === 1 ? 'shape' : 'shapes'} ${name}`;
+  if (shapes.length === 0) return html`<h4>${caption}</h4>\n<p class="empty">${none}</p>`;
+  return html`<h4>${caption}</h4>
+<ul class="shapes-${name}" data-count="${shapes.length}">
+${shapes.map((shape) => html`<li><pre class="sql">${shape}</pre></li>\n`)}</ul>`;
+}
+
+/** The query shapes B ran that A did not, and those A ran that B did not: what a change to the code added or removed. */
+function renderQueryShapes(changes: QueryShapeChanges | null): SafeHtml {
+  if (changes === null) return html`<h3>Query shapes</h3>\n<p class="empty">One of the profiles holds no Database entry: their query shapes cannot be compared.</p>`;
+  return html`<h3>Query shapes</h3>
+${renderShapeList('added', changes.added, 'B ran no query shape that A did not.')}
+${renderShapeList('removed', changes.removed, 'B ran every query shape that A ran.')}`;
+}
+
+/** Two profiles side by side: status, route, total, each state's time, the listeners that changed most, the application's I/O and the query shapes added and removed. */
 export function renderComparePage(comparison: ProfileComparison, stats: ProfilerStats | null): string {
   return renderPanelLayout({
     sidebar: renderSidebarCounters(stats),
@@ -83,6 +100,7 @@ export function renderComparePage(comparison: ProfileComparison, stats: Profiler
 ${renderSides(comparison)}
 ${renderTable('States and phases', comparison.states, 'Neither profile recorded its states.')}
 ${renderTable('Listeners whose time changed most', comparison.listeners, 'Neither profile recorded its listeners.')}
-${renderTable("The application's I/O", comparison.io, 'Neither profile recorded its queries, HTTP calls or Redis commands.')}`,
+${renderTable("The application's I/O", comparison.io, 'Neither profile recorded its queries, HTTP calls or Redis commands.')}
+${renderQueryShapes(comparison.queryShapes)}`,
   });
 }

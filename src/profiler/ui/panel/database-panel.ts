@@ -7,11 +7,16 @@ import { renderSourcePosition } from './editor-link';
 import { type PanelContext, type PanelDefinition } from './panel-definition';
 import { formatMs, formatValue } from './panel-format';
 import { explainableQuery } from '../../explain/explainable-query';
-import { explainPath } from '../../profiler-paths';
+import { comparePath, explainPath, profilePath } from '../../profiler-paths';
 import { type StoredQuery } from '../../app-io/analyze-calls';
+import { queryShapeChanges } from '../../app-io/query-shape-changes';
+import { collectorData, type Profile } from '../../profile';
 
 /** The `?filter=` that lists the query shapes instead of the queries. */
 const GROUPED = 'grouped';
+
+/** The `?filter=` that lists the queries of shapes the route's previous profile did not run. */
+const NEW = 'new';
 
 /** Whether a query starts with SELECT or WITH, the statements the Explain action is for. */
 const READS = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*(?:select|with)\b/i;
@@ -28,7 +33,43 @@ function renderExplainAction(token: string, query: StoredQuery, index: number): 
   return html`<form method="post" action="${explainPath(token, index + 1)}" class="explain-form"><button type="submit">Explain</button></form>`;
 }
 
-function renderQuery(context: PanelContext<DatabaseCollectorData>, analysis: QueryAnalysis, inLoops: ReadonlySet<number>, index: number): SafeHtml {
+/** The shapes this profile ran that the route's previous profile did not, and where they run; `null` with nothing to compare with. */
+interface NewShapes {
+  readonly since: Profile;
+  /** The previous profile's queries past PROFILER_MAX_ENTRIES, counted but not kept: their shapes are unknown. */
+  readonly unkept: number;
+  readonly kept: number;
+  readonly shapes: ReadonlySet<string>;
+  /** Indexes of the queries of those shapes. */
+  readonly queries: ReadonlySet<number>;
+}
+
+/**
+ * "New since last time": read when the panel is shown rather than when the request is profiled,
+ * so the request path pays nothing. No comparison when the previous profile has no Database entry
+ * (then which shapes it ran is unknown, and every shape would read as new).
+ */
+function newShapesOf(context: PanelContext<DatabaseCollectorData>, analysis: QueryAnalysis): NewShapes | null {
+  const since = context.previous;
+  const changes = since === undefined ? null : queryShapeChanges(since, context.profile);
+  if (since === undefined || changes === null) return null;
+  const shapes = new Set(changes.added);
+  const previous = collectorData<DatabaseCollectorData>(since, DATABASE_COLLECTOR);
+  const [unkept, kept] = [previous?.dropped ?? 0, previous?.queries.length ?? 0];
+  return { since, shapes, unkept, kept, queries: new Set(analysis.groups.filter((group) => shapes.has(group.sql)).flatMap((group) => group.queries)) };
+}
+
+/** `2 query shapes new since <token>`, the previous profile of the route linked, with the comparison of both. */
+function renderNewShapesLine(token: string, fresh: NewShapes | null): SafeHtml {
+  if (fresh === null) return html``;
+  const { since, shapes, unkept, kept } = fresh;
+  const count = shapes.size === 0 ? 'No query shape' : `${shapes.size} query ${shapes.size === 1 ? 'shape' : 'shapes'}`;
+  return html`<p class="new-shapes" data-count="${shapes.size}">${count} new since <a class="mono" href="${profilePath(since.token, 'db')}">${since.token}</a>, the previous request of this route (<a href="${comparePath(since.token, token)}">compare</a>).${
+    unkept > 0 ? html` <span class="help unkept">It kept ${kept} of its ${kept + unkept} queries (PROFILER_MAX_ENTRIES): a shape it ran past them reads as new here.</span>` : ''
+  }</p>`;
+}
+
+function renderQuery(context: PanelContext<DatabaseCollectorData>, analysis: QueryAnalysis, inLoops: ReadonlySet<number>, fresh: NewShapes | null, index: number): SafeHtml {
   const query = context.data.queries[index];
   if (query === undefined) return html``;
   const params = formatValue(query.params);
@@ -40,6 +81,7 @@ function renderQuery(context: PanelContext<DatabaseCollectorData>, analysis: Que
     [analysis.duplicates.has(index), 'duplicate'],
     [analysis.slow.has(index), 'slow'],
     [query.error !== null, 'error'],
+    [fresh?.queries.has(index) === true, 'new'],
   ])}${query.error === null ? '' : html`<p class="call-error status-error-text">${query.error}</p>`}${renderExplainAction(context.profile.token, query, index)}</td>
 <td>${query.rows ?? '—'}</td><td>${renderOrigin(query.origin, context.editorLink)}</td></tr>\n`;
 }
@@ -63,12 +105,15 @@ function renderBatchHint(group: QueryGroup, context: PanelContext<DatabaseCollec
   return html`<div class="batch-hint"><span class="help">Batched, one query with ${values} (${rewrite.saved} round trips fewer):</span><pre class="sql">${rewrite.sql}</pre></div>`;
 }
 
-function renderGroups(context: PanelContext<DatabaseCollectorData>, analysis: QueryAnalysis): SafeHtml {
+function renderGroups(context: PanelContext<DatabaseCollectorData>, analysis: QueryAnalysis, fresh: NewShapes | null): SafeHtml {
   return html`<table class="query-groups">
 <thead><tr><th>Statement (normalized)</th><th>Count</th><th>Time</th><th>Origins</th></tr></thead>
 <tbody>
 ${analysis.groups.map(
-  (group) => html`<tr class="${group.nPlusOne ? 'group n-plus-one' : 'group'}"><td><pre class="sql">${group.sql}</pre>${renderFlags([[group.nPlusOne, 'N+1']])}${renderBatchHint(group, context)}</td>
+  (group) => html`<tr class="${group.nPlusOne ? 'group n-plus-one' : 'group'}"><td><pre class="sql">${group.sql}</pre>${renderFlags([
+    [group.nPlusOne, 'N+1'],
+    [fresh?.shapes.has(group.sql) === true, 'new'],
+  ])}${renderBatchHint(group, context)}</td>
 <td>${group.count}</td><td>${formatMs(group.time)}</td><td>${renderGroupOrigins(group, context)}</td></tr>\n`,
 )}</tbody>
 </table>`;
@@ -77,12 +122,14 @@ ${analysis.groups.map(
 /**
  * Database: the application's SQL queries, as Symfony's Doctrine panel — totals, then the
  * queries (or their shapes, `?filter=grouped`) with duration, rows and origin, N+1 loops,
- * exact duplicates and slow queries flagged and filterable.
+ * exact duplicates and slow queries flagged and filterable, and the shapes the route's previous
+ * profile did not run marked new.
  */
 export const databasePanel: PanelDefinition<DatabaseCollectorData> = {
   name: 'db',
   label: 'Database',
   collector: DATABASE_COLLECTOR,
+  readsPrevious: true,
   badge: (data) => (data.count === 0 ? null : { count: data.count, isError: data.errors > 0, isWarning: data.nPlusOne > 0 || data.slow > 0 }),
   render: (context) => {
     const { data, profile, query } = context;
@@ -95,17 +142,23 @@ export const databasePanel: PanelDefinition<DatabaseCollectorData> = {
       slow: (index) => analysis.slow.has(index),
       errors: (index) => data.queries[index]?.error !== null,
     };
-    const filters = [...callFilters(data.queries.length, rules), { name: GROUPED, label: 'Grouped', count: analysis.groups.length }];
+    const fresh = newShapesOf(context, analysis);
+    const filters = [
+      ...callFilters(data.queries.length, rules),
+      ...(fresh === null ? [] : [{ name: NEW, label: 'New', count: fresh.queries.size }]),
+      { name: GROUPED, label: 'Grouped', count: analysis.groups.length },
+    ];
     const filter = chosenFilter(query, filters);
-    const indexes = filteredIndexes(data.queries.length, rules, filter);
+    const indexes = filter === NEW && fresh !== null ? [...fresh.queries].sort((a, b) => a - b) : filteredIndexes(data.queries.length, rules, filter);
     const summary = html` · <span class="${data.nPlusOne > 0 ? 'n-plus-one status-warning-text' : 'n-plus-one'}">${data.nPlusOne} N+1</span> · <span class="duplicates">${data.duplicates} duplicates</span>`;
     return html`<h2>Database</h2>
 ${renderCallTotals(data, ['query', 'queries'], summary)}
+${renderNewShapesLine(profile.token, fresh)}
 ${renderFilterLinks(profile.token, 'db', filter, filters)}
-${filter === GROUPED ? renderGroups(context, analysis) : html`<table class="queries">
+${filter === GROUPED ? renderGroups(context, analysis, fresh) : html`<table class="queries">
 <thead><tr><th>#</th><th>Start</th><th>Duration</th><th>Query</th><th>Rows</th><th>Origin</th></tr></thead>
 <tbody>
-${renderRowsOrEmpty(indexes, 6, (index) => renderQuery(context, analysis, inLoops, index))}</tbody>
+${renderRowsOrEmpty(indexes, 6, (index) => renderQuery(context, analysis, inLoops, fresh, index))}</tbody>
 </table>`}`;
   },
 };

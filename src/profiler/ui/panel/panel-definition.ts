@@ -16,6 +16,11 @@ export interface PanelContext<TData extends object = object> {
   readonly editorLink: EditorLink;
   /** The lines around the positions `sources` named, read when the page was requested. */
   readonly source: SourceReader;
+  /**
+   * The newest profile of the same route stored before this one (see previousProfileOf), read
+   * only for a panel that sets `readsPrevious`; absent when there is none or it cannot be read.
+   */
+  readonly previous?: Profile;
 }
 
 /**
@@ -48,6 +53,8 @@ export interface PanelDefinition<TData extends object = object> {
   badge?(data: TData, profile: Profile): PanelBadge | null;
   /** Source positions whose surrounding lines `render` shows (`context.source`); read from disk before it runs. */
   sources?(data: TData): readonly SourcePosition[];
+  /** Whether `render` reads `context.previous`: the page reads that profile for such a panel only, it costs a second read. */
+  readonly readsPrevious?: boolean;
   render(context: PanelContext<TData>): SafeHtml;
   /** The entry as lines of text for `profiler:show` (an application's CLI built with runCli); without it the entry is only named there. */
   text?(data: TData, profile: Profile): readonly string[];

@@ -85,6 +85,7 @@ ol.state-path .time { font-size: 12px; color: #555; }
 .flag { display: inline-block; font-size: 11px; padding: 0 6px; margin-left: 4px; border-radius: 3px; background: #e5e7eb; color: #333; }
 .flag-n-1, .flag-slow, .flag-error { background: #b0413e; color: #fff; }
 .flag-duplicate { background: #c28b2c; color: #fff; }
+.flag-new { background: #2563eb; color: #fff; }
 .flag-full-scan { background: #c28b2c; color: #fff; }
 .explain-form { margin: 4px 0 0; }
 .explain-form button { font-size: 12px; padding: 1px 8px; cursor: pointer; }

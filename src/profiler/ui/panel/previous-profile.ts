@@ -1,4 +1,5 @@
 import { summarize, type Profile } from '../../profile';
+import { parseProfile } from '../../profile-schema';
 import { type ProfileStorage } from '../../storage/profile-storage';
 
 /** Index rows read at most: every profile page view runs this search. */
@@ -20,4 +21,12 @@ export async function previousProfileOf(storage: Pick<ProfileStorage, 'search'>,
     return row.summary.token;
   }
   return null;
+}
+
+/** The profile under `token`, or `null` when it is gone or unreadable: a panel then shows no comparison rather than an error. */
+export async function readPreviousProfile(storage: Pick<ProfileStorage, 'read'>, token: string): Promise<Profile | null> {
+  const read = await storage.read(token);
+  if (read.kind !== 'found') return null;
+  const parsed = parseProfile(read.json);
+  return parsed.ok ? parsed.profile : null;
 }

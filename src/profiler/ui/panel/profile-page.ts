@@ -18,6 +18,8 @@ export interface ProfilePageContent {
   readonly panel: PanelDefinition;
   /** The previous profile of the same route, to compare with, if any. */
   readonly previous?: string | null;
+  /** That profile itself, read for a panel that sets `readsPrevious`. */
+  readonly previousProfile?: Profile;
   /** The page's query, which the panel may filter by. */
   readonly query?: URLSearchParams;
   readonly editorLink?: EditorLink;
@@ -47,7 +49,8 @@ function renderPanel(content: ProfilePageContent): SafeHtml {
     return html`<h2>${panel.label}</h2>
 <p class="empty">No data: this profile holds nothing from the "${panel.collector}" collector (it was not registered, or it failed, when the request was profiled).</p>`;
   }
-  return panel.render({ profile, data, children, query: content.query ?? new URLSearchParams(), editorLink: content.editorLink ?? NO_EDITOR_LINK, source: content.source ?? NO_SOURCE });
+  const { query = new URLSearchParams(), editorLink = NO_EDITOR_LINK, source = NO_SOURCE, previousProfile } = content;
+  return panel.render({ profile, data, children, query, editorLink, source, ...(previousProfile === undefined ? {} : { previous: previousProfile }) });
 }
 
 /** "Compare with…": the previous profile of the same route, or the search to pick one. */

@@ -16,7 +16,7 @@ import { negotiatedResponse, panelErrorResponse, storageUnavailableResponse, tok
 import { type EditorLink } from './editor-link';
 import { type PanelDefinition } from './panel-definition';
 import { defaultPanel, findPanel } from './panel-registry';
-import { previousProfileOf } from './previous-profile';
+import { previousProfileOf, readPreviousProfile } from './previous-profile';
 import { renderProfilePage } from './profile-page';
 import { NO_SOURCE, readSourceExcerpts } from '../../../view/read-source-excerpts';
 import { type SourceFiles } from '../../../view/source-files';
@@ -231,7 +231,18 @@ function createPanelController(deps: ProfilerRoutesDeps): Controller {
         const previous = isJson ? null : await previousProfileOf(deps.storage, profile);
         const data = collectorData(profile, panel.collector);
         const source = isJson || data === undefined || panel.sources === undefined || deps.sources === undefined ? NO_SOURCE : await readSourceExcerpts(panel.sources(data), deps.sources);
-        const page = { profile, children, panels: deps.panels, panel, previous, query: request.queryParams, source, ...(deps.editorLink === undefined ? {} : { editorLink: deps.editorLink }) };
+        const previousProfile = previous === null || panel.readsPrevious !== true ? null : await readPreviousProfile(deps.storage, previous);
+        const page = {
+          profile,
+          children,
+          panels: deps.panels,
+          panel,
+          previous,
+          query: request.queryParams,
+          source,
+          ...(previousProfile === null ? {} : { previousProfile }),
+          ...(deps.editorLink === undefined ? {} : { editorLink: deps.editorLink }),
+        };
         return negotiatedResponse(request, 200, {
           // The stored JSON (an error sub-request's with its parent's errors put back), with summaries of the sub-request profiles it links to.
           json: () => ({ ...profile, childProfiles: children }),

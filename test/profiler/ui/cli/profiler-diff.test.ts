@@ -34,11 +34,12 @@ test('profiler:diff A B (through the process) prints both sides, the total and e
 
 test('profiler:diff shows control characters of stored values escaped', (t) => {
   const side = { token: 'a1b2c3', method: 'GET', url: 'http://h/\u001b]0;pwned\u0007', statusCode: 200, route: 'r\u009b2J', time: 0, duration: 1 };
-  const text = formatComparison({ a: side, b: { ...side, token: 'd4e5f6' }, total: timingDiff('total', 1, 2), states: [timingDiff('kernel.\u001b[2J', 1, 2)], listeners: [], io: [{ ...timingDiff('SQL queries', 2, 5), unit: 'count' }] });
+  const text = formatComparison({ a: side, b: { ...side, token: 'd4e5f6' }, total: timingDiff('total', 1, 2), states: [timingDiff('kernel.\u001b[2J', 1, 2)], listeners: [], io: [{ ...timingDiff('SQL queries', 2, 5), unit: 'count' }], queryShapes: { added: ['SELECT \u001b[2J FROM t'], removed: [] } });
   t.notRegex(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   t.true(text.includes('http://h/\\x1b]0;pwned\\x07'));
   t.true(text.includes('r\\x9b2J'));
   t.true(text.includes('kernel.\\x1b[2J'));
+  t.true(text.includes('Query shapes added (1)\n  SELECT \\x1b[2J FROM t\n'));
   t.true(text.includes('+1.00 ms (+100 %)'));
   // A count is a number, not milliseconds.
   t.regex(text, /^SQL queries +2 +5 +\+3 \(\+150 %\)$/m);

@@ -1,5 +1,6 @@
 import { isUnchanged, type ComparedSide, type IoDiff, type ProfileComparison, type TimingDiff } from '../../compare-profiles';
 import { escapeControl } from '../../../../log/escape-control';
+import { type QueryShapeChanges } from '../../../app-io/query-shape-changes';
 import { formatDuration } from '../../../../cli/format/format-duration';
 import { formatTable } from '../../../../cli/format/format-table';
 
@@ -37,6 +38,16 @@ function timingTable(rows: readonly TimingDiff[]): string {
   return formatTable(['Name', 'A', 'B', 'B - A'], rows.map((row) => [row.name, ms(row.a), ms(row.b), formatDiff(row)]));
 }
 
+/** `Query shapes added (1)` and the shapes, one a line (a multi-line statement on one), every stored value escaped. */
+function shapeList(name: 'added' | 'removed', shapes: readonly string[]): string[] {
+  return [`Query shapes ${name} (${shapes.length})`, ...shapes.map((shape) => `  ${escapeControl(shape.replace(/\s*\n\s*/g, ' '))}`), ''];
+}
+
+function shapeLines(changes: QueryShapeChanges | null): string[] {
+  if (changes === null) return ['Query shapes', 'One of the profiles holds no Database entry: their query shapes cannot be compared.', ''];
+  return [...shapeList('added', changes.added), ...shapeList('removed', changes.removed)];
+}
+
 /** `profiler:diff`: the same as the compare page, as text; every stored value escaped. */
 export function formatComparison(comparison: ProfileComparison): string {
   const { a, b } = comparison;
@@ -63,5 +74,6 @@ export function formatComparison(comparison: ProfileComparison): string {
     comparison.listeners.length === 0 ? 'Neither profile recorded its listeners.\n' : timingTable(comparison.listeners),
     "The application's I/O",
     comparison.io.length === 0 ? 'Neither profile recorded its queries, HTTP calls or Redis commands.\n' : ioTable(comparison.io),
+    ...shapeLines(comparison.queryShapes),
   ].join('\n');
 }
