@@ -20,6 +20,7 @@ export { type Profile, type CollectorEntry, type ProfileCut, type ProfileSummary
 export { ProfilerPaths, profilePath } from './profiler-paths';
 export { CAPTURE_KINDS, PROFILE_VERSION, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig, type ProfileVersion } from './profiler-config';
 export { readProfilerConfig } from './read-profiler-config';
+export { type ExplainConfig, type ExplainDatabase, type ExplainDialect } from './explain/explain-config';
 export { checkProfilerParts } from './check-profiler-parts';
 
 /** The profiler as a plugin (createLoupe adds it with debug on). */
