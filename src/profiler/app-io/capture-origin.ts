@@ -135,6 +135,15 @@ function requestOrigin(sites: readonly NodeJS.CallSite[], request: CurrentReques
   return { file: '', line: 0, column: 0, function: fn, found: 'request' };
 }
 
+/**
+ * `origin` with the frames above it, a slice of the array V8 made anyway: nothing of them is
+ * mapped or filtered until the profile is collected. Not enumerable: an origin stays plain data
+ * wherever it is compared or serialized, and only callerFrames reads them.
+ */
+function withCallers(origin: CallOrigin, callers: readonly NodeJS.CallSite[]): CallOrigin {
+  return callers.length === 0 ? origin : Object.defineProperty(origin, 'callers', { value: callers, enumerable: false });
+}
+
 function originFromStack(depth: number): CallOrigin {
   const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
   const limit = Error.stackTraceLimit;
@@ -149,8 +158,7 @@ function originFromStack(depth: number): CallOrigin {
       const file = site?.getFileName();
       if (site === undefined || file === undefined || file === null || !isApplicationFile(file)) continue;
       const origin = mapSite(site, file, format);
-      // A slice of the array V8 made anyway: nothing is mapped or filtered until the profile is collected.
-      if (isApplicationFile(origin.file)) return index + 1 < sites.length ? Object.assign(origin, { callers: sites.slice(index + 1) }) : origin;
+      if (isApplicationFile(origin.file)) return withCallers(origin, sites.slice(index + 1));
     }
     return requestOrigin(sites, currentRequest());
   } finally {
