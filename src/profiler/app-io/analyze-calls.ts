@@ -108,16 +108,32 @@ export function totalTime(calls: readonly StoredCall[]): number {
 }
 
 /**
- * The line of the loop that repeats `calls` (made from one place): the first frame above their
- * origin's that every call's stack holds, compared by `file:line` (the first call of a loop is on
- * the synchronous stack, the next ones behind an `await`: the same line, found otherwise).
- * `null` when a call has no stack (an old profile, one cut to its budget) or none is shared.
+ * The frame of the function an `await` resumes, in a call made after one: the outermost frame of
+ * its synchronous stack, the one under the first `async` frame. `undefined` when the stack holds
+ * no `async` frame (a loop that does not await), or its very origin is one (an ORM's await).
+ */
+function resumedFrame(stack: readonly StoredOrigin[]): StoredOrigin | undefined {
+  const firstAsync = stack.findIndex((frame) => frame.found === 'async');
+  return firstAsync > 0 ? stack[firstAsync - 1] : undefined;
+}
+
+/**
+ * The line of the loop that repeats `calls` (made from one place), compared by `file:line`. A loop
+ * that awaits each call is the function each call after the first resumes in (see resumedFrame):
+ * its line, which may be the origin's own (`for (…) await pool.query(…)` on one line). Else the
+ * first frame above the origin's that every call's stack holds. `null` when a call has no stack
+ * (an old profile, one cut to its budget, a call with no caller of the application's) or none is shared.
  */
 export function loopFrame(calls: readonly StoredCall[]): StoredOrigin | null {
-  const [first, ...rest] = calls;
-  if (first?.stack === undefined) return null;
-  const others = rest.map((call) => new Set((call.stack ?? []).slice(1).map(originText)));
-  return first.stack.slice(1).find((frame) => others.every((places) => places.has(originText(frame)))) ?? null;
+  const stacks = calls.map((call) => call.stack);
+  const [first, ...rest] = stacks;
+  if (first === undefined || rest.length === 0 || rest.some((stack) => stack === undefined)) return null;
+  const places = stacks.map((stack) => new Set((stack ?? []).map(originText)));
+  const shared = (frame: StoredOrigin): boolean => places.every((place) => place.has(originText(frame)));
+  const resumed = rest.map((stack) => resumedFrame(stack ?? []));
+  const [loop] = resumed;
+  if (loop !== undefined && resumed.every((frame) => frame !== undefined && originText(frame) === originText(loop)) && shared(loop)) return loop;
+  return first.slice(1).find(shared) ?? null;
 }
 
 /** The loop of an N+1 group: that of its most repeated place. */
