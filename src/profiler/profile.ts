@@ -44,6 +44,8 @@ export interface ProfileCut {
   readonly strings: number;
   /** Collector entries left out entirely, largest first. */
   readonly collectors: readonly string[];
+  /** Captured calls whose stack was left out (their origin is kept); absent when none was. */
+  readonly stacks?: number;
 }
 
 /** Longest URL, in serialized bytes, kept in a search row (search by URL looks at this much). */

@@ -20,6 +20,12 @@ export interface StoredCall {
   readonly duration: number | null;
   readonly error: string | null;
   readonly origin: StoredOrigin | null;
+  /**
+   * The application's frames of the call's stack, innermost first, the origin's included (at
+   * most CALL_STACK_FRAMES); stored only when there is more than the origin. Profiles written
+   * before it, and profiles cut to fit their byte budget, have none.
+   */
+  readonly stack?: readonly StoredOrigin[];
 }
 
 export interface StoredQuery extends StoredCall {
@@ -42,6 +48,11 @@ export interface QueryGroup {
   readonly origins: readonly string[];
   /** Run N_PLUS_ONE times or more from one place: a query in a loop that one query could replace. */
   readonly nPlusOne: boolean;
+  /**
+   * N+1 only: the line of the loop that repeats the query, the first frame above the query's
+   * that every call of the loop's place shares (see loopFrame); `null` where the stacks do not tell.
+   */
+  readonly loop: StoredOrigin | null;
 }
 
 export interface QueryAnalysis {
@@ -97,6 +108,45 @@ export function totalTime(calls: readonly StoredCall[]): number {
 }
 
 /**
+ * The frame of the function an `await` resumes, in a call made after one: the outermost frame of
+ * its synchronous stack, the one under the first `async` frame. `undefined` when the stack holds
+ * no `async` frame (a loop that does not await), or its very origin is one (an ORM's await).
+ */
+function resumedFrame(stack: readonly StoredOrigin[]): StoredOrigin | undefined {
+  const firstAsync = stack.findIndex((frame) => frame.found === 'async');
+  return firstAsync > 0 ? stack[firstAsync - 1] : undefined;
+}
+
+/**
+ * The line of the loop that repeats `calls` (made from one place), compared by `file:line`. A loop
+ * that awaits each call is the function each call after the first resumes in (see resumedFrame):
+ * its line, which may be the origin's own (`for (…) await pool.query(…)` on one line). Else the
+ * first frame above the origin's that every call's stack holds. `null` when a call has no stack
+ * (an old profile, one cut to its budget, a call with no caller of the application's) or none is shared.
+ */
+export function loopFrame(calls: readonly StoredCall[]): StoredOrigin | null {
+  const stacks = calls.map((call) => call.stack);
+  const [first, ...rest] = stacks;
+  if (first === undefined || rest.length === 0 || rest.some((stack) => stack === undefined)) return null;
+  const places = stacks.map((stack) => new Set((stack ?? []).map(originText)));
+  const shared = (frame: StoredOrigin): boolean => places.every((place) => place.has(originText(frame)));
+  const resumed = rest.map((stack) => resumedFrame(stack ?? []));
+  const [loop] = resumed;
+  if (loop !== undefined && resumed.every((frame) => frame !== undefined && originText(frame) === originText(loop)) && shared(loop)) return loop;
+  return first.slice(1).find(shared) ?? null;
+}
+
+/** The loop of an N+1 group: that of its most repeated place. */
+function groupLoop(queries: readonly StoredQuery[], members: readonly number[], perOrigin: ReadonlyMap<string, number>): StoredOrigin | null {
+  const [place = ''] = [...perOrigin].filter(([origin]) => origin !== '').sort((a, b) => b[1] - a[1])[0] ?? [];
+  const calls = members.flatMap((index) => {
+    const query = queries[index];
+    return query !== undefined && originText(query.origin) === place ? [query] : [];
+  });
+  return loopFrame(calls);
+}
+
+/**
  * Groups queries by their normalized SQL, flags N+1 (a shape run N_PLUS_ONE times or more from
  * the same `file:line`; never queries whose place is unknown), exact duplicates and slow queries, as Symfony's Doctrine panel,
  * Telescope and Django Debug Toolbar do. Pure: the panel, the CLI and the search index agree.
@@ -118,15 +168,19 @@ export function analyzeQueries(queries: readonly StoredQuery[], slowMs: number):
     else seen.add(exact);
   });
   const list = [...groups.values()]
-    .map(({ sql, time, queries: members, perOrigin }) => ({
-      sql,
-      count: members.length,
-      time: Math.round(time * 1000) / 1000,
-      queries: members,
-      origins: [...perOrigin.keys()].filter((origin) => origin !== ''),
+    .map(({ sql, time, queries: members, perOrigin }) => {
       // Calls with no known place are not one loop: they may come from anywhere (an ORM's, a library's own).
-      nPlusOne: [...perOrigin].some(([origin, count]) => origin !== '' && count >= N_PLUS_ONE),
-    }))
+      const nPlusOne = [...perOrigin].some(([origin, count]) => origin !== '' && count >= N_PLUS_ONE);
+      return {
+        sql,
+        count: members.length,
+        time: Math.round(time * 1000) / 1000,
+        queries: members,
+        origins: [...perOrigin.keys()].filter((origin) => origin !== ''),
+        nPlusOne,
+        loop: nPlusOne ? groupLoop(queries, members, perOrigin) : null,
+      };
+    })
     .sort((a, b) => b.count - a.count || b.time - a.time);
   return { groups: list, duplicates, slow: slowCalls(queries, slowMs) };
 }

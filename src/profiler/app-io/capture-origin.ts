@@ -28,7 +28,16 @@ export interface CallOrigin {
    * ran from a microtask, where a thenable's `then` keeps none of the application's frames.
    */
   readonly library?: string;
+  /**
+   * Found `stack` or `async`: the stack's frames above the origin's, not yet mapped (see
+   * callerFrames). Kept as V8 gave them so that capturing a call maps one frame only; the
+   * others are mapped when the profile is collected, after the response.
+   */
+  readonly callers?: readonly NodeJS.CallSite[];
 }
+
+/** Frames of the application's kept of one call's stack, its origin's included (Symfony's Doctrine panel keeps a backtrace per query). */
+export const CALL_STACK_FRAMES = 8;
 
 /** Loupe's own directory, compiled (`dist/`) or not: its frames are never the origin of an application's call. */
 const BUILT = resolve(__dirname, '..', '..', '..');
@@ -126,6 +135,15 @@ function requestOrigin(sites: readonly NodeJS.CallSite[], request: CurrentReques
   return { file: '', line: 0, column: 0, function: fn, found: 'request' };
 }
 
+/**
+ * `origin` with the frames above it, a slice of the array V8 made anyway: nothing of them is
+ * mapped or filtered until the profile is collected. Not enumerable: an origin stays plain data
+ * wherever it is compared or serialized, and only callerFrames reads them.
+ */
+function withCallers(origin: CallOrigin, callers: readonly NodeJS.CallSite[]): CallOrigin {
+  return callers.length === 0 ? origin : Object.defineProperty(origin, 'callers', { value: callers, enumerable: false });
+}
+
 function originFromStack(depth: number): CallOrigin {
   const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
   const limit = Error.stackTraceLimit;
@@ -135,11 +153,12 @@ function originFromStack(depth: number): CallOrigin {
   try {
     Error.captureStackTrace(holder, originFromStack);
     const sites = holder.stack as NodeJS.CallSite[];
-    for (const site of sites) {
-      const file = site.getFileName();
-      if (file === undefined || file === null || !isApplicationFile(file)) continue;
+    for (let index = 0; index < sites.length; index++) {
+      const site = sites[index];
+      const file = site?.getFileName();
+      if (site === undefined || file === undefined || file === null || !isApplicationFile(file)) continue;
       const origin = mapSite(site, file, format);
-      if (isApplicationFile(origin.file)) return origin;
+      if (isApplicationFile(origin.file)) return withCallers(origin, sites.slice(index + 1));
     }
     return requestOrigin(sites, currentRequest());
   } finally {
@@ -177,4 +196,23 @@ export function withOrigin<T>(origin: CallOrigin | null, fn: () => T): T {
   } finally {
     inherited = outer;
   }
+}
+
+/**
+ * The application's frames above a call's origin (outside `node_modules` and Loupe), source-mapped,
+ * at most CALL_STACK_FRAMES - 1: the origin and these make the call's own stack. Mapped here, when
+ * the profile is collected, so that capturing a call costs the mapping of its origin only.
+ */
+export function callerFrames(origin: CallOrigin): CallOrigin[] {
+  const frames: CallOrigin[] = [];
+  if (origin.callers === undefined) return frames;
+  const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
+  for (const site of origin.callers) {
+    if (frames.length >= CALL_STACK_FRAMES - 1) break;
+    const file = site.getFileName();
+    if (file === undefined || file === null || !isApplicationFile(file)) continue;
+    const frame = mapSite(site, file, format);
+    if (isApplicationFile(frame.file)) frames.push(frame);
+  }
+  return frames;
 }

@@ -1,4 +1,5 @@
 import { originText } from '../app-io/analyze-calls';
+import { isFailedHttpCall } from '../app-io/http-call-outcome';
 import {
   DATABASE_COLLECTOR,
   HTTP_CLIENT_COLLECTOR,
@@ -44,7 +45,7 @@ export function failedCalls(profile: Profile): FailedCall[] {
       .filter((query) => query.error !== null)
       .map((query) => ({ what: `SQL query ${short(query.sql)}: ${short(query.error ?? '')}`, origin: originText(query.origin) })),
     ...listOf(http?.calls)
-      .filter((call) => call.error !== null || call.status >= 500)
+      .filter(isFailedHttpCall)
       .map((call) => ({ what: `HTTP call ${call.method} ${short(call.url)}: ${call.error === null ? call.status : short(call.error)}`, origin: originText(call.origin) })),
     ...listOf(redis?.commands)
       .filter((command) => command.error !== null)

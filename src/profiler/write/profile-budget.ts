@@ -1,6 +1,7 @@
 import { MIN_PROFILE_BYTES } from '../profiler-config';
 import { bytesOf, cutText } from '../collect/cut-text';
 import { type Profile, type ProfileCut } from '../profile';
+import { dropCallStacks } from './drop-call-stacks';
 
 /** Longest string, in serialized bytes, kept at each step of cutting; each step is tried in turn. */
 const STRING_LIMITS = [16_384, 4_096, 1_024, 256, 64] as const;
@@ -31,7 +32,8 @@ function withCut(profile: Profile, cut: ProfileCut): Profile {
 
 /**
  * The profile serialized within `maxBytes` (UTF-8 bytes of the JSON stored). A profile that fits
- * is stored whole. Otherwise its strings are cut, the longest first (every string above 16 KiB,
+ * is stored whole. Otherwise the stacks of its captured calls are left out first (each keeps its
+ * origin), then its strings are cut, the longest first (every string above 16 KiB,
  * then 4 KiB, 1 KiB, 256 and 64 bytes, until it fits); if that is not enough, collector entries
  * are dropped, the largest first. What was cut is said in the profile's `cut` field, which the
  * panel shows. The size is measured on the final JSON each time, so the result never exceeds
@@ -58,22 +60,29 @@ export function encodeWithinBudget(profile: Profile, maxBytes: number): Buffer {
 }
 
 /** The JSON of a profile of `originalBytes`, more than `maxBytes`, cut to fit (see serializeWithinBudget). */
-function cutToBudget(profile: Profile, maxBytes: number, originalBytes: number): string {
+function cutToBudget(whole: Profile, maxBytes: number, originalBytes: number): string {
+  // The calls' stacks go first: each call keeps its origin, the line to fix.
+  const { profile, stacks } = dropCallStacks(whole);
+  const dropped = stacks === 0 ? {} : { stacks };
+  if (stacks > 0) {
+    const json = JSON.stringify(withCut(profile, { originalBytes, strings: 0, collectors: [], ...dropped }));
+    if (bytesOf(json) <= maxBytes) return json;
+  }
   const counter = { strings: 0 };
   let cutProfile = profile;
   for (const limit of STRING_LIMITS) {
     counter.strings = 0;
     cutProfile = cutStrings(profile, limit, counter) as Profile;
-    const json = JSON.stringify(withCut(cutProfile, { originalBytes, strings: counter.strings, collectors: [] }));
+    const json = JSON.stringify(withCut(cutProfile, { originalBytes, strings: counter.strings, collectors: [], ...dropped }));
     if (bytesOf(json) <= maxBytes) return json;
   }
   const collectors: Record<string, unknown> = { ...cutProfile.collectors };
   const bySize = Object.keys(collectors).sort((a, b) => bytesOf(JSON.stringify(collectors[b])) - bytesOf(JSON.stringify(collectors[a])));
-  const dropped: string[] = [];
+  const left: string[] = [];
   for (const name of bySize) {
     delete collectors[name];
-    dropped.push(name);
-    const json = JSON.stringify(withCut({ ...cutProfile, collectors: collectors as Profile['collectors'] }, { originalBytes, strings: counter.strings, collectors: dropped }));
+    left.push(name);
+    const json = JSON.stringify(withCut({ ...cutProfile, collectors: collectors as Profile['collectors'] }, { originalBytes, strings: counter.strings, collectors: left, ...dropped }));
     if (bytesOf(json) <= maxBytes) return json;
   }
   throw new RangeError(`A profile envelope does not fit in ${maxBytes} bytes; the budget must be at least ${MIN_PROFILE_BYTES}.`);

@@ -33,3 +33,16 @@ test('calls that are not SQL: the loop needs a known place too', (t) => {
   t.is(analyzeRepeats([1, 2, 3].map((id) => query(id, null)), shape, exact).nPlusOne.size, 0);
   t.is(analyzeRepeats([1, 2, 3].map((id) => query(id, issued)), shape, exact).nPlusOne.size, 0, 'the request\'s position is no place either');
 });
+
+test('the loop of an N+1 is the function each awaited call resumes in, else the first frame above the query that every call shares', (t) => {
+  const frame = (line: number, found?: 'async'): StoredOrigin => (found === undefined ? { file: '/app/src/authors.ts', line, function: 'loop' } : { file: '/app/src/authors.ts', line, function: 'loop', found });
+  const withStack = (id: number, stack: readonly StoredOrigin[]): StoredQuery => ({ ...query(id, at(11)), stack: [at(11), ...stack] });
+  // for (…) await repository.find(id): the first call is all synchronous, the next ones resume in the loop's function.
+  const awaited = analyzeQueries([withStack(1, [frame(20), frame(40)]), withStack(2, [frame(20), frame(40, 'async')]), withStack(3, [frame(20), frame(40, 'async')])], 100);
+  t.like(awaited.groups[0]?.loop, { line: 20 });
+  // ids.map((id) => repository.find(id)): no await between the calls, the first shared caller.
+  const mapped = analyzeQueries([withStack(1, [frame(30), frame(20)]), withStack(2, [frame(30), frame(20)]), withStack(3, [frame(30), frame(20)])], 100);
+  t.like(mapped.groups[0]?.loop, { line: 30 });
+  const unknown = analyzeQueries([1, 2, 3].map((id) => query(id, at(11))), 100);
+  t.is(unknown.groups[0]?.loop, null, 'no stack (an old profile, one cut to its budget): no loop is guessed');
+});

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../../view/html';
-import { isRequestOrigin, originFunction, requestOriginText, type StoredOrigin } from '../../app-io/analyze-calls';
+import { isRequestOrigin, originFunction, requestOriginText, type StoredCall, type StoredOrigin } from '../../app-io/analyze-calls';
 import { type CallTotals } from '../../collect/collectors/app-io-collectors';
 import { profilePath } from '../../profiler-paths';
 import { renderSourcePosition, type EditorLink } from './editor-link';
@@ -86,6 +86,24 @@ export function renderOrigin(origin: StoredOrigin | null, editorLink: EditorLink
   if (isRequestOrigin(origin)) return html`<span class="request-origin help" title="${REQUEST_ORIGIN_HELP}">${requestOriginText(origin)}</span>`;
   const fn = originFunction(origin);
   return html`${renderSourcePosition(editorLink, origin.file, origin.line)}${fn === '' ? '' : html`<br><span class="fn">${fn}</span>`}`;
+}
+
+/**
+ * The call's own stack under its origin, folded (a `<details>`: no script), innermost first, each
+ * frame linked as the origin is; nothing for a call whose stack only repeats its origin.
+ */
+export function renderCallStack(call: StoredCall, editorLink: EditorLink): SafeHtml {
+  const callers = call.stack?.slice(1) ?? [];
+  if (callers.length === 0) return html``;
+  return html`<details class="call-stack"><summary>Called from ${callers.length} more frame${callers.length === 1 ? '' : 's'}</summary><ol class="stack-frames">${callers.map((frame) => {
+    const fn = originFunction(frame);
+    return html`<li>${renderSourcePosition(editorLink, frame.file, frame.line)}${fn === '' ? '' : html` <span class="fn">${fn}</span>`}</li>`;
+  })}</ol></details>`;
+}
+
+/** Where the call was made (see renderOrigin) with its stack folded under it (see renderCallStack). */
+export function renderCallOrigin(call: StoredCall, editorLink: EditorLink): SafeHtml {
+  return html`${renderOrigin(call.origin, editorLink)}${renderCallStack(call, editorLink)}`;
 }
 
 /** The flags of one entry as small labels (N+1, duplicate, slow, error). */

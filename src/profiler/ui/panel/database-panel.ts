@@ -1,8 +1,8 @@
 import { html, type SafeHtml } from '../../../view/html';
-import { analyzeQueries, originText, type QueryAnalysis, type QueryGroup } from '../../app-io/analyze-calls';
+import { analyzeQueries, originFunction, originText, type QueryAnalysis, type QueryGroup } from '../../app-io/analyze-calls';
 import { groupBatchRewrite } from '../../app-io/batch-rewrite';
 import { DATABASE_COLLECTOR, type DatabaseCollectorData } from '../../collect/collectors/app-io-collectors';
-import { callFilters, chosenFilter, filteredIndexes, renderCallTotals, renderDuration, renderFilterLinks, renderFlags, renderOrigin, renderRowsOrEmpty, type FilterRules } from './call-panel-parts';
+import { callFilters, chosenFilter, filteredIndexes, renderCallTotals, renderDuration, renderFilterLinks, renderFlags, renderCallOrigin, renderRowsOrEmpty, type FilterRules } from './call-panel-parts';
 import { renderSourcePosition } from './editor-link';
 import { type PanelContext, type PanelDefinition } from './panel-definition';
 import { formatMs, formatValue } from './panel-format';
@@ -83,7 +83,7 @@ function renderQuery(context: PanelContext<DatabaseCollectorData>, analysis: Que
     [query.error !== null, 'error'],
     [fresh?.queries.has(index) === true, 'new'],
   ])}${query.error === null ? '' : html`<p class="call-error status-error-text">${query.error}</p>`}${renderExplainAction(context.profile.token, query, index)}</td>
-<td>${query.rows ?? '—'}</td><td>${renderOrigin(query.origin, context.editorLink)}</td></tr>\n`;
+<td>${query.rows ?? '—'}</td><td>${renderCallOrigin(query, context.editorLink)}</td></tr>\n`;
 }
 
 /** A group's `file:line` places, linked where the editor is configured. */
@@ -94,7 +94,14 @@ function renderGroupOrigins(group: QueryGroup, context: PanelContext<DatabaseCol
   });
   const unique = places.filter((origin, at) => places.findIndex((other) => originText(other) === originText(origin)) === at);
   if (unique.length === 0) return html`<span class="empty">—</span>`;
-  return html`${unique.map((origin, at) => html`${at === 0 ? '' : html`<br>`}${renderSourcePosition(context.editorLink, origin.file, origin.line)}`)}`;
+  return html`${unique.map((origin, at) => html`${at === 0 ? '' : html`<br>`}${renderSourcePosition(context.editorLink, origin.file, origin.line)}`)}${renderLoop(group, context)}`;
+}
+
+/** The line of the loop that repeats an N+1 group's query: where to batch it. */
+function renderLoop(group: QueryGroup, context: PanelContext<DatabaseCollectorData>): SafeHtml {
+  if (group.loop === null) return html``;
+  const fn = originFunction(group.loop);
+  return html`<p class="loop-origin"><span class="help">in the loop at</span> ${renderSourcePosition(context.editorLink, group.loop.file, group.loop.line)}${fn === '' ? '' : html` <span class="fn">${fn}</span>`}</p>`;
 }
 
 /** Under an N+1 group whose loop compares one value with a column: the one query that fetches them all. */

@@ -99,6 +99,10 @@ ol.state-path .time { font-size: 12px; color: #555; }
 table.queries pre.sql, table.query-groups pre.sql { font-size: 12px; }
 .running { color: #a46a1f; font-style: italic; }
 .call-error { margin: 4px 0 0; }
+details.call-stack { margin-top: 2px; font-size: 12px; }
+details.call-stack summary { color: #777; cursor: pointer; }
+ol.stack-frames { margin: 2px 0 0; padding-left: 18px; }
+.loop-origin { margin: 4px 0 0; }
 textarea.curl-command { width: 100%; font-size: 12px; resize: vertical; }
 form.search { background: #fff; border: 1px solid #e2e2e2; padding: 12px; margin-bottom: 16px; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-end; }
 .results .n-plus-one { background: #fff3cd; color: #8a5a00; border-radius: 3px; padding: 0 4px; font-size: 11px; font-weight: 600; }

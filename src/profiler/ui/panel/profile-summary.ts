@@ -34,7 +34,8 @@ const GROUPED = new Intl.NumberFormat('en-US');
 
 /** Says that the profile was cut to fit its byte budget, and what went. */
 function renderCut(cut: ProfileCut): SafeHtml {
-  const dropped = cut.collectors.length === 0 ? '' : `; left out: ${cut.collectors.join(', ')}`;
+  const stacks = cut.stacks === undefined ? '' : `; the call stacks of ${cut.stacks} call(s) were left out (their origins kept)`;
+  const dropped = `${stacks}${cut.collectors.length === 0 ? '' : `; left out: ${cut.collectors.join(', ')}`}`;
   return html`<p class="cut" data-cut="${cut.originalBytes}">Cut to fit PROFILER_MAX_PROFILE_BYTES: the whole profile took ${GROUPED.format(cut.originalBytes)} bytes; ${cut.strings} long value(s) end with “… (cut: N more bytes)”${dropped}.</p>`;
 }
 

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../../view/html';
 import { slowCalls } from '../../app-io/analyze-calls';
 import { analyzeRepeats, type RepeatedCalls } from '../../app-io/analyze-repeats';
 import { REDIS_COLLECTOR, type RedisCollectorData, type StoredRedisCommand } from '../../collect/collectors/app-io-collectors';
-import { callFilters, chosenFilter, filteredIndexes, renderCallTotals, renderDuration, renderFilterLinks, renderFlags, renderOrigin, renderRowsOrEmpty, type FilterRules } from './call-panel-parts';
+import { callFilters, chosenFilter, filteredIndexes, renderCallTotals, renderDuration, renderFilterLinks, renderFlags, renderCallOrigin, renderRowsOrEmpty, type FilterRules } from './call-panel-parts';
 import { type PanelContext, type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
 
@@ -36,7 +36,7 @@ function renderCommand(context: PanelContext<RedisCollectorData>, repeats: Repea
     [slow.has(index), 'slow'],
     [command.error !== null, 'error'],
   ])}${command.error === null ? '' : html`<p class="call-error status-error-text">${command.error}</p>`}</td>
-<td>${renderOrigin(command.origin, context.editorLink)}</td></tr>\n`;
+<td>${renderCallOrigin(command, context.editorLink)}</td></tr>\n`;
 }
 
 /**

@@ -47,6 +47,8 @@ export const TOOLBAR_STYLE = `
 .lwdt-info .lwdt-swatch{display:inline-block;width:8px;height:8px;margin-right:6px;border-radius:2px}
 .lwdt-io-warn{background:#9a6b0c}
 .lwdt-io-warn .lwdt-label,.lwdt-io-warn .lwdt-unit{color:#ffe8b3}
+.lwdt-io-error{background:#b3362f}
+.lwdt-io-error .lwdt-label,.lwdt-io-error .lwdt-unit{color:#ffd9d6}
 .lwdt-io-badge{margin-left:4px;padding:0 6px;border-radius:8px;background:#fff3cd;color:#5c3d00;font-size:11px;line-height:18px}
 .lwdt-profile{margin-left:auto;border-left:1px solid #30363d;border-right:0;color:#8ab4f8}
 .lwdt-profile b{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-weight:600}

@@ -1,5 +1,6 @@
-import { analyzeQueries, isRequestOrigin, originFunction, originText, requestOriginText, type StoredCall } from '../../../app-io/analyze-calls';
+import { analyzeQueries, isRequestOrigin, originFunction, originText, requestOriginText, type StoredCall, type StoredOrigin } from '../../../app-io/analyze-calls';
 import { groupBatchRewrite } from '../../../app-io/batch-rewrite';
+import { isFailedHttpCall } from '../../../app-io/http-call-outcome';
 import { type CallTotals, type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../../collect/collectors/app-io-collectors';
 import { formatDuration } from '../../../../cli/format/format-duration';
 
@@ -35,6 +36,17 @@ function origin(call: StoredCall): string {
   return `  at ${originText(call.origin)}${fn === '' ? '' : ` (${fn})`}`;
 }
 
+/** A frame of a call's stack as `file:line (function)`. */
+function frameText(frame: StoredOrigin): string {
+  const fn = originFunction(frame);
+  return `${originText(frame)}${fn === '' ? '' : ` (${fn})`}`;
+}
+
+/** The frames of a call's stack above its origin, one line each, under the call (`--json` has them as stored). */
+function stackLines(call: StoredCall): string[] {
+  return (call.stack ?? []).slice(1).map((frame) => `      called from ${frameText(frame)}`);
+}
+
 /** The totals line every section starts with: count, time, and the flags that are not zero. */
 function totalsLine(totals: CallTotals, [word, words]: readonly [string, string], extra: readonly string[] = []): string {
   const flags = [
@@ -64,6 +76,7 @@ export function databaseLines(data: DatabaseCollectorData): string[] {
   for (const group of loops.slice(0, SHOWN_GROUPS)) {
     lines.push(`  ${group.count}x  ${formatDuration(group.time)}  ${oneLine(group.sql)}`);
     if (group.origins.length > 0) lines.push(`      from ${group.origins.slice(0, 3).join(', ')}${group.origins.length > 3 ? ', …' : ''}`);
+    if (group.loop !== null) lines.push(`      in the loop at ${frameText(group.loop)}`);
     const rewrite = groupBatchRewrite(group, data.queries);
     if (rewrite !== null) lines.push(`      batched: ${oneLine(rewrite.sql)}  (one query for the ${group.count} values of ${rewrite.column}: ${rewrite.saved} round trips fewer)`);
   }
@@ -78,7 +91,7 @@ export function databaseLines(data: DatabaseCollectorData): string[] {
     ];
     const rows = query.rows === null ? '' : `  ${plural(query.rows, 'row')}`;
     lines.push(`  #${index + 1}  ${duration(query)}  ${query.driver}${query.database === '' ? '' : ` ${query.database}`}${marks.length === 0 ? '' : `  [${marks.join('] [')}]`}${rows}${origin(query)}`);
-    lines.push(`      ${oneLine(query.sql)}`);
+    lines.push(`      ${oneLine(query.sql)}`, ...stackLines(query));
   });
   return lines.concat(more(SHOWN_CALLS, data.queries.length));
 }
@@ -86,10 +99,11 @@ export function databaseLines(data: DatabaseCollectorData): string[] {
 /** The HTTP calls section: totals, then method, URL, status, time and origin of each call. */
 export function httpClientLines(data: HttpClientCollectorData): string[] {
   if (data.count === 0) return [];
-  const lines = [totalsLine(data, ['call', 'calls'])];
+  const warnings = data.warnings ?? 0;
+  const lines = [totalsLine(data, ['call', 'calls'], warnings > 0 ? [`${warnings} answered 4xx`] : [])];
   for (const call of data.calls.slice(0, SHOWN_CALLS)) {
-    const status = call.error === null ? String(call.status) : `error: ${oneLine(call.error, 120)}`;
-    lines.push(`${call.method} ${oneLine(call.url)}  ${status}  ${duration(call)}  (${call.client})${origin(call)}`);
+    const status = call.error === null ? `${call.status}${isFailedHttpCall(call) ? ' [error]' : ''}` : `error: ${oneLine(call.error, 120)}`;
+    lines.push(`${call.method} ${oneLine(call.url)}  ${status}  ${duration(call)}  (${call.client})${origin(call)}`, ...stackLines(call));
   }
   return lines.concat(more(SHOWN_CALLS, data.calls.length));
 }
@@ -101,7 +115,7 @@ export function redisLines(data: RedisCollectorData): string[] {
   for (const command of data.commands.slice(0, SHOWN_CALLS)) {
     const where = `${command.database === null ? '' : `  db ${command.database}`}${command.batch === undefined ? '' : `  batch ${command.batch}`}`;
     const error = command.error === null ? '' : `  error: ${oneLine(command.error, 120)}`;
-    lines.push(`${oneLine([command.command.toUpperCase(), ...command.args].join(' '))}  ${duration(command)}${where}${error}${origin(command)}`);
+    lines.push(`${oneLine([command.command.toUpperCase(), ...command.args].join(' '))}  ${duration(command)}${where}${error}${origin(command)}`, ...stackLines(command));
   }
   return lines.concat(more(SHOWN_CALLS, data.commands.length));
 }
