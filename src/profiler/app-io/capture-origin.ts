@@ -95,6 +95,24 @@ function mapSite(site: NodeJS.CallSite, file: string, format: PrepareStackTrace 
   const found = site.isAsync() ? 'async' : 'stack';
   const line = site.getLineNumber() ?? 0;
   const column = site.getColumnNumber() ?? 0;
+  // A loop's calls share their frames: each position is mapped once. A new object every time, as
+  // an origin gets its own callers (see callerFrames).
+  const key = `${found}\0${fn}\0${file}:${line}:${column}`;
+  let mapped = mappedSites.get(key);
+  if (mapped === undefined) {
+    if (mappedSites.size >= MAX_MAPPED_SITES) mappedSites.clear();
+    mapped = mapPosition(site, file, format, fn, found, line, column);
+    mappedSites.set(key, mapped);
+  }
+  return { file: mapped.file, line: mapped.line, column: mapped.column, function: mapped.function, found };
+}
+
+/** Positions mapped lately, by frame: a source-mapped position never changes while its file is loaded. */
+const mappedSites = new Map<string, Readonly<Pick<CallOrigin, 'file' | 'line' | 'column' | 'function'>>>();
+/** Enough for every line of an application that makes calls; a process that makes more starts over. */
+const MAX_MAPPED_SITES = 10_000;
+
+function mapPosition(site: NodeJS.CallSite, file: string, format: PrepareStackTrace | undefined, fn: string, found: 'async' | 'stack', line: number, column: number): CallOrigin {
   // Node's own formatter maps through findSourceMap, which is cheaper to ask directly.
   if (format !== undefined && format.name !== NODE_FORMAT) {
     // A formatter installed by a loader (ts-node's source-map-support) knows the maps Node does not.
