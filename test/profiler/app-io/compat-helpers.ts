@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import mysql from 'mysql2/promise';
+import type pg from 'pg';
 import { Response, type Profile, type RouteDefinition } from '../../../src';
 import { type StoredOrigin, type StoredQuery } from '../../../src/profiler/app-io/analyze-calls';
 import { type DatabaseCollectorData } from '../../../src/profiler/collect/collectors/app-io-collectors';
@@ -43,4 +45,25 @@ export function originOf(origin: StoredOrigin | null, file: string): string {
 /** `originOf`'s words for the line of `file` holding `marker`: `at(file)('loop')`, `at(file)('loop', 'async')`. */
 export function at(file: string): (marker: string, found?: 'async') => string {
   return (marker, found) => `${found === undefined ? '' : 'async '}line ${lineOf(file, marker)}`;
+}
+
+/**
+ * The table `table` (id, name) on PostgreSQL, users 1 to 10, and on MariaDB, users 1, 2, 3 and 9;
+ * answers the MariaDB pool that made it, to drop it with. Fails saying how to start a database that is down.
+ */
+export async function createUserTables(admin: pg.Pool, table: string): Promise<mysql.Pool> {
+  try {
+    await admin.query(`CREATE TABLE ${table} (id int PRIMARY KEY, name text)`);
+    await admin.query(`INSERT INTO ${table} SELECT g, 'user' || g FROM generate_series(1, 10) g`);
+  } catch (error) {
+    throw new Error(`${PG_DOWN} (${String(error)}).`);
+  }
+  const myAdmin = mysql.createPool({ ...MYSQL_SETTINGS, connectionLimit: 1 });
+  try {
+    await myAdmin.query(`CREATE TABLE ${table} (id int PRIMARY KEY, name varchar(40))`);
+    await myAdmin.query(`INSERT INTO ${table} VALUES (1, 'user1'), (2, 'user2'), (3, 'user3'), (9, 'user9')`);
+  } catch (error) {
+    throw new Error(`${MYSQL_DOWN} (${String(error)}).`);
+  }
+  return myAdmin;
 }

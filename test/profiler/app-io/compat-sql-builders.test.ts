@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { profiledRequest, startIoApp, type IoApp } from './io-app';
-import { at, dbOf, MYSQL_DOWN, MYSQL_SETTINGS, originOf, PG_DOWN, PG_SETTINGS, queriesOf, route } from './compat-helpers';
+import { at, dbOf, MYSQL_SETTINGS, originOf, PG_SETTINGS, queriesOf, route, createUserTables } from './compat-helpers';
 
 /*
  * Compatibility (docs/app-io.md): pg-pool used directly, knex on pg and on mysql2, Kysely on pg,
@@ -28,19 +28,7 @@ const kysely = new Kysely<Record<string, { id: number; name: string }>>({ dialec
 let io: IoApp;
 
 test.before(async () => {
-  try {
-    await admin.query(`CREATE TABLE ${table} (id int PRIMARY KEY, name text)`);
-    await admin.query(`INSERT INTO ${table} SELECT g, 'user' || g FROM generate_series(1, 10) g`);
-  } catch (error) {
-    throw new Error(`${PG_DOWN} (${String(error)}).`);
-  }
-  try {
-    myAdmin = mysql.createPool({ ...MYSQL_SETTINGS, connectionLimit: 1 });
-    await myAdmin.query(`CREATE TABLE ${table} (id int PRIMARY KEY, name varchar(40))`);
-    await myAdmin.query(`INSERT INTO ${table} VALUES (1, 'user1'), (2, 'user2'), (3, 'user3'), (9, 'user9')`);
-  } catch (error) {
-    throw new Error(`${MYSQL_DOWN} (${String(error)}).`);
-  }
+  myAdmin = await createUserTables(admin, table);
   io = await startIoApp([
     route('pgpool', async () => {
       for (const id of [1, 2, 3]) await pgPool.query(`SELECT name FROM ${table} WHERE id = $1`, [id]); // m:pgpool-loop

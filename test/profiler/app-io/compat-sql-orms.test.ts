@@ -10,7 +10,7 @@ import postgres from 'postgres';
 import { DataTypes, Sequelize } from 'sequelize';
 import { DataSource, EntitySchema } from 'typeorm';
 import { profiledRequest, startIoApp, type IoApp } from './io-app';
-import { at, dbOf, MYSQL_DOWN, MYSQL_SETTINGS, originOf, PG_DOWN, PG_SETTINGS, queriesOf, route } from './compat-helpers';
+import { at, dbOf, originOf, PG_SETTINGS, queriesOf, route, createUserTables } from './compat-helpers';
 
 /*
  * Compatibility (docs/app-io.md): TypeORM on pg, Sequelize on pg and on mysql2, Drizzle on
@@ -42,19 +42,7 @@ const drizzles = { pg: drizzleNodePostgres(new pg.Pool({ ...PG_SETTINGS, max: 1 
 let io: IoApp;
 
 test.before(async () => {
-  try {
-    await admin.query(`CREATE TABLE ${table} (id int PRIMARY KEY, name text)`);
-    await admin.query(`INSERT INTO ${table} SELECT g, 'user' || g FROM generate_series(1, 10) g`);
-  } catch (error) {
-    throw new Error(`${PG_DOWN} (${String(error)}).`);
-  }
-  try {
-    myAdmin = mysql.createPool({ ...MYSQL_SETTINGS, connectionLimit: 1 });
-    await myAdmin.query(`CREATE TABLE ${table} (id int PRIMARY KEY, name varchar(40))`);
-    await myAdmin.query(`INSERT INTO ${table} VALUES (1, 'user1'), (2, 'user2'), (3, 'user3'), (9, 'user9')`);
-  } catch (error) {
-    throw new Error(`${MYSQL_DOWN} (${String(error)}).`);
-  }
+  myAdmin = await createUserTables(admin, table);
   await typeorm.initialize();
   io = await startIoApp([
     route('typeorm', async () => {
