@@ -62,6 +62,10 @@ export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions)
       onStart?.(profiler);
       // The application's SQL, HTTP calls and Redis commands are told apart by the request context.
       const stopCapture = config.requestContext ? startAppIoCapture(settings.capture) : () => {};
+      if (!config.requestContext && settings.capture.length > 0) {
+        // Without it no call can be told to its request: say so rather than show empty panels.
+        log(`REQUEST_CONTEXT=0: the application's SQL, HTTP calls and Redis commands are not captured (PROFILER_CAPTURE=${settings.capture.join(',')}); set REQUEST_CONTEXT=1, or PROFILER_CAPTURE=none to capture nothing and not be told.`);
+      }
       const sources = createSourceFiles(settings.sourceRoot ?? process.cwd());
       const routes = createProfilerRoutes({
         storage: profiler.storage,
