@@ -85,9 +85,9 @@ function openQuery(query: PostgresQuery, pending: Pending, parameters: unknown):
   const sql = typeof query.string === 'string' ? query.string : '';
   // Copied: the connection serializes the array in place as it binds it.
   const params = Array.isArray(parameters) ? [...(parameters as unknown[])] : [];
-  const build = (start: number): DbQueryEntry => ({ start, duration: null, error: null, origin: pending.origin, driver: DRIVER, sql, params, database: '', rows: null });
-  // No stack is read here (depth 0): the origin was taken where the application made the query.
-  return openCall(DRIVER, AppIoKinds.DB, 'db', spanName(sql), build, 0);
+  const build = (start: number, origin: CallOrigin): DbQueryEntry => ({ start, duration: null, error: null, origin, driver: DRIVER, sql, params, database: '', rows: null });
+  // No stack is read here: the origin was taken where the application made the query.
+  return openCall(DRIVER, AppIoKinds.DB, 'db', spanName(sql), build, pending.origin);
 }
 
 /**

@@ -24,7 +24,8 @@ export interface OpenCall<TEntry extends CapturedCall> {
  * Starts recording a call into the request whose code makes it, or answers `null` outside any
  * request (start-up, a timer: such a call belongs to no profile) and where the request's
  * profiler does not capture `capture`. Runs synchronously in the caller's context, where the
- * request's store and the application's stack still are.
+ * request's store and the application's stack still are; `origin` is how deep to look in that
+ * stack, or the origin already taken where the call was made (a query built before it is sent).
  */
 export function openCall<TEntry extends CapturedCall>(
   capture: CaptureKind,
@@ -32,11 +33,12 @@ export function openCall<TEntry extends CapturedCall>(
   category: SpanCategory,
   spanName: string,
   build: (start: number, origin: CallOrigin) => TEntry,
-  stackDepth = STACK_DEPTH,
+  origin: number | CallOrigin = STACK_DEPTH,
 ): OpenCall<TEntry> | null {
   const request = currentRequest();
   if (request === undefined || request.attributes.get(CAPTURED_IO)?.has(capture) !== true) return null;
-  const entry = build(roundMs(request.elapsed()), captureOrigin(stackDepth));
+  // A depth: the origin is read from the stack here. An origin: the call's start took it where the application was.
+  const entry = build(roundMs(request.elapsed()), typeof origin === 'number' ? captureOrigin(origin) : origin);
   if (!request.record(kind, entry)) return null;
   return { entry, request, endSpan: request.beginSpan(spanName, category) };
 }
