@@ -22,7 +22,8 @@ export type RequestMachineEvent =
   | { type: 'controller.done'; result: unknown }
   | { type: 'controller.failed'; error: unknown }
   | { type: 'request.aborted' }
-  | { type: 'subrequest.done' };
+  | { type: 'subrequest.done' }
+  | { type: 'body.finished' };
 
 /** What a listener's throw or rejection does in a phase: fail the request, or be logged. */
 export type OnListenerError = 'fail' | 'log';
@@ -54,7 +55,7 @@ const notProvided = (): never => {
 };
 
 /** What a phase's exit checks once the phase's listeners ran; `done` always holds. */
-export type PhaseCheck = 'hasError' | 'hasResponse' | 'hasController' | 'isSubRequest' | 'isErrorAlreadyRendered' | 'done';
+export type PhaseCheck = 'hasError' | 'hasResponse' | 'hasController' | 'isSubRequest' | 'isErrorAlreadyRendered' | 'hasStreamedBody' | 'done';
 type PhaseAction = 'failNoController' | 'resolveArguments' | 'failNoViewResponse' | 'renderMinimalError' | 'prepareErrorSubRequest' | 'sendResponse' | 'finishRequest' | 'reportSubRequest';
 
 /**
@@ -89,7 +90,8 @@ function phase(
  *
  *   idle --request.received--> kernel.request → kernel.controller → kernel.controller_arguments
  *      → controller → (kernel.view) → kernel.response → kernel.finish_request → kernel.terminate → idle
- *      (the response is written on the way from kernel.finish_request to kernel.terminate)
+ *      (the response is written on the way from kernel.finish_request to kernel.terminate; a
+ *      streamed body goes through `streaming` until the server reports its end with `body.finished`)
  *   a listener's response at kernel.request → kernel.response
  *   any failing phase --error--> kernel.exception → error_sub_request: the actor's child, an actor
  *      of this same machine, runs the error controller through the same phases, from its own idle
@@ -212,6 +214,8 @@ export const requestMachine = setup({
       ]),
       'kernel.finish_request': phase('kernel.finish_request', 'Locale, router context, session, firewall and asset state are reset.', 'log', [
         { guard: 'isSubRequest', target: 'idle', actions: ['finishRequest', 'reportSubRequest'] },
+        // A streamed body goes out chunk by chunk: kernel.terminate waits for its end.
+        { guard: 'hasStreamedBody', target: 'streaming', actions: 'sendResponse' },
         // Written once, inside cork(), as the main request leaves finish_request: no state of its own.
         { target: to('kernel.terminate'), actions: 'sendResponse' },
       ]),
@@ -240,6 +244,15 @@ export const requestMachine = setup({
           'xstate.error.actor.subRequest': { target: to('kernel.response'), actions: 'renderMinimalError' },
         },
         exit: 'abortSubRequest',
+      },
+      streaming: {
+        description: 'The head is sent and the body streams to the client; the server reports when it is over (sent whole, failed, or cut short by the client).',
+        entry: { type: 'recordState', params: { state: 'streaming' } },
+        on: {
+          'body.finished': { target: to('kernel.terminate') },
+          // The server reports a client that leaves mid-body with body.finished; the request is past what an abort stops.
+          'request.aborted': {},
+        },
       },
       aborted: {
         description: 'The client went away before the response was written; pending work is abandoned.',

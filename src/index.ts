@@ -33,6 +33,7 @@ export { Request } from './http/request';
 export { type RequestData } from './http/request-data';
 export { type HeaderBag } from './http/header-bag';
 export { Response } from './http/response';
+export { type ResponseBody, type StreamBody } from './http/response-body';
 export { type AuthenticatedUser, type Session } from './http/session';
 export { type SessionStorage, type SessionData } from './session/session-storage';
 export {

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   LOUPE_ERR_SERVER_UWS_FALLBACK: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_SERVER_UWS_UNSUPPORTED: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_SERVER_LISTEN_FAILED: { statusCode: 500, title: 'Internal Server Error' },
+  LOUPE_ERR_SERVER_STREAM_LENGTH: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_SERVER_WORKER_START_FAILED: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_REDIS_UNAVAILABLE: { statusCode: 500, title: 'Internal Server Error' },
   LOUPE_ERR_SESSION_STORAGE: { statusCode: 500, title: 'Internal Server Error' },

@@ -1,16 +1,23 @@
 import { encodeJson } from './encode-json';
 import { HeaderBag } from './header-bag';
+import { type ResponseBody } from './response-body';
 
 /** htmlspecialchars with ENT_QUOTES, as RedirectResponse escapes its target. */
 const QUOTED: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
 
-/** A response being built by the kernel; written to the socket once, when the request is done. */
+/**
+ * A response being built by the kernel; written to the socket once, when the request is done.
+ * Its body is text, bytes, or a stream (a `Readable`, an async iterable of chunks, a web
+ * `ReadableStream`) written chunk by chunk as the client takes them: see docs/building-apps.md,
+ * "Streaming a response".
+ */
 export class Response {
   status: number;
   readonly headers: HeaderBag;
-  body: string | Buffer;
+  /** Text or bytes are sent whole with their `Content-Length`; a stream is sent chunked unless the application set a `Content-Length`. */
+  body: ResponseBody;
 
-  constructor(body: string | Buffer = '', status = 200, headers: Readonly<Record<string, string>> = {}) {
+  constructor(body: ResponseBody = '', status = 200, headers: Readonly<Record<string, string>> = {}) {
     this.body = body;
     this.status = status;
     this.headers = new HeaderBag(headers);

@@ -30,6 +30,20 @@ export interface RequestTimings {
   now(): number;
 }
 
+/** How a streamed response body went out, timed from the request's start. */
+export interface StreamedBody {
+  /** Bytes of the body handed to the connection. */
+  readonly bytes: number;
+  /** Milliseconds since the request started when the head and the first bytes went out (the time to first byte); `null` when none did. */
+  readonly firstByte: number | null;
+  /** Milliseconds since the request started when the body was over (its last byte, its failure or the client's leaving). */
+  readonly lastByte: number;
+  /** The client went away before the body's end. */
+  readonly aborted: boolean;
+  /** The body's source failed (its error is the last of `errors`); the connection was closed. */
+  readonly failed: boolean;
+}
+
 /**
  * A finished request as a collector sees it (Symfony's `collect(Request, Response, ?Throwable)`):
  * read-only, and gone once `collect` returns. An error sub-request is collected as a request
@@ -50,10 +64,12 @@ export interface CollectedRequest {
   readonly controller: Controller | null;
   readonly attributes: ReadonlyAttributes;
   readonly trace: RequestTimings;
-  /** The client went away before the response was written. */
+  /** The client went away before the response was written, or before the end of its streamed body. */
   readonly aborted: boolean;
   /** The response was handed to the client. */
   readonly sent: boolean;
+  /** How the response's streamed body went out, once it is over; absent or `null` for a body written whole. */
+  readonly streamed?: StreamedBody | null;
   /** What was recorded under `kind` while the request ran (see CurrentRequest.record). */
   records<TEntry extends object>(kind: string): RecordedEntries<TEntry>;
 }

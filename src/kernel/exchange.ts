@@ -1,8 +1,10 @@
 import { type Request } from '../http/request';
 import { type Response } from '../http/response';
+import { type StreamOutcome } from '../http/response-body';
 import { Attributes } from './attributes';
 import { type Controller, type ControllerArguments } from './controller';
-import { type CollectedRequest } from './collected-request';
+import { type CollectedRequest, type StreamedBody } from './collected-request';
+import { describeValue } from './describe-value';
 import { KernelAttributes } from './kernel-attributes';
 import { type CurrentRequest } from './request-context';
 import { DEFAULT_RECORD_LIMIT, RequestRecords, type RecordedEntries } from './request-records';
@@ -64,6 +66,8 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   aborted = false;
   /** Set once the response was handed to the client. */
   sent = false;
+  /** How the streamed body went out, once it is over (see endStream); `null` for a body written whole. */
+  streamed: StreamedBody | null = null;
   /** Entries kept of each kind of record. */
   readonly #recordLimit: number;
   /** What the application and its libraries published into this request, by kind (see record); made on the first. */
@@ -106,6 +110,25 @@ export class Exchange implements CollectedRequest, CurrentRequest {
 
   get isMainRequest(): boolean {
     return this.parent === null;
+  }
+
+  /**
+   * The streamed body is over, as the connection reports it: records how it went out, timed from
+   * the request's start; a client that went away marks the request aborted, a source that
+   * failed adds its error to the request's errors.
+   */
+  endStream(outcome: StreamOutcome): void {
+    const { origin } = this.trace;
+    const { bytes, firstByteAt, endedAt, aborted, failed } = outcome;
+    this.streamed = { bytes, firstByte: firstByteAt === null ? null : firstByteAt - origin, lastByte: endedAt - origin, aborted, failed };
+    if (aborted) {
+      this.aborted = true;
+      this.trace.log('warning', `The client went away after ${bytes} bytes of the streamed body.`);
+    }
+    if (failed) {
+      this.errors.push(outcome.error);
+      this.trace.log('error', `The streamed body failed after ${bytes} bytes; the connection was closed.`, { error: describeValue(outcome.error) });
+    }
   }
 
   /** Records `error` as the one to handle next. */

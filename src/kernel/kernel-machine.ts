@@ -3,6 +3,7 @@ import { requestMachine, type MachineExchange, type PhaseCheck, type RequestMach
 import { HttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
 import { Response } from '../http/response';
+import { discardBody, isStreamBody } from '../http/response-body';
 import { type Controller } from './controller';
 import { describeValue } from './describe-value';
 import { dispatchPhase, isListenerPending, resumePhase } from './dispatch-phase';
@@ -41,6 +42,7 @@ const CHECKS: Readonly<Record<PhaseCheck, (exchange: Exchange) => boolean>> = {
   hasController: (exchange) => exchange.controller !== null,
   isSubRequest: (exchange) => exchange.parent !== null,
   isErrorAlreadyRendered: (exchange) => exchange.errorRendered,
+  hasStreamedBody: (exchange) => exchange.response !== null && isStreamBody(exchange.response.body),
   done: () => true,
 };
 
@@ -77,6 +79,8 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         const exchange = exchangeOf(context);
         exchange.handlingError = exchange.error;
         exchange.error = null;
+        // A streamed body the error replaces is never written: its source is let go.
+        if (exchange.response !== null) discardBody(exchange.response.body);
         exchange.response = null;
       },
       failNoController: ({ context }) => {
@@ -181,6 +185,7 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
       markAborted: ({ context }) => {
         const exchange = exchangeOf(context);
         exchange.aborted = true;
+        if (exchange.response !== null) discardBody(exchange.response.body);
         exchange.trace.log('warning', 'The client disconnected before the response was sent.');
       },
       finishRequest: ({ context }) => {

@@ -1,7 +1,10 @@
+import { performance } from 'node:perf_hooks';
 import { createActor, type Actor } from 'xstate';
 import { type Connection } from '../http/connection';
 import { Request } from '../http/request';
 import { type RequestData } from '../http/request-data';
+import { type Response } from '../http/response';
+import { discardBody, isStreamBody, type StreamOutcome } from '../http/response-body';
 import { type Controller } from './controller';
 import { disableAllocationSitePretenuring } from './disable-pretenuring';
 import { Exchange, type ExchangeOptions } from './exchange';
@@ -34,6 +37,12 @@ export interface RunningRequest {
 
 type RequestActor = Actor<ReturnType<typeof createKernelMachine>>;
 
+/** A request in flight: its actor, and where its response goes. */
+interface InFlight {
+  readonly actor: RequestActor;
+  readonly connection: Connection;
+}
+
 /** Idle actors kept for the next requests; more than this many at once are let go after their request. */
 const MAX_IDLE_ACTORS = 256;
 
@@ -46,7 +55,7 @@ export class Kernel {
   readonly #machine: ReturnType<typeof createKernelMachine>;
   readonly #options: KernelOptions;
   readonly #exchangeOptions: ExchangeOptions;
-  readonly #inFlight = new Map<number, { actor: RequestActor; connection: Connection }>();
+  readonly #inFlight = new Map<number, InFlight>();
   readonly #idleActors: RequestActor[] = [];
   #idleWaiters: (() => void)[] = [];
   #handled = 0;
@@ -110,9 +119,37 @@ export class Kernel {
 
   #send(exchange: Exchange): boolean {
     const entry = this.#inFlight.get(exchange.id);
-    if (entry === undefined || exchange.aborted || exchange.response === null) return false;
-    if (this.#options.serverTiming === true) exchange.response.headers.set('Server-Timing', serverTimingHeader(exchange.trace));
-    return entry.connection.write(exchange.response, exchange.request);
+    const { response } = exchange;
+    if (response !== null && isStreamBody(response.body)) return this.#sendStream(exchange, response, entry);
+    if (entry === undefined || exchange.aborted || response === null) return false;
+    if (this.#options.serverTiming === true) response.headers.set('Server-Timing', serverTimingHeader(exchange.trace));
+    return entry.connection.write(response, exchange.request);
+  }
+
+  /**
+   * Hands a streamed body to the connection, which tells when it is over (#streamEnded); the
+   * machine waits in `streaming` until then. A body the connection could not take (the client
+   * is gone) is let go at once, and is over at once.
+   */
+  #sendStream(exchange: Exchange, response: Response, entry: InFlight | undefined): boolean {
+    if (this.#options.serverTiming === true) response.headers.set('Server-Timing', serverTimingHeader(exchange.trace));
+    const written = entry !== undefined && !exchange.aborted && entry.connection.write(response, exchange.request, (outcome) => this.#streamEnded(exchange, outcome));
+    if (!written) {
+      discardBody(response.body);
+      this.#streamEnded(exchange, { bytes: 0, firstByteAt: null, endedAt: performance.now(), aborted: true, failed: false, error: null });
+    }
+    return written;
+  }
+
+  /** The streamed body is over: recorded on the exchange, and the machine goes on to kernel.terminate. */
+  #streamEnded(exchange: Exchange, outcome: StreamOutcome): void {
+    const entry = this.#inFlight.get(exchange.id);
+    if (entry === undefined || exchange.streamed !== null) return;
+    exchange.endStream(outcome);
+    const { actor } = entry;
+    // Sent from inside the machine's sendResponse (a HEAD request), the event waits for that step to end.
+    if (this.#options.requestContext === true) requestContext.run(exchange, () => actor.send({ type: 'body.finished' }));
+    else actor.send({ type: 'body.finished' });
   }
 
   /** The request is over: its actor is idle, and ready for another unless its sub-request actor failed. */

@@ -39,26 +39,29 @@ function safeError(redaction: RedactionPolicy, error: unknown): unknown {
 }
 
 function writeRequestLine(logger: Logger, redaction: RedactionPolicy, exchange: Exchange): void {
-  const { request, response, aborted, errors } = exchange;
+  const { request, response, aborted, errors, streamed } = exchange;
   const status = exchange.sent && response !== null ? response.status : 0;
-  const level = levelOf(status, aborted);
+  // A streamed body whose source failed is an error of the server's, whatever its status said.
+  const failed = streamed?.failed === true;
+  const level = failed ? 'error' : levelOf(status, aborted);
   // Nothing is built for a line the level hides.
   if (!logger.isLevelEnabled(level)) return;
-  // Until the response was handed over: kernel.terminate was entered right after.
+  // Until the response was handed over (a streamed body: until its end): kernel.terminate was entered right after.
   const durationMs = Math.round((exchange.trace.lastStateStart ?? exchange.trace.now()) * 10) / 10;
   const token = response?.headers.get('X-Debug-Token');
   const profile = response?.headers.get('X-Debug-Token-Link');
   // The path without its query string, which may carry secrets; a segment may carry one too (`token=…`).
   const method = escapeControl(request.data.method);
   const path = safeText(redaction, request.data.path);
-  const outcome = aborted ? `aborted after ${durationMs} ms` : `${status} ${durationMs} ms`;
+  const cut = streamed === null ? '' : failed ? `, body failed after ${streamed.bytes} bytes` : aborted ? `, body cut after ${streamed.bytes} bytes` : '';
+  const outcome = `${aborted ? `aborted after ${durationMs} ms` : `${status} ${durationMs} ms`}${cut}`;
   const fields: Record<string, unknown> = { method, path, status, durationMs };
   if (token !== undefined) fields['token'] = token;
   if (profile !== undefined) fields['profile'] = profile;
   // A 5xx comes with its error's stack (pino's `err`, causes included); a 4xx says why in one line.
   const error = errors.at(-1);
   // Both through the profiles' redaction: a 404's message quotes the Referer, a 5xx's any value.
-  if (error !== undefined && status >= 500) fields['err'] = safeError(redaction, error);
+  if (error !== undefined && (status >= 500 || failed)) fields['err'] = safeError(redaction, error);
   else if (error !== undefined) fields['error'] = safeText(redaction, describeError(error));
   logger[level](fields, `${method} ${path} ${outcome}${profile === undefined ? '' : ` ${profile}`}`);
 }

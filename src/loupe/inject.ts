@@ -1,6 +1,9 @@
+import { performance } from 'node:perf_hooks';
 import { PayloadTooLargeHttpError } from '../errors/http-error';
+import { openBodySource } from '../http/body-source';
 import { type RequestData } from '../http/request-data';
 import { type Response } from '../http/response';
+import { discardBody, isStreamBody, type StreamBody, type StreamOutcome } from '../http/response-body';
 import { type Kernel } from '../kernel/kernel';
 
 /** A request for inject(): as a client would send it, without a socket. */
@@ -19,13 +22,49 @@ export interface InjectRequest {
 export interface InjectResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string | string[]>>;
+  /** The body as UTF-8 text; a streamed body read to its end. Empty for a HEAD request. */
   readonly body: string;
+}
+
+/** The header lines as InjectResponse has them. */
+function headersOf(response: Response): Record<string, string | string[]> {
+  const written: Record<string, string | string[]> = {};
+  response.headers.forEachLine((_spelled, value, name) => {
+    const previous = written[name];
+    written[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  });
+  return written;
+}
+
+/**
+ * Reads a streamed body to its end, as a client would, and tells the kernel how it went (the
+ * profile records it). Rejects with the source's error, as a client sees the connection close.
+ */
+async function collectStream(body: StreamBody, ended: (outcome: StreamOutcome) => void): Promise<Buffer> {
+  const source = openBodySource(body);
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  let firstByteAt: number | null = null;
+  try {
+    for (let chunk = await source.read(); chunk !== null; chunk = await source.read()) {
+      firstByteAt ??= performance.now();
+      chunks.push(chunk);
+      bytes += chunk.byteLength;
+    }
+  } catch (error) {
+    source.cancel();
+    ended({ bytes, firstByteAt, endedAt: performance.now(), aborted: false, failed: true, error });
+    throw error;
+  }
+  ended({ bytes, firstByteAt: firstByteAt ?? performance.now(), endedAt: performance.now(), aborted: false, failed: false, error: null });
+  return Buffer.concat(chunks, bytes);
 }
 
 /**
  * Runs one request through the real kernel and request machine, as fastify.inject does: the same
  * copy of the request the uWS adapter makes (lower-cased headers, split query, body limit), and
- * the response as it would have been written.
+ * the response as it would have been written, a streamed body read to its end (the promise
+ * rejects with the error of a stream that fails).
  */
 export function inject(kernel: Kernel, request: InjectRequest, server: { readonly port: number | null; readonly maxBodySize: number }): Promise<InjectResponse> {
   const headers: Record<string, string> = {};
@@ -46,17 +85,25 @@ export function inject(kernel: Kernel, request: InjectRequest, server: { readonl
     body: tooLarge ? null : body,
     bodyError: tooLarge ? new PayloadTooLargeHttpError(server.maxBodySize) : null,
   };
-  return new Promise((resolve) => {
+  const head = data.method === 'HEAD';
+  return new Promise((resolve, reject) => {
     kernel.handle(data, {
-      write: (response: Response) => {
-        const written: Record<string, string | string[]> = {};
-        response.headers.forEachLine((_spelled, value, name) => {
-          const previous = written[name];
-          written[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
-        });
-        const { body: sent } = response;
-        const text = data.method === 'HEAD' ? '' : typeof sent === 'string' ? sent : sent.toString('utf8');
-        resolve({ status: response.status, headers: written, body: text });
+      write: (response: Response, _request, ended) => {
+        const { body: sent, status } = response;
+        const headers = headersOf(response);
+        if (!isStreamBody(sent)) {
+          resolve({ status, headers, body: head ? '' : typeof sent === 'string' ? sent : sent.toString('utf8') });
+          return true;
+        }
+        const report = ended ?? ((): void => undefined);
+        if (head) {
+          discardBody(sent);
+          const now = performance.now();
+          report({ bytes: 0, firstByteAt: now, endedAt: now, aborted: false, failed: false, error: null });
+          resolve({ status, headers, body: '' });
+          return true;
+        }
+        collectStream(sent, report).then((bytes) => resolve({ status, headers, body: bytes.toString('utf8') }), reject);
         return true;
       },
     });

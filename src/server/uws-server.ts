@@ -3,6 +3,7 @@ import { BadRequestHttpError, PayloadTooLargeHttpError } from '../errors/http-er
 import { LoupeError } from '../errors/loupe-error';
 import { type Connection } from '../http/connection';
 import { type RequestData } from '../http/request-data';
+import { isStreamBody } from '../http/response-body';
 import { statusLine } from '../http/status-text';
 import { type Kernel, type RunningRequest } from '../kernel/kernel';
 import { asksToClose } from './asks-to-close';
@@ -10,6 +11,7 @@ import { copyRequest } from './copy-request';
 import { registerWebSocketRoute, type WebSocketRoute } from './web-socket-route';
 import { loadNativeUws, type Uws } from './load-uws';
 import { announcesBody, readBody } from './read-body';
+import { declaredLength, streamResponse, type StreamingResponse } from './stream-response';
 
 export interface UwsServerOptions {
   readonly host: string;
@@ -39,7 +41,8 @@ type ExclusiveListen = {
 
 /**
  * The uWS adapter: copies each request out synchronously, attaches onAborted before anything
- * async, hands the request to the kernel and writes the response once, corked.
+ * async, hands the request to the kernel and writes the response once, corked; a streamed body
+ * chunk by chunk, each write corked, as the client takes them (see streamResponse).
  */
 export class UwsServer {
   readonly #uws: Uws;
@@ -105,13 +108,16 @@ export class UwsServer {
   }
 
   #onRequest(res: HttpResponse, copied: RequestData, framingProblem: string | null): void {
-    const state = { aborted: false, written: false, running: null as RunningRequest | null, unreadBody: false };
+    const state = { aborted: false, written: false, running: null as RunningRequest | null, unreadBody: false, stream: null as StreamingResponse | null };
     res.onAborted(() => {
       state.aborted = true;
-      state.running?.abort();
+      // A body being streamed tells the kernel itself that it was cut short; the request is past
+      // the phases an abort stops.
+      if (state.stream !== null) state.stream.abort();
+      else state.running?.abort();
     });
     const connection: Connection = {
-      write: (response, request) => {
+      write: (response, request, ended) => {
         if (state.aborted || state.written) return false;
         state.written = true;
         const head = request.data.method === 'HEAD';
@@ -119,6 +125,11 @@ export class UwsServer {
         // RFC 9112 §9.6: uWS closes the connection after this answer when it is written after its
         // parse; written during it, a request pipelined behind is still served (docs/uwebsockets.md).
         const closing = asksToClose(copied.headers);
+        if (isStreamBody(body)) {
+          const framing = { head, length: declaredLength(response), closing: closing || state.unreadBody };
+          state.stream = streamResponse(res, response, body, framing, ended ?? (() => undefined));
+          return true;
+        }
         res.cork(() => {
           res.writeStatus(statusLine(response.status));
           response.headers.forEachLine((name, value, lowerCaseName) => {

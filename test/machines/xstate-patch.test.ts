@@ -151,6 +151,8 @@ function kernelMachine(flavour: Flavour, recorder: Recorder) {
     hasController: (x) => x.routed,
     isSubRequest: (x) => x.parent !== null,
     isErrorAlreadyRendered: (x) => x.errorRendered,
+    // The plans answer with bodies written whole.
+    hasStreamedBody: () => false,
     done: () => true,
   };
   const machine = flavour.requestMachine.provide({

@@ -1,8 +1,10 @@
+import { discardBody, isStreamBody } from '../../http/response-body';
 import { defineListener } from '../listener';
 
 /**
  * Response defaults for the main request (Symfony's ResponseListener and Response::prepare):
- * a content type with charset, the default `Cache-Control: no-cache, private`, and the length.
+ * a content type with charset, the default `Cache-Control: no-cache, private`, and the length
+ * of a body held whole (a streamed body keeps the length its application set, or goes chunked).
  */
 export const responseListener = defineListener('ResponseListener', {
   'kernel.response': [
@@ -13,6 +15,7 @@ export const responseListener = defineListener('ResponseListener', {
         const noBody = response.status === 204 || response.status === 304 || response.status < 200;
         if (noBody) {
           // RFC 9110 §8.6: no Content-Length on a 204 (nor, as Symfony does, on 1xx and 304).
+          discardBody(response.body);
           response.body = '';
           headers.delete('Content-Type');
           headers.delete('Content-Length');
@@ -26,7 +29,8 @@ export const responseListener = defineListener('ResponseListener', {
           const validators = headers.has('Expires') || headers.has('Last-Modified');
           headers.set('Cache-Control', validators ? 'private, must-revalidate' : 'no-cache, private');
         }
-        if (!noBody) headers.set('Content-Length', String(Buffer.byteLength(response.body)));
+        const { body } = response;
+        if (!noBody && !isStreamBody(body)) headers.set('Content-Length', String(Buffer.byteLength(body)));
     },
   ],
 });

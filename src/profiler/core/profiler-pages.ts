@@ -1,6 +1,7 @@
 import { createIpRangeMatcher } from '../../http/ip-range-matcher';
 import { Request } from '../../http/request';
 import { Response } from '../../http/response';
+import { isStreamBody } from '../../http/response-body';
 import { Attributes } from '../../kernel/attributes';
 import { Trace } from '../../kernel/trace';
 import { routeMissError } from '../../routing/route-miss';
@@ -46,7 +47,9 @@ function statusOf(error: unknown): number {
 }
 
 function pageResponse(response: Response, isHead: boolean): PageResponse {
-  return { status: response.status, headers: [...response.headers.lines()], body: isHead ? '' : response.body };
+  const { body } = response;
+  // The profiler's pages are rendered whole: none of them streams.
+  return { status: response.status, headers: [...response.headers.lines()], body: isHead || isStreamBody(body) ? '' : body };
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createIpRangeMatcher } from '../../http/ip-range-matcher';
 import { type Request } from '../../http/request';
 import { type Response } from '../../http/response';
+import { isStreamBody } from '../../http/response-body';
 import { defineListener, type Listener } from '../../kernel/listener';
 import { PROFILER_PREFIX, TOOLBAR_PREFIX } from '../profiler-paths';
 import { allowToolbarInCsp } from './toolbar/toolbar-csp';
@@ -46,7 +47,7 @@ function isExcluded(request: Request, response: Response): boolean {
  * `/_wdt/{token}` once the page is shown, so the page is never held for the profile.
  *
  * Left out: sub-requests, responses without a token (not profiled, e.g. the profiler's own
- * pages), redirects, anything but `text/html`, pages without `</body>`, XHR requests
+ * pages), streamed bodies, redirects, anything but `text/html`, pages without `</body>`, XHR requests
  * (`X-Requested-With: XMLHttpRequest`), attachments, clients outside PROFILER_ALLOWED_IPS (the
  * toolbar's content would be refused to them), and responses that carry `X-Debug-Toolbar: off`
  * (the header is removed: it is meant for Loupe, not the client). A Content-Security-Policy on
@@ -67,11 +68,12 @@ export function createWebDebugToolbarListener(allowedIps: readonly string[]): Li
           event.log('warning', `The response header ${TOOLBAR_HEADER} has the unknown value "${directive}": only "off" is understood; the toolbar was injected.`);
         }
         const token = response.headers.get('X-Debug-Token');
-        if (token === undefined || !TOKEN.test(token) || isExcluded(request, response)) return;
-        const end = lastBodyEnd(response.body);
+        const { body } = response;
+        // A streamed page is not held back to find its `</body>`: it goes out without the toolbar.
+        if (token === undefined || !TOKEN.test(token) || isStreamBody(body) || isExcluded(request, response)) return;
+        const end = lastBodyEnd(body);
         if (end === -1 || !isAllowed(request.data.remoteAddress)) return;
         const snippet = renderToolbarSnippet(token, allowToolbarInCsp(response.headers, makeNonce));
-        const { body } = response;
         response.body =
           typeof body === 'string' ? body.slice(0, end) + snippet + body.slice(end) : Buffer.concat([body.subarray(0, end), Buffer.from(snippet), body.subarray(end)]);
         // The length the ResponseListener set plus the snippet's: measuring the joined page would flatten it, for no gain.

@@ -1,8 +1,10 @@
+import { isStreamBody } from '../../../http/response-body';
 import { type CollectedRequest } from '../../../kernel/collected-request';
 import { KernelAttributes } from '../../../kernel/kernel-attributes';
 import { type ProfileCollector } from '../../collector';
 import { type RedactionPolicy } from '../redaction-policy';
 import { redactsItself } from '../redacts-itself';
+import { roundMs } from './timings';
 
 export const REQUEST_COLLECTOR = 'request';
 
@@ -11,6 +13,24 @@ export interface ProfiledUser {
   readonly roles: readonly string[];
   readonly via: string;
 }
+
+/**
+ * What of the response body went out: its size, and for a streamed body when its first and last
+ * bytes did (milliseconds since the request started) and whether it was cut short.
+ */
+export type ResponseBodyData =
+  | { readonly streamed: false; readonly bytes: number }
+  | {
+      readonly streamed: true;
+      readonly bytes: number;
+      /** The time to first byte; `null` when no byte went out. */
+      readonly firstByteMs: number | null;
+      readonly lastByteMs: number;
+      /** The client went away before the body's end. */
+      readonly aborted: boolean;
+      /** The body's source failed; the connection was closed. */
+      readonly failed: boolean;
+    };
 
 /** What the client sent and what it got back, secrets replaced. */
 export interface RequestCollectorData {
@@ -26,6 +46,8 @@ export interface RequestCollectorData {
     /** The response that was built, even when it could not be sent (0: none). */
     readonly statusCode: number;
     readonly headers: Readonly<Record<string, string | readonly string[]>>;
+    /** Absent when no body went out, or its size is not known (a profile written before it was recorded). */
+    readonly body?: ResponseBodyData;
   };
 }
 
@@ -51,6 +73,19 @@ function bodyOf(exchange: CollectedRequest, redaction: RedactionPolicy): unknown
   }
   // Text we could not take apart field by field is kept only when no word in it names a secret.
   return redaction.mentionsSecret(text) ? `(${body.length} bytes, not recorded: they name a password, secret or token)` : redaction.data(text);
+}
+
+/** The body's size as sent: a streamed body's as its server counted it, a whole one's from its Content-Length. */
+function responseBodyOf(exchange: CollectedRequest): ResponseBodyData | null {
+  const { response, streamed } = exchange;
+  if (streamed !== undefined && streamed !== null) {
+    const { bytes, firstByte, lastByte, aborted, failed } = streamed;
+    return { streamed: true, bytes, firstByteMs: firstByte === null ? null : roundMs(firstByte), lastByteMs: roundMs(lastByte), aborted, failed };
+  }
+  if (response === null || !exchange.sent || isStreamBody(response.body)) return null;
+  if (exchange.request.method === 'HEAD') return { streamed: false, bytes: 0 };
+  const length = Number(response.headers.get('Content-Length') ?? Number.NaN);
+  return Number.isSafeInteger(length) && length >= 0 ? { streamed: false, bytes: length } : null;
 }
 
 function queryOf(exchange: CollectedRequest, redaction: RedactionPolicy): Record<string, string | string[]> {
@@ -87,6 +122,7 @@ export function createRequestCollector(options: RequestCollectorOptions): Profil
     name: REQUEST_COLLECTOR,
     collect: (exchange, redaction) => {
       const { request, response } = exchange;
+      const body = responseBodyOf(exchange);
       return {
         headers: redaction.headers(request.data.headers),
         query: queryOf(exchange, redaction),
@@ -99,6 +135,7 @@ export function createRequestCollector(options: RequestCollectorOptions): Profil
         response: {
           statusCode: response?.status ?? 0,
           headers: response === null ? {} : redaction.headers(response.headers.toJSON()),
+          ...(body === null ? {} : { body }),
         },
       };
     },

@@ -1,6 +1,8 @@
 import { html, type SafeHtml } from '../../../view/html';
 import { accountTimeline, type TimelineRow } from '../account-timeline';
 import { TIMELINE_COLLECTOR, type TimelineCollectorData, type TimelineSpan } from '../../collect/collectors/timeline-collector';
+import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../collect/collectors/request-collector';
+import { collectorData, type Profile } from '../../profile';
 import { profilePath } from '../../profiler-paths';
 import { type PanelDefinition } from './panel-definition';
 import { formatMs } from './panel-format';
@@ -53,6 +55,16 @@ function renderRow(row: TimelineRow, total: number, detail: string | undefined):
 <span class="time" title="${title}">${formatMs(span.duration)}</span><span class="time self">${formatMs(self)}</span></div>\n`;
 }
 
+/** For a streamed response, when its first and last bytes went out (the `streaming` state spans the time between). */
+function renderStreamedBody(profile: Profile): SafeHtml | '' {
+  const body = collectorData<RequestCollectorData>(profile, REQUEST_COLLECTOR)?.response.body;
+  if (body === undefined || !body.streamed) return '';
+  const first = body.firstByteMs === null ? 'no byte went out' : html`first byte after <span class="first-byte">${formatMs(body.firstByteMs)}</span>`;
+  return html`<p class="streamed-body">The body was streamed: ${first}, last byte after <span class="last-byte">${formatMs(body.lastByteMs)}</span>, ${body.bytes} bytes${
+    body.failed ? ' (its source failed)' : body.aborted ? ' (the client went away)' : ''
+  }.</p>`;
+}
+
 /**
  * Performance: every span of the request as a waterfall (Symfony's Performance panel, Clockwork's
  * timeline) — the machine's states, the listeners and the controller in them, the session's
@@ -77,6 +89,7 @@ export const performancePanel: PanelDefinition<TimelineCollectorData> = {
 the response was sent after <span class="response-time">${formatMs(profile.duration)}</span> (the Duration above) · <span class="unaccounted">unaccounted: ${formatMs(unaccounted)}${share}</span> — time no listener, controller or other span covers (the state machine's own work).${
       data.droppedSpans > 0 ? html` <strong>${data.droppedSpans} application spans were not recorded</strong> (the trace was full).` : ''
     }</p>
+${renderStreamedBody(profile)}
 <p class="legend">${categories.map((category) => html`<span class="swatch cat-${category}"></span>${CATEGORY_LABELS[category] ?? category} `)}</p>
 ${rows.length === 0 ? html`<p class="empty">Nothing was recorded.</p>` : renderWaterfall(shown, axis, details)}
 ${

@@ -1,13 +1,21 @@
 import { STATUS_TEXT } from '../../../errors/status-text';
 import { html, type SafeHtml } from '../../../view/html';
-import { REQUEST_COLLECTOR, type RequestCollectorData } from '../../collect/collectors/request-collector';
+import { REQUEST_COLLECTOR, type RequestCollectorData, type ResponseBodyData } from '../../collect/collectors/request-collector';
 import { renderKeyValueTable } from './key-value-table';
 import { type PanelDefinition } from './panel-definition';
-import { formatValue } from './panel-format';
+import { formatMs, formatValue } from './panel-format';
 
 function renderBody(body: unknown): SafeHtml {
   if (body === null || body === undefined || body === '') return html`<p class="empty">No request body.</p>`;
   return html`<table><tbody><tr><td><pre>${formatValue(body)}</pre></td></tr></tbody></table>`;
+}
+
+/** The response body's line: its size, and for a streamed body its first and last bytes and how it ended. */
+export function describeResponseBody(body: ResponseBodyData): string {
+  if (!body.streamed) return `${body.bytes} bytes`;
+  const first = body.firstByteMs === null ? 'no byte went out' : `first byte after ${formatMs(body.firstByteMs)}`;
+  const end = body.failed ? ', when its source failed and the connection was closed' : body.aborted ? ', when the client went away' : '';
+  return `streamed, ${body.bytes} bytes; ${first}, last byte after ${formatMs(body.lastByteMs)}${end}`;
 }
 
 /**
@@ -37,6 +45,7 @@ ${request.session === null ? html`<p class="empty">No session was started.</p>` 
 ${user === null ? html`<p class="empty">No authenticated user.</p>` : renderKeyValueTable(user, '')}
 <h2>Response</h2>
 <p class="response-status">${response.statusCode === 0 ? html`<span class="empty">No response was sent.</span>` : html`Status <strong>${response.statusCode} ${STATUS_TEXT[response.statusCode] ?? ''}</strong>`}</p>
+${response.body === undefined ? '' : html`<p class="response-body">Body: ${describeResponseBody(response.body)}.</p>`}
 <h3>Response headers</h3>
 ${renderKeyValueTable(response.headers, 'No response headers.', ['Header', 'Value'])}`;
   },
