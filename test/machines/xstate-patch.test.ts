@@ -123,6 +123,8 @@ interface Plan {
   readonly answerAt?: KernelPhase;
   readonly failAt?: KernelPhase;
   readonly asyncAt?: KernelPhase;
+  /** The response's body is streamed: the request waits in `streaming` for `body.finished`. */
+  readonly streamed?: boolean;
   readonly sub?: Plan;
 }
 
@@ -140,7 +142,7 @@ interface FakeExchange extends MachineExchange {
   errorRendered: boolean;
 }
 
-type Step = { request: Plan } | { settle: boolean } | { done: unknown; to?: 'sub' } | { failed: string } | { abort: true };
+type Step = { request: Plan } | { settle: boolean } | { done: unknown; to?: 'sub' } | { failed: string } | { abort: true } | { bodyFinished: true };
 
 /** The request machine with implementations that play each request's plan, as the kernel's would. */
 function kernelMachine(flavour: Flavour, recorder: Recorder) {
@@ -151,8 +153,7 @@ function kernelMachine(flavour: Flavour, recorder: Recorder) {
     hasController: (x) => x.routed,
     isSubRequest: (x) => x.parent !== null,
     isErrorAlreadyRendered: (x) => x.errorRendered,
-    // The plans answer with bodies written whole.
-    hasStreamedBody: () => false,
+    hasStreamedBody: (x) => x.plan.streamed === true && x.response !== null,
     done: () => true,
   };
   const machine = flavour.requestMachine.provide({
@@ -241,6 +242,7 @@ const REQUESTS: readonly (readonly Step[])[] = [
   [{ request: { routed: false, sub: { controller: 'async' } } }, { done: 'error page', to: 'sub' }],
   [{ request: { routed: false, sub: { controller: 'async' } } }, { abort: true }],
   [{ request: {} }, { abort: true }],
+  [{ request: { streamed: true } }, { abort: true }, { bodyFinished: true }],
 ];
 
 function runRequestMachine(flavour: Flavour): { entries: Record<string, unknown>[]; finals: unknown[] } {
@@ -255,6 +257,7 @@ function runRequestMachine(flavour: Flavour): { entries: Record<string, unknown>
       else if ('settle' in step) actor.send(step.settle ? { type: 'listener.settled', dispatch: 0, ok: true } : { type: 'listener.settled', dispatch: 0, ok: false, error: 'listener rejected' });
       else if ('done' in step) (step.to === 'sub' ? actor.getSnapshot().children.subRequest : actor)?.send({ type: 'controller.done', result: step.done });
       else if ('failed' in step) actor.send({ type: 'controller.failed', error: step.failed });
+      else if ('bodyFinished' in step) actor.send({ type: 'body.finished' });
       else actor.send({ type: 'request.aborted' });
     }
     finals.push(actor.getSnapshot().value);
