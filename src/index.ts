@@ -69,7 +69,7 @@ export { KernelAttributes } from './kernel/kernel-attributes';
 export { type LogLevel, type ListenerRecord, type LogRecord, type PhaseRecord, type SpanRecord } from './kernel/trace';
 export { type PhaseEventMap } from './kernel/event/phase-event-map';
 export { currentRequest, type CurrentRequest } from './kernel/request-context';
-export { type CollectedRequest, type RequestTimings, type ReadonlyAttributes } from './kernel/collected-request';
+export { type CollectedRequest, type RequestTimings, type ReadonlyAttributes, type StreamedBody } from './kernel/collected-request';
 export { type RecordedEntries } from './kernel/request-records';
 export { SPAN_CATEGORIES, type SpanCategory, type Stopwatch } from './kernel/stopwatch';
 export { KernelEvent } from './kernel/event/kernel-event';
