@@ -22,7 +22,7 @@ export const machinePanel: PanelDefinition<TimelineCollectorData> = {
   render: ({ profile }) => {
     const states = machineOf(profile)?.states ?? [];
     return html`<h2>State machine</h2>
-<p>The states of this ${profile.type === 'sub' ? 'sub-request' : 'request'}'s actor, in order${profile.aborted ? html` — <strong>the client disconnected before the response was sent</strong>` : ''}.
+<p>The states of this ${profile.type === 'sub' ? 'sub-request' : 'request'}'s actor, in order${profile.aborted ? html` — <strong>the client disconnected before the whole response was sent</strong>` : ''}.
 Drawn over time with every listener and call in <a href="${profilePath(profile.token, 'performance')}">Performance</a>.</p>
 ${states.length === 0 ? html`<p class="empty">Nothing was recorded.</p>` : html`<ol class="state-path" aria-label="The states entered, in order">
 ${states.map(
