@@ -99,6 +99,7 @@ class BodyPump implements StreamingResponse {
       throw new LoupeError('LOUPE_ERR_SERVER_STREAM_LENGTH', `The streamed body is longer than the Content-Length its response set (${length} bytes).`);
     }
     let ok = true;
+    let done = false;
     this.#res.cork(() => {
       this.#writeHeadOnce();
       if (length === null) {
@@ -107,12 +108,12 @@ class BodyPump implements StreamingResponse {
         return;
       }
       const offset = this.#res.getWriteOffset();
-      const [sent, done] = this.#res.tryEnd(chunk, length);
-      ok = sent;
-      if (sent) this.#bytes += chunk.byteLength;
+      [ok, done] = this.#res.tryEnd(chunk, length);
+      if (ok) this.#bytes += chunk.byteLength;
       else [this.#unsent, this.#unsentAt] = [chunk, offset];
-      if (done) this.#completed();
     });
+    // Told outside the cork: kernel.terminate's listeners run from here, and may write to other sockets.
+    if (done) this.#completed();
     return ok;
   }
 
@@ -128,13 +129,12 @@ class BodyPump implements StreamingResponse {
     const unsent = this.#unsent;
     if (unsent !== null) {
       const { length } = this.#framing;
-      let sent = false;
+      let [sent, done] = [false, false];
       this.#res.cork(() => {
-        const [ok, done] = this.#res.tryEnd(unsent.subarray(offset - this.#unsentAt), length ?? 0);
-        sent = ok;
-        if (ok) [this.#unsent, this.#bytes] = [null, this.#bytes + unsent.byteLength];
-        if (done) this.#completed();
+        [sent, done] = this.#res.tryEnd(unsent.subarray(offset - this.#unsentAt), length ?? 0);
       });
+      if (sent) [this.#unsent, this.#bytes] = [null, this.#bytes + unsent.byteLength];
+      if (done) this.#completed();
       if (!sent) return false;
     }
     const resume = this.#resume;

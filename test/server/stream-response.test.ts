@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { Readable, Writable } from 'node:stream';
 import test from 'ava';
@@ -76,6 +77,13 @@ const logLines: string[] = [];
 const controllers: Controller[] = [
   { name: 'source', handle: ({ params }) => new Response(SOURCES[params['kind'] ?? '']?.() ?? 'unknown', 200, { 'Content-Type': 'text/plain' }) },
   { name: 'big', handle: ({ request }) => new Response(chunks(Number(request.queryParams.get('mib')) * 16, 64 * KIB), 200, { 'Content-Type': 'application/octet-stream' }) },
+  {
+    name: 'sized-big',
+    handle: ({ request }) => {
+      const mib = Number(request.queryParams.get('mib'));
+      return new Response(chunks(mib * 16, 64 * KIB), 200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(mib * MIB) });
+    },
+  },
   { name: 'sized', handle: () => new Response(Readable.from([Buffer.from('0123456789'), Buffer.from('abcdef')]), 200, { 'Content-Type': 'text/plain', 'Content-Length': '16' }) },
   {
     name: 'head',
@@ -112,10 +120,11 @@ test.before(async () => {
     routes: [
       { name: 'source', path: '/source/{kind}', methods: ['GET', 'HEAD'], controller: controllers[0] as Controller },
       { name: 'big', path: '/big', methods: ['GET'], controller: controllers[1] as Controller },
-      { name: 'sized', path: '/sized', methods: ['GET'], controller: controllers[2] as Controller },
-      { name: 'head', path: '/head', methods: ['GET', 'HEAD'], controller: controllers[3] as Controller },
-      { name: 'failing', path: '/failing', methods: ['GET'], controller: controllers[4] as Controller },
-      { name: 'page', path: '/page', methods: ['GET'], controller: controllers[5] as Controller },
+      { name: 'sized_big', path: '/sized-big', methods: ['GET'], controller: controllers[2] as Controller },
+      { name: 'sized', path: '/sized', methods: ['GET'], controller: controllers[3] as Controller },
+      { name: 'head', path: '/head', methods: ['GET', 'HEAD'], controller: controllers[4] as Controller },
+      { name: 'failing', path: '/failing', methods: ['GET'], controller: controllers[5] as Controller },
+      { name: 'page', path: '/page', methods: ['GET'], controller: controllers[6] as Controller },
     ],
   });
   ({ port } = await app.listen());
@@ -157,6 +166,35 @@ test('a streamed body whose application set a Content-Length is sent with it, no
   t.is(res.body, '0123456789abcdef');
   t.is(res.headers['content-length'], '16');
   t.is(res.headers['transfer-encoding'], undefined);
+});
+
+test('a large streamed body with a Content-Length reaches a slow reader whole and in order (tryEnd resumed from onWritable)', async (t) => {
+  const expected = createHash('sha256');
+  for await (const chunk of chunks(32 * 16, 64 * KIB)) expected.update(chunk);
+  const received = await new Promise<{ hash: string; length: string | undefined; bytes: number }>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/sized-big?mib=32', agent: false }, (res) => {
+        const hash = createHash('sha256');
+        let bytes = 0;
+        let sincePause = 0;
+        res.on('data', (chunk: Buffer) => {
+          hash.update(chunk);
+          bytes += chunk.length;
+          sincePause += chunk.length;
+          if (sincePause >= 4 * MIB) {
+            sincePause = 0;
+            res.pause();
+            setTimeout(() => res.resume(), 30);
+          }
+        });
+        res.on('end', () => resolve({ hash: hash.digest('hex'), length: res.headers['content-length'], bytes }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+  t.is(received.length, String(32 * MIB));
+  t.is(received.bytes, 32 * MIB);
+  t.is(received.hash, expected.digest('hex'));
 });
 
 test('HEAD of a streamed body sends the head alone and destroys the source', async (t) => {
