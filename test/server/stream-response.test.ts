@@ -218,6 +218,7 @@ test('inject reads a streamed body to its end', async (t) => {
   t.is(res.headers['content-length'], undefined);
   const head = await app.inject({ method: 'HEAD', url: '/source/web' });
   t.is(head.body, '');
+  await t.throwsAsync(app.inject({ url: '/failing' }), { message: 'the export query failed half-way' });
 });
 
 test("the profile of a streamed response has its bytes, time to first byte and last byte, and the response panel and the Performance panel say so", async (t) => {
