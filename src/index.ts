@@ -5,7 +5,16 @@
 import './enable-source-maps';
 export { createLoupe, type Loupe, type LoupeOptions, type SecurityOptions, type ListenerTableRow } from './loupe/create-loupe';
 export { type InjectRequest, type InjectResponse } from './loupe/inject';
-export { readConfig, type Config, type AppEnv } from './config/config';
+export { readConfig, resolveConfig, type Config, type AppEnv } from './config/config';
+export {
+  type LoupeConfigInput,
+  type ServerConfigInput,
+  type RedisConfigInput,
+  type LocaleConfigInput,
+  type SessionConfigInput,
+  type SecurityConfigInput,
+  type LogConfigInput,
+} from './config/config-input';
 export { type Env } from './config/env-values';
 export { type ServerConfig } from './server/server-config';
 export { type RedisConfig, type RedisTimeouts } from './redis/redis-config';
