@@ -79,12 +79,17 @@ export interface LoupeConfigInput {
   readonly serverTiming?: boolean;
   /** REQUEST_CONTEXT: `currentRequest()` and the capture of the application's I/O; on with debug or the profiler. */
   readonly requestContext?: boolean;
+  /** HOST, PORT, MAX_BODY_SIZE, WORKERS. */
   readonly server?: ServerConfigInput;
   /** Loupe's Redis; `null` for none (sessions, login throttling and profiles in this process's memory). */
   readonly redis?: RedisConfigInput | null;
+  /** APP_LOCALES, APP_DEFAULT_LOCALE. */
   readonly locale?: LocaleConfigInput;
+  /** SESSION_LIFETIME. */
   readonly session?: SessionConfigInput;
+  /** APP_SECRET, REMEMBER_ME_LIFETIME. */
   readonly security?: SecurityConfigInput;
+  /** LOG_LEVEL, LOG_FORMAT, PROFILER_REDACT. */
   readonly log?: LogConfigInput;
   /**
    * The environment the options not given here are read from; `process.env` by default. `{}` reads
