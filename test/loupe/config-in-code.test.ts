@@ -1,5 +1,6 @@
+import { Writable } from 'node:stream';
 import test, { type ExecutionContext } from 'ava';
-import { createLogger, createLoupe, Response, type Loupe, type LoupeConfigInput, type LoupeOptions } from '../../src';
+import { createLogger, createLoupe, Response, serve, type Config, type Loupe, type LoupeConfigInput, type LoupeOptions } from '../../src';
 import { type Profile } from '../../src/profiler';
 import { httpRequest, type HttpResult } from '../helpers/http-client';
 import { deleteKeys } from '../helpers/test-server';
@@ -154,4 +155,23 @@ test('env: {} reads nothing of the process environment; without it, the process 
       else process.env[name] = value;
     }
   }
+});
+
+test('serve() takes the configuration in code too, hands each createApp the resolved Config, and its listening line says the profiler is on without debug', async (t) => {
+  const lines: string[] = [];
+  const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString('utf8')), done()) });
+  const given: Config[] = [];
+  const serving = await serve(
+    (config) => {
+      given.push(config);
+      const app = createLoupe({ routes: ROUTES, config, logger: createLogger({ level: 'silent', format: 'json' }) });
+      apps.push(app);
+      return app;
+    },
+    { config: { env: { PORT: '1', PROFILER_ENABLED: '0' }, appEnv: 'test', debug: false, profiler: true, redis: null, server: { host: '127.0.0.1', port: 0 } }, logger: createLogger({ level: 'warn', format: 'json' }, destination) },
+  );
+  t.like(given, [{ debug: false, profiler: true, redis: null, server: { port: 0 } }]);
+  t.regex(String((await get(serving.port, '/hello')).headers['x-debug-token']), /^[0-9a-f]{6}$/);
+  const listeningLine = lines.map((line) => (JSON.parse(line) as { msg: string }).msg).find((msg) => msg.startsWith('Loupe listening on'));
+  t.regex(String(listeningLine), /^Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: http:\/\/127\.0\.0\.1:\d+\/_profiler\/ \(APP_ENV=test, debug off, profiler on, no Redis: sessions, login throttling and profiles in memory \(this process only\)\)$/);
 });
