@@ -1,7 +1,7 @@
 import { LoupeError } from '../errors/loupe-error';
-import { flag, integer, invalid, list, type Env } from './env-values';
+import { flag, fraction, integer, invalid, list, type Env } from './env-values';
 
-/** One setting: its path in the configuration given in code (`server.port`) and its environment variable (`PORT`). */
+/** One setting: its path among the options given in code (`config.server.port`) and its environment variable (`PORT`). */
 export interface Setting {
   readonly path: string;
   readonly variable: string;
@@ -16,7 +16,7 @@ function describeGiven(value: unknown): string {
 
 /** A value given in code that breaks its setting's rule: the message names the option's path. */
 export function invalidGiven(setting: Setting, value: unknown, expected: string): LoupeError {
-  return new LoupeError('LOUPE_ERR_CONFIG_INVALID', `Invalid config.${setting.path} ${describeGiven(value)}: expected ${expected}.`);
+  return new LoupeError('LOUPE_ERR_CONFIG_INVALID', `Invalid ${setting.path} ${describeGiven(value)}: expected ${expected}.`);
 }
 
 /** A value that breaks its setting's rule, named as it was given: its path in code, else its variable. */
@@ -28,6 +28,13 @@ export function invalidSetting(setting: Setting, fromCode: boolean, value: unkno
 export function pickInteger(given: unknown, setting: Setting, env: Env, fallback: number, min: number, max: number): number {
   if (given === undefined) return integer(env, setting.variable, fallback, min, max);
   if (typeof given !== 'number' || !Number.isInteger(given) || given < min || given > max) throw invalidGiven(setting, given, `an integer from ${min} to ${max}`);
+  return given;
+}
+
+/** A number from 0 to 1: given in code, else from the environment, else `fallback`. */
+export function pickFraction(given: unknown, setting: Setting, env: Env, fallback: number): number {
+  if (given === undefined) return fraction(env, setting.variable, fallback);
+  if (typeof given !== 'number' || !Number.isFinite(given) || given < 0 || given > 1) throw invalidGiven(setting, given, 'a number from 0 to 1');
   return given;
 }
 

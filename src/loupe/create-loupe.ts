@@ -16,7 +16,7 @@ import { validateRequestListener } from '../kernel/listeners/validate-request-li
 import { createLogger } from '../log/create-logger';
 import { type Logger } from '../log/logger';
 import { createRequestLogListener } from '../log/request-log-listener';
-import { checkProfilerParts, profilerPlugin, ProfilerPaths, RedactionPolicy, type PanelDefinition, type ProfileCollector, type Profiler, type ToolbarItem } from '../profiler';
+import { checkProfilerParts, profilerPlugin, ProfilerPaths, RedactionPolicy, type PanelDefinition, type ProfileCollector, type Profiler, type ProfilerConfigInput, type ToolbarItem } from '../profiler';
 import { type RedisClient } from '../redis/redis-client';
 import { type RedisConfig } from '../redis/redis-config';
 import { ChainRouter } from '../routing/chain-router';
@@ -100,6 +100,11 @@ export interface LoupeOptions {
    * (`process.env` by default; `{}` for none). Defaults to the environment alone.
    */
   readonly config?: LoupeConfigInput;
+  /**
+   * The profiler's own settings given in code (sample, allowedIps, capture, retention…), each over
+   * its PROFILER_* variable; handed to the profiler plugin, not part of `config`. Unused with the profiler off.
+   */
+  readonly profilerConfig?: ProfilerConfigInput;
   /**
    * The terminal log: one line per request, and what goes wrong outside a request (a dropped
    * profile, a crash). Any pino-compatible logger; defaults to createLogger(config.log).
@@ -258,7 +263,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
   const logger = options.logger ?? createLogger(config.log);
   let profiler: Profiler | null = null;
   // With the profiler off nothing of it is loaded: /_profiler/... is a plain 404 (debug or not).
-  const plugins = [...(config.profiler ? [profilerPlugin({ config, onStart: (started) => (profiler = started) })] : []), ...(options.plugins ?? [])];
+  const plugins = [...(config.profiler ? [profilerPlugin({ config, settings: options.profilerConfig ?? {}, onStart: (started) => (profiler = started) })] : []), ...(options.plugins ?? [])];
   const parts = {
     collectors: [...plugins.flatMap((plugin) => plugin.collectors ?? []), ...(options.collectors ?? [])],
     panels: [...plugins.flatMap((plugin) => plugin.panels ?? []), ...(options.panels ?? [])],

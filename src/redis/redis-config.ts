@@ -65,11 +65,11 @@ export function noRedisWanted(env: Env): boolean {
 
 /** The settings of RedisConfigInput: their paths in code and their variables. */
 const REDIS_SETTINGS = {
-  url: { path: 'redis.url', variable: 'REDIS_URL' },
-  prefix: { path: 'redis.prefix', variable: 'REDIS_PREFIX' },
-  profileGroups: { path: 'redis.profileGroups', variable: 'PROFILER_REDIS_GROUPS' },
-  commandTimeoutMs: { path: 'redis.commandTimeoutMs', variable: 'REDIS_COMMAND_TIMEOUT_MS' },
-  connectTimeoutMs: { path: 'redis.connectTimeoutMs', variable: 'REDIS_CONNECT_TIMEOUT_MS' },
+  url: { path: 'config.redis.url', variable: 'REDIS_URL' },
+  prefix: { path: 'config.redis.prefix', variable: 'REDIS_PREFIX' },
+  profileGroups: { path: 'config.redis.profileGroups', variable: 'PROFILER_REDIS_GROUPS' },
+  commandTimeoutMs: { path: 'config.redis.commandTimeoutMs', variable: 'REDIS_COMMAND_TIMEOUT_MS' },
+  connectTimeoutMs: { path: 'config.redis.connectTimeoutMs', variable: 'REDIS_CONNECT_TIMEOUT_MS' },
 } as const satisfies Record<keyof RedisConfigInput, Setting>;
 
 /** A URL given in code, checked as REDIS_URL is, its errors naming `config.redis.url`. */

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import test from 'ava';
 import { readConfig, resolveConfig, type LoupeConfigInput } from '../../src';
+import { readProfilerConfig, resolveProfilerConfig } from '../../src/profiler';
 
 /*
  * The configuration given in code: an option given wins over its environment variable, which
@@ -148,4 +149,16 @@ test('the compiler refuses a wrong key or a wrong type', (t) => {
     { env: { PORT: 8000 } },
   ];
   t.is(refusedByTsc.length, 6);
+});
+
+test('the profiler\'s settings given in code win over its PROFILER_* variables, and a wrong one is named by its path', (t) => {
+  const env = { PROFILER_SAMPLE: '0.5', PROFILER_ALLOWED_IPS: '10.0.0.0/8', PROFILER_CAPTURE: 'http', PROFILER_IDE: 'vscode://file/%f:%l', PROFILER_LIFETIME: '60' };
+  t.like(resolveProfilerConfig({ sample: 0.1, allowedIps: ['192.168.0.0/16'], capture: [], ide: null }, env), { sample: 0.1, allowedIps: ['192.168.0.0/16'], capture: [], ide: null, lifetime: 60 });
+  t.like(resolveProfilerConfig({}, env), { sample: 0.5, allowedIps: ['10.0.0.0/8'], capture: ['http'], ide: 'vscode://file/%f:%l' });
+  t.deepEqual(resolveProfilerConfig({}, env), readProfilerConfig(env));
+  t.throws(() => resolveProfilerConfig({ maxProfiles: 0 }, {}), { message: 'Invalid profilerConfig.maxProfiles 0: expected an integer from 1 to 10000000.' });
+  t.throws(() => resolveProfilerConfig({ ide: 'vscode://file' }, {}), { message: 'Invalid profilerConfig.ide "vscode://file": expected a link template with %f (the file) and usually %l (the line), e.g. vscode://file/%f:%l.' });
+  t.throws(() => resolveProfilerConfig({ capture: ['mongo' as 'http'] }, {}), { message: /^Invalid profilerConfig\.capture "mongo": expected a comma-separated list of http, redis, mysql2, pg, postgres, or none\.$/ });
+  // @ts-expect-error -- a rate is a number
+  t.throws(() => resolveProfilerConfig({ sample: '0.1' }, {}), { message: 'Invalid profilerConfig.sample "0.1": expected a number from 0 to 1.' });
 });

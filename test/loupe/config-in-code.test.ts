@@ -175,3 +175,14 @@ test('serve() takes the configuration in code too, hands each createApp the reso
   const listeningLine = lines.map((line) => (JSON.parse(line) as { msg: string }).msg).find((msg) => msg.startsWith('Loupe listening on'));
   t.regex(String(listeningLine), /^Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: http:\/\/127\.0\.0\.1:\d+\/_profiler\/ \(APP_ENV=test, debug off, profiler on, no Redis: sessions, login throttling and profiles in memory \(this process only\)\)$/);
 });
+
+test('the profiler\'s own settings given in code (profilerConfig) win over its PROFILER_* variables, and are checked by path', async (t) => {
+  const env = { APP_ENV: 'test', REDIS_URL: '', PROFILER_ALLOWED_IPS: '10.0.0.0/8' };
+  const byEnv = await listening({ env, server: { port: 0 } });
+  t.is((await get(byEnv.port, '/_profiler/', 'application/json')).status, 403, 'PROFILER_ALLOWED_IPS=10.0.0.0/8: loopback is refused');
+  const inCode = createLoupe({ routes: ROUTES, config: { env, server: { port: 0 } }, profilerConfig: { allowedIps: ['127.0.0.0/8'] }, logger: createLogger({ level: 'silent', format: 'json' }) });
+  apps.push(inCode);
+  t.is((await get((await inCode.listen()).port, '/_profiler/', 'application/json')).status, 200, 'allowedIps in code wins');
+  t.throws(() => createLoupe({ routes: ROUTES, config: { env: {}, redis: null }, profilerConfig: { sample: 2 } }), { code: 'LOUPE_ERR_CONFIG_INVALID', message: 'Invalid profilerConfig.sample 2: expected a number from 0 to 1.' });
+  t.notThrows(() => createLoupe({ routes: ROUTES, config: { env: {}, redis: null, profiler: false }, profilerConfig: { sample: 2 } }), 'with the profiler off nothing of it is read');
+});
