@@ -255,8 +255,8 @@ function errorPageOptions(config: Config): ErrorControllerOptions {
 
 /**
  * A Loupe application: the kernel with the default listeners, the application's routes (or
- * router) and listeners, the profiler (`config.profiler`, as debug by default), sessions in Redis (in memory without Redis, or
- * the storage given) and the uWS server.
+ * router) and listeners, the profiler (`config.profiler`, as debug by default), sessions in Redis
+ * (in memory without Redis, or the storage given) and the uWS server.
  */
 export function createLoupe(options: LoupeOptions): Loupe {
   const config = resolveConfig(options.config);

@@ -33,7 +33,8 @@ export interface ProfilerPluginOptions {
  * `/_wdt` routes, the live feed's WebSocket and the capture of the application's I/O.
  */
 export function createProfilerPlugin({ config, settings: given = {}, onStart }: ProfilerPluginOptions): LoupePlugin {
-  // The profiler's own part of the configuration, read from the environment the application's was;
+  // The profiler's own part of the configuration: what the application gave in code, else the
+  // environment the application's configuration was read from;
   // without Redis profiles are kept in memory, as the adapters keep them, with memory's retention.
   const settings = resolveProfilerConfig(given, config.env, config.redis === null ? MEMORY_RETENTION_DEFAULTS : undefined);
   const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
