@@ -21,6 +21,12 @@ const ROUTES: NonNullable<LoupeOptions['routes']> = [
   { name: 'hello', path: '/hello', methods: ['GET'], controller: { name: 'hello', handle: () => new Response('hello') } },
   { name: 'upload', path: '/upload', methods: ['POST'], controller: { name: 'upload', handle: () => new Response('stored') } },
   {
+    name: 'outgoing',
+    path: '/outgoing',
+    methods: ['GET'],
+    controller: { name: 'outgoing', handle: async ({ request }) => new Response(await (await fetch(new URL('/hello', request.uri))).text()) },
+  },
+  {
     name: 'boom',
     path: '/boom',
     methods: ['GET'],
@@ -96,6 +102,11 @@ test('the profiler without debug: each request profiled, the profile readable at
   t.is(profile.statusCode, 500);
   t.true(profile.url.endsWith('/boom'));
   t.true(JSON.stringify(profile).includes(SECRET_DETAIL), 'the profile (for allowed clients only) keeps what the page hides');
+  // REQUEST_CONTEXT follows the profiler, not debug alone: the application's HTTP calls are captured in prod.
+  const outgoing = await get(port, '/outgoing');
+  t.is(outgoing.body, 'hello');
+  const calls = (await profileOf(app, port, String(outgoing.headers['x-debug-token']))).profile.collectors['http_client'] as unknown as { calls: readonly { url: string }[] };
+  t.true(calls.calls.some((call) => call.url.endsWith('/hello')), 'the fetch made by the controller is in its profile');
 });
 
 test('the profiler follows debug unless told: PROFILER_ENABLED in the environment, `profiler` in code over it', async (t) => {
