@@ -20,6 +20,12 @@ export function sinceOption(raw: string | undefined): number | undefined {
   return Number(match[1]) * unit;
 }
 
+/** The search criteria of `since` (a duration such as `10m`, see sinceOption) and `route`: the window profiler:check and the MCP tools read. */
+export function windowCriteria(since: string | undefined, route: string | undefined): Pick<ProfileCriteria, 'start' | 'route'> {
+  const ms = sinceOption(since);
+  return { ...(ms === undefined ? {} : { start: Date.now() - ms }), ...(route === undefined ? {} : { route }) };
+}
+
 /** Which rows of how many: `Rows 1-20 of 45, page 1 of 3` and, when there is one, how to ask for the next page (`next`). */
 export function pageNote(result: SearchResult, page: number, limit: number, next: (page: number) => string): string {
   const pages = Math.max(1, Math.ceil(result.total / limit));

@@ -6,7 +6,7 @@ import { type ProfileBudget } from '../../../budget/check-budget';
 import { checkStoredProfiles } from '../../../budget/check-stored-profiles';
 import { checkScope, checkVerdict, formatViolations } from '../format/format-check';
 import { SEARCH_SCAN_LIMIT, type ProfileCriteria } from '../../../storage/profile-storage';
-import { sinceOption } from '../search-options';
+import { windowCriteria } from '../search-options';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from '../../../../cli/commands/connection-help';
 
@@ -76,13 +76,8 @@ export const profilerCheckCommand: CliCommand = {
   async run(args, io) {
     if (args.positionals.length > 0) throw CliError.usage(`profiler:check takes no arguments, got "${args.positionals.join(' ')}".`);
     const budget = budgetOf(args);
-    const since = sinceOption(args.string('since'));
     const route = args.string('route');
-    const criteria: ProfileCriteria = {
-      hideFavicon: true,
-      ...(since === undefined ? {} : { start: Date.now() - since }),
-      ...(route === undefined ? {} : { route }),
-    };
+    const criteria: ProfileCriteria = { hideFavicon: true, ...windowCriteria(args.string('since'), route) };
     const { result, prefix } = await withProfileStorage(io.env, args.connection, async ({ storage, prefix: read }) => ({ result: await checkStoredProfiles(storage, criteria, budget), prefix: read }));
     for (const line of result.skipped) io.err(`${line}\n`);
     const { violations } = result;

@@ -5,14 +5,14 @@ import { N_PLUS_ONE } from '../../../app-io/analyze-calls';
 import { type ProfileBudget } from '../../../budget/check-budget';
 import { checkStoredProfiles } from '../../../budget/check-stored-profiles';
 import { checkScope, checkVerdict, formatViolations } from '../../cli/format/format-check';
-import { sinceOption } from '../../cli/search-options';
+import { windowCriteria } from '../../cli/search-options';
 import { type McpToolContext } from '../mcp-tool-context';
 import { READ_ONLY_ANNOTATIONS } from '../read-only-annotations';
 import { toolAnswer } from '../tool-answer';
+import { WINDOW_INPUT } from './window-input';
 
 const INPUT = {
-  since: z.string().optional().describe('Only requests of the last 30s, 10m, 2h, 1d…'),
-  route: z.string().optional().describe('Only requests of this route, by its name'),
+  ...WINDOW_INPUT,
   maxQueries: z.number().int().min(0).optional().describe('At most this many SQL queries per request'),
   noNPlusOne: z.boolean().optional().describe(`true: no query shape run in a loop (N+1: ${N_PLUS_ONE} times or more from one line)`),
   noDuplicates: z.boolean().optional().describe('true: no query that repeats an earlier one exactly (same SQL and parameters)'),
@@ -37,8 +37,7 @@ function budgetOf(input: CheckInput): ProfileBudget {
 
 async function checkBudgets(input: CheckInput, context: McpToolContext): Promise<string> {
   const budget = budgetOf(input);
-  const since = sinceOption(input.since);
-  const criteria = { hideFavicon: true, ...(since === undefined ? {} : { start: Date.now() - since }), ...(input.route === undefined ? {} : { route: input.route }) };
+  const criteria = { hideFavicon: true, ...windowCriteria(input.since, input.route) };
   const { check, prefix } = await context.withStorage(async ({ storage, prefix: read }) => ({ check: await checkStoredProfiles(storage, criteria, budget), prefix: read }));
   const verdict = checkVerdict(check, checkScope(input.route, input.since), budget, prefix);
   const skipped = check.skipped.map((line) => `${line}\n`).join('');

@@ -5,11 +5,13 @@ import { DATABASE_COLLECTOR, type DatabaseCollectorData } from '../../../collect
 import { collectorData, type Profile } from '../../../profile';
 import { nPlusOneLines, queryLines } from '../../cli/format/format-app-io';
 import { readStoredProfile } from '../../cli/read-stored-profile';
-import { sinceOption } from '../../cli/search-options';
+import { checkScope } from '../../cli/format/format-check';
+import { windowCriteria } from '../../cli/search-options';
 import { type McpToolContext } from '../mcp-tool-context';
 import { readRecentProfiles, profileLine } from '../recent-profiles';
 import { READ_ONLY_ANNOTATIONS } from '../read-only-annotations';
 import { toolAnswer } from '../tool-answer';
+import { WINDOW_INPUT } from './window-input';
 
 /** Profiles read at most without a token. */
 const MAX_PROFILES = 100;
@@ -19,8 +21,7 @@ const SHOWN_SLOW = 10;
 
 const INPUT = {
   token: z.string().min(1).optional().describe('One profile\'s token, or "latest"; omitted: the newest requests'),
-  since: z.string().optional().describe('Without a token: only requests of the last 30s, 10m, 2h, 1d…'),
-  route: z.string().optional().describe('Without a token: only requests of this route, by its name'),
+  ...WINDOW_INPUT,
   limit: z.number().int().min(1).max(MAX_PROFILES).optional().describe(`Without a token: how many of the newest requests to look at, 1 to ${MAX_PROFILES} (default ${DEFAULT_PROFILES})`),
 };
 
@@ -46,11 +47,10 @@ async function queryProblems(input: ProblemsInput, context: McpToolContext): Pro
     const lines = problemLines(profile);
     return lines.length > 0 ? `${lines.join('\n')}` : `${profileLine(profile)}\n  No N+1 and no slow query.\n`;
   }
-  const since = sinceOption(input.since);
-  const criteria = { ...(since === undefined ? {} : { start: Date.now() - since }), ...(input.route === undefined ? {} : { route: input.route }) };
+  const criteria = windowCriteria(input.since, input.route);
   const limit = input.limit ?? DEFAULT_PROFILES;
   const { kept, read } = await context.withStorage(({ storage }) => readRecentProfiles(storage, criteria, limit, limit, (profile) => problemLines(profile).length > 0));
-  const scope = `${read} newest ${read === 1 ? 'request' : 'requests'}${input.route === undefined ? '' : ` of the route "${input.route}"`}${input.since === undefined ? '' : ` of the last ${input.since}`}`;
+  const scope = `${read} newest ${read === 1 ? 'request' : 'requests'}${checkScope(input.route, input.since)}`;
   if (kept.length === 0) return `No N+1 and no slow query in the ${scope}.\n`;
   return `${kept.length} of the ${scope} ran a query in a loop (N+1) or a slow query:\n\n${kept.flatMap(problemLines).join('\n')}`;
 }

@@ -4,11 +4,13 @@ import { failedCalls } from '../../../budget/failed-calls';
 import { EXCEPTION_COLLECTOR, type ExceptionCollectorData } from '../../../collect/collectors/exception-collector';
 import { collectorData, type Profile } from '../../../profile';
 import { formatErrors } from '../../cli/format/format-errors';
-import { sinceOption } from '../../cli/search-options';
+import { checkScope } from '../../cli/format/format-check';
+import { windowCriteria } from '../../cli/search-options';
 import { type McpToolContext } from '../mcp-tool-context';
 import { readRecentProfiles, profileLine } from '../recent-profiles';
 import { READ_ONLY_ANNOTATIONS } from '../read-only-annotations';
 import { toolAnswer } from '../tool-answer';
+import { WINDOW_INPUT } from './window-input';
 
 /** Newest requests read at most to find the errors: a bound on what one call costs Redis. */
 const SCANNED = 200;
@@ -16,8 +18,7 @@ const MAX_PROFILES = 50;
 const DEFAULT_PROFILES = 10;
 
 const INPUT = {
-  since: z.string().optional().describe('Only requests of the last 30s, 10m, 2h, 1d…'),
-  route: z.string().optional().describe('Only requests of this route, by its name'),
+  ...WINDOW_INPUT,
   clientErrors: z.boolean().optional().describe('true: the requests answered 4xx with an error (a 404, a 403…) count too'),
   limit: z.number().int().min(1).max(MAX_PROFILES).optional().describe(`Profiles with errors listed at most, 1 to ${MAX_PROFILES} (default ${DEFAULT_PROFILES})`),
 };
@@ -42,11 +43,10 @@ function errorLines(profile: Profile): string[] {
 }
 
 async function recentErrors(input: ErrorsInput, context: McpToolContext): Promise<string> {
-  const since = sinceOption(input.since);
-  const criteria = { ...(since === undefined ? {} : { start: Date.now() - since }), ...(input.route === undefined ? {} : { route: input.route }) };
+  const criteria = windowCriteria(input.since, input.route);
   const clientErrors = input.clientErrors === true;
   const { kept, read } = await context.withStorage(({ storage }) => readRecentProfiles(storage, criteria, SCANNED, input.limit ?? DEFAULT_PROFILES, (profile) => hasErrors(profile, clientErrors)));
-  const scope = `the ${read} newest ${read === 1 ? 'request' : 'requests'} read${input.route === undefined ? '' : ` of the route "${input.route}"`}${input.since === undefined ? '' : ` of the last ${input.since}`}`;
+  const scope = `the ${read} newest ${read === 1 ? 'request' : 'requests'} read${checkScope(input.route, input.since)}`;
   if (kept.length === 0) return `No error in ${scope}.\n`;
   return `${kept.length} of ${scope} had errors, newest first:\n\n${kept.flatMap(errorLines).join('\n')}`;
 }

@@ -2,10 +2,11 @@ import { type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { SEARCH_ORDERS, SEARCH_SORTS, type ProfileCriteria } from '../../../storage/profile-storage';
 import { formatSummaryTable } from '../../cli/format/format-summary-table';
-import { pageNote, sinceOption, statusOption } from '../../cli/search-options';
+import { pageNote, statusOption, windowCriteria } from '../../cli/search-options';
 import { type McpToolContext } from '../mcp-tool-context';
 import { READ_ONLY_ANNOTATIONS } from '../read-only-annotations';
 import { toolAnswer } from '../tool-answer';
+import { WINDOW_INPUT } from './window-input';
 
 /** Rows per page at most: a page of this many stays well within an answer's bound. */
 const MAX_LIMIT = 100;
@@ -15,8 +16,7 @@ const INPUT = {
   method: z.string().optional().describe('Only this HTTP method: GET, POST…'),
   url: z.string().optional().describe('Only URLs containing this text, e.g. "/posts"'),
   status: z.string().optional().describe('Only this status code ("404"; "0": the client went away) or class ("5xx")'),
-  route: z.string().optional().describe('Only requests of this route, by its name'),
-  since: z.string().optional().describe('Only requests of the last 30s, 10m, 2h, 1d…'),
+  ...WINDOW_INPUT,
   minQueries: z.number().int().min(1).optional().describe('Only requests that ran at least this many SQL queries'),
   nPlusOne: z.boolean().optional().describe('Only requests that ran a query in a loop (N+1)'),
   subRequests: z.boolean().optional().describe('List the error sub-requests too (left out by default)'),
@@ -30,7 +30,6 @@ type SearchInput = { readonly [K in keyof typeof INPUT]?: z.infer<(typeof INPUT)
 
 /** The search criteria of the tool's input, as profiler:list builds them from its flags. */
 function criteriaOf(input: SearchInput, limit: number, page: number): ProfileCriteria {
-  const since = sinceOption(input.since);
   return {
     limit,
     ...(page > 1 ? { offset: (page - 1) * limit } : {}),
@@ -39,8 +38,7 @@ function criteriaOf(input: SearchInput, limit: number, page: number): ProfileCri
     ...statusOption(input.status),
     ...(input.method === undefined ? {} : { method: input.method.toUpperCase() }),
     ...(input.url === undefined ? {} : { url: input.url }),
-    ...(input.route === undefined ? {} : { route: input.route }),
-    ...(since === undefined ? {} : { start: Date.now() - since }),
+    ...windowCriteria(input.since, input.route),
     ...(input.minQueries === undefined ? {} : { minQueries: input.minQueries }),
     ...(input.nPlusOne === true ? { nPlusOne: true } : {}),
     ...(input.subRequests === true ? {} : { mainRequestsOnly: true }),
