@@ -141,6 +141,7 @@ test('show_profile reads a profile as profiler:show prints it, or one panel of i
   t.false(database.text.includes('\nSummary\n'));
   t.true(database.text.includes(`at ${appLine('WHERE id = $1')}`));
   const errors = await call('show_profile', { token: tokens['broken'], panel: 'errors' });
+  t.is((await call('show_profile', { token: tokens['broken'], panel: 'exception' })).text, errors.text);
   t.regex(errors.text, new RegExp(`Errors\\n  1\\) Error: 500 Internal Server Error\\n       ${BROKEN}`));
   const unknown = await call('show_profile', { token: tokens['loop'], panel: 'nothing' });
   t.true(unknown.isError);

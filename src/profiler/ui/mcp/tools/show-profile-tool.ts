@@ -10,18 +10,35 @@ import { toolAnswer } from '../tool-answer';
 /** Columns of the waterfall's bars: what profiler:show draws when its output is no terminal. */
 const BAR_COLUMNS = 100;
 
+/**
+ * The names the profile page's panels go by (`?panel=exception`, Symfony's `time` and `logger`),
+ * and the collectors', for the section that shows the same: an agent that read a panel's URL asks so.
+ */
+const PANEL_NAMES: Readonly<Record<string, (typeof PROFILE_SECTIONS)[number]>> = {
+  exception: 'errors',
+  time: 'timeline',
+  performance: 'timeline',
+  logger: 'logs',
+  events: 'listeners',
+  router: 'routing',
+  db: 'database',
+  sql: 'database',
+  http_client: 'http',
+};
+
 const INPUT = {
   token: z.string().min(1).describe('The profile\'s token (a response\'s X-Debug-Token), or "latest" for the newest main request'),
   panel: z
     .string()
     .optional()
-    .describe(`Only this section: ${PROFILE_SECTIONS.join(', ')} (errors: the exceptions; database: the SQL queries; http: the outgoing HTTP calls), or an application panel's name. Omitted: the whole profile`),
+    .describe(`Only this section: ${PROFILE_SECTIONS.join(', ')} (errors: the exceptions; database: the SQL queries; http: the outgoing HTTP calls), or an application panel's name; the profile page's names (exception, time, logger, db…) work too. Omitted: the whole profile`),
 };
 
 async function showProfile(token: string, panel: string | undefined, context: McpToolContext): Promise<string> {
   const profile = await context.withStorage(async ({ storage, prefix }) => withStoredParentErrors(storage, await readStoredProfile(storage, prefix, token)));
   const sections = profileSections(profile, BAR_COLUMNS, context.panels);
-  const shown = panel === undefined ? sections : sections.filter((section) => section.name === panel);
+  const name = panel !== undefined && Object.hasOwn(PANEL_NAMES, panel) ? PANEL_NAMES[panel] : panel;
+  const shown = name === undefined ? sections : sections.filter((section) => section.name === name);
   if (shown.length === 0) throw new CliError(1, `Profile ${profile.token} has no section "${panel ?? ''}": ask for one of ${sections.map((section) => section.name).join(', ')}.`);
   return `${[profileHeading(profile), ...shown.map((section) => section.text)].join('\n\n')}\n`;
 }
