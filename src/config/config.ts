@@ -7,10 +7,12 @@ import { type ServerConfig } from '../server/server-config';
 import { SESSION_COOKIE, type SessionConfig } from '../session/session-config';
 import { flag, integer, invalid, list, oneOf, type Env } from './env-values';
 
+/** The environment the application runs in (APP_ENV): debug is on by default except in `prod`, which also requires an APP_SECRET of its own. */
 export type AppEnv = 'dev' | 'prod' | 'test';
 
 /** Everything Loupe reads from the environment, one part per module, validated once and frozen. */
 export interface Config {
+  /** APP_ENV, `dev` by default. */
   readonly appEnv: AppEnv;
   /** Debug mode: the profiler, detailed error pages. */
   readonly debug: boolean;
@@ -18,15 +20,20 @@ export interface Config {
   readonly serverTiming: boolean;
   /** `currentRequest()` answers inside requests: on with debug, opt-in without (`REQUEST_CONTEXT=1`). */
   readonly requestContext: boolean;
+  /** Where the server listens, its body limit and its worker processes (HOST, PORT, MAX_BODY_SIZE, WORKERS). */
   readonly server: ServerConfig;
   /**
    * Loupe's Redis; `null` for none (REDIS_URL set empty): sessions, login throttling and profiles
    * are then kept in this process's memory, and the application runs on one process only.
    */
   readonly redis: RedisConfig | null;
+  /** The enabled locales and the default one (APP_LOCALES, APP_DEFAULT_LOCALE). */
   readonly locale: LocaleOptions;
+  /** The session's lifetime and cookie (SESSION_LIFETIME). */
   readonly session: SessionConfig;
+  /** The secret remember-me cookies are signed with and their lifetime (APP_SECRET, REMEMBER_ME_LIFETIME). */
   readonly security: SecurityConfig;
+  /** The terminal log's level and format (LOG_LEVEL, LOG_FORMAT). */
   readonly log: LogConfig;
   /**
    * The environment the configuration was read from, for a plugin that reads settings of its own

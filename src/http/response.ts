@@ -6,8 +6,11 @@ const QUOTED: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>
 
 /** A response being built by the kernel; written to the socket once, when the request is done. */
 export class Response {
+  /** The HTTP status code, 200 by default. */
   status: number;
+  /** The headers to write; a `Content-Length` set here is not written, the server computes it from `body`. */
   readonly headers: HeaderBag;
+  /** The body, written as is (a string as UTF-8); not sent for a HEAD request. */
   body: string | Buffer;
 
   constructor(body: string | Buffer = '', status = 200, headers: Readonly<Record<string, string>> = {}) {
@@ -51,6 +54,7 @@ export class Response {
   /** False when the response must go out without the default `Cache-Control` (a 301 redirect). */
   defaultCacheControl = true;
 
+  /** Whether the status is a 3xx. */
   get isRedirect(): boolean {
     return this.status >= 300 && this.status < 400;
   }

@@ -43,7 +43,9 @@ import { type WebSocketRoute } from '../server/web-socket-route';
 
 /** Who the users are and which paths need them (Symfony's security.yaml). */
 export interface SecurityOptions {
+  /** The firewalls in order: a request belongs to the first whose pattern matches its path; none, and it is not secured. */
   readonly firewalls: readonly FirewallConfig[];
+  /** Where users are loaded from by identifier (an InMemoryUserProvider, or a database of your own). */
   readonly users: UserProvider;
   /** Checks passwords; pass the one your login controller uses so they share its cache. */
   readonly verifier?: CredentialsVerifier;
@@ -104,7 +106,9 @@ export interface LoupeOptions {
 
 /** One phase's listeners, in the order they run, as `debug:listeners` prints them. */
 export interface ListenerTableRow {
+  /** The phase, e.g. `kernel.request`. */
   readonly phase: KernelPhase;
+  /** Its listeners by name and priority, highest priority (first to run) first. */
   readonly listeners: readonly { readonly name: string; readonly priority: number }[];
 }
 
@@ -114,6 +118,7 @@ export interface ListenerTableRow {
  * this process's memory, so a test of a route needs no service.
  */
 export interface Loupe {
+  /** The configuration the application runs with: the one given, else read from `process.env`. */
   readonly config: Config;
   /** The logger Loupe writes to: the one given, or the one it created from the configuration. */
   readonly logger: Logger;

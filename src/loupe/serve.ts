@@ -11,6 +11,7 @@ import { type Loupe } from './create-loupe';
 /** Makes the application; called once per process (each worker makes its own). */
 export type CreateApp = (config: Config, logger: Logger) => Loupe;
 
+/** What `serve` runs the application with, when not read from the environment. */
 export interface ServeOptions {
   /** Defaults to readConfig(process.env). */
   readonly config?: Config;
@@ -20,9 +21,13 @@ export interface ServeOptions {
 
 /** Where the server listens. */
 export interface Serving {
+  /** The base URL, e.g. `http://127.0.0.1:8000` (an IPv6 host in brackets). */
   readonly url: string;
+  /** The port bound; the one picked when PORT is 0. */
   readonly port: number;
+  /** With debug on, the URL of the profiler's list of requests (`/_profiler/`); else `null`. */
   readonly profilerUrl: string | null;
+  /** The number of server processes: 1, or the WORKERS a supervisor runs. */
   readonly workers: number;
 }
 

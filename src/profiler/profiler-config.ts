@@ -18,8 +18,10 @@ export const MIN_PROFILE_BYTES = 4_096;
 /** What an application does that the profiler captures without a line of its code (PROFILER_CAPTURE). */
 export const CAPTURE_KINDS = ['http', 'redis', 'mysql2', 'pg', 'postgres'] as const;
 
+/** One of CAPTURE_KINDS. */
 export type CaptureKind = (typeof CAPTURE_KINDS)[number];
 
+/** The profiler's settings, read from the PROFILER_* variables of `config.env`, validated once and frozen. */
 export interface ProfilerConfig {
   /** Seconds a stored profile lives. */
   readonly lifetime: number;
