@@ -129,6 +129,8 @@ test('search_profiles finds a request by URL and by N+1, as profiler:list does',
   t.deepEqual([...loops.text.matchAll(/^([0-9a-f]{6}) /gm)].map((match) => match[1]).sort(), [tokens['loop'], tokens['many']].sort());
   const errors = await call('search_profiles', { status: '5xx' });
   t.true(errors.text.includes(tokens['broken'] ?? '?'), errors.text);
+  const byCode = await call('search_profiles', { status: 500 });
+  t.deepEqual([...byCode.text.matchAll(/^([0-9a-f]{6}) /gm)].map((match) => match[1]), [tokens['broken']]);
 });
 
 test('show_profile reads a profile as profiler:show prints it, or one panel of it', async (t) => {

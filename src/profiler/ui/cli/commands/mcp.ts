@@ -2,6 +2,7 @@ import { CliError } from '../../../../cli/cli-error';
 import { type CliCommand } from '../../../../cli/command';
 import { CONNECTION_HELP } from '../../../../cli/commands/connection-help';
 import { hideRedisPassword } from '../../../../redis/hide-redis-password';
+import { MCP_ANSWER_CHARS } from '../../mcp/bound-answer';
 import { connectionConfig } from '../with-profile-storage';
 
 const HELP = `Usage: loupe mcp
@@ -10,7 +11,7 @@ Serves the stored profiles to a coding agent as a Model Context Protocol (MCP) s
 input and output, until the agent closes it. Its tools only read: search_profiles, show_profile,
 query_problems (N+1 and slow queries, with their lines, the loop's and the batched form),
 recent_errors, compare_profiles, explain_query (EXPLAIN, never ANALYZE; needs
-PROFILER_EXPLAIN_DATABASE_URL) and check_budgets. Each answer is text of at most 20000
+PROFILER_EXPLAIN_DATABASE_URL) and check_budgets. Each answer is text of at most ${MCP_ANSWER_CHARS}
 characters; a longer one ends with a line that says what was cut. Each tool call connects to
 Redis and quits: a Redis that is down fails that call with the reason, and the server goes on.
 

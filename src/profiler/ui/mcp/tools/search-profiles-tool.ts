@@ -15,7 +15,7 @@ const DEFAULT_LIMIT = 20;
 const INPUT = {
   method: z.string().optional().describe('Only this HTTP method: GET, POST…'),
   url: z.string().optional().describe('Only URLs containing this text, e.g. "/posts"'),
-  status: z.string().optional().describe('Only this status code ("404"; "0": the client went away) or class ("5xx")'),
+  status: z.union([z.string(), z.number().int()]).optional().describe('Only this status code (404; 0: the client went away) or class ("5xx")'),
   ...WINDOW_INPUT,
   minQueries: z.number().int().min(1).optional().describe('Only requests that ran at least this many SQL queries'),
   nPlusOne: z.boolean().optional().describe('Only requests that ran a query in a loop (N+1)'),
@@ -35,7 +35,7 @@ function criteriaOf(input: SearchInput, limit: number, page: number): ProfileCri
     ...(page > 1 ? { offset: (page - 1) * limit } : {}),
     ...(input.sort === undefined ? {} : { sort: input.sort }),
     ...(input.order === undefined ? {} : { order: input.order }),
-    ...statusOption(input.status),
+    ...statusOption(input.status === undefined ? undefined : String(input.status)),
     ...(input.method === undefined ? {} : { method: input.method.toUpperCase() }),
     ...(input.url === undefined ? {} : { url: input.url }),
     ...windowCriteria(input.since, input.route),
