@@ -29,7 +29,7 @@ export function profilerPlugin(options: ProfilerPluginOptions): LoupePlugin {
   return createProfilerPlugin(options);
 }
 
-/** The profiler's commands of `loupe` (profiler:list, show, tail, diff, check, purge, serve). */
+/** The profiler's commands of `loupe` (profiler:list, show, tail, diff, check, explain, purge, serve, and mcp). */
 export function profilerCommands(): readonly CliCommand[] {
   return (require('./profiler-commands') as typeof import('./profiler-commands')).PROFILER_COMMANDS;
 }
