@@ -35,7 +35,7 @@ module.exports = {
       severity: 'error',
       comment: 'Features may implement the plugin contract (loupe/plugin.ts); the profiler commands use the parts of the CLI, not its main.',
       from: { path: FEATURES },
-      to: { path: '^src/(index\\.ts|loupe/|cli/)', pathNot: '^src/(loupe/plugin\\.ts|cli/(command|cli-io|cli-error|parse-command-args|commands/connection-help|format/(format-duration|format-table))\\.ts)$' },
+      to: { path: '^src/(index\\.ts|loupe/|cli/)', pathNot: '^src/(loupe/plugin\\.ts|cli/(command|cli-io|cli-error|parse-command-args|package-version|commands/connection-help|format/(format-duration|format-table))\\.ts)$' },
     },
     {
       name: 'the-profiler-is-one-plugin',

@@ -21,4 +21,5 @@ export const KernelEvents = {
   TERMINATE: 'kernel.terminate',
 } as const;
 
+/** The name of a phase, e.g. `kernel.request`: what a listener subscribes to. */
 export type KernelPhase = (typeof KernelEvents)[keyof typeof KernelEvents];

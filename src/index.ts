@@ -5,7 +5,16 @@
 import './enable-source-maps';
 export { createLoupe, type Loupe, type LoupeOptions, type SecurityOptions, type ListenerTableRow } from './loupe/create-loupe';
 export { type InjectRequest, type InjectResponse } from './loupe/inject';
-export { readConfig, type Config, type AppEnv } from './config/config';
+export { readConfig, resolveConfig, type Config, type AppEnv } from './config/config';
+export {
+  type LoupeConfigInput,
+  type ServerConfigInput,
+  type RedisConfigInput,
+  type LocaleConfigInput,
+  type SessionConfigInput,
+  type SecurityConfigInput,
+  type LogConfigInput,
+} from './config/config-input';
 export { type Env } from './config/env-values';
 export { type ServerConfig } from './server/server-config';
 export { type RedisConfig, type RedisTimeouts } from './redis/redis-config';
@@ -13,7 +22,7 @@ export { type RedisClusterConfig, type ClusterNode } from './redis/cluster-nodes
 export { type LocaleOptions } from './kernel/listeners/locale-listener';
 export { type SessionConfig } from './session/session-config';
 export { type SecurityConfig } from './security/security-config';
-export { CAPTURE_KINDS, type CaptureKind, type ProfilerConfig, type ExplainConfig, type ExplainDatabase, type ExplainDialect } from './profiler';
+export { CAPTURE_KINDS, type CaptureKind, type ProfilerConfig, type ProfilerConfigInput, type ExplainConfig, type ExplainDatabase, type ExplainDialect } from './profiler';
 export { serve, type CreateApp, type ServeOptions, type Serving } from './loupe/serve';
 export { type LoupePlugin, type PluginContext, type PluginRuntime } from './loupe/plugin';
 export { type WebSocketRoute, type WebSocketClient, type WebSocketUpgrade } from './server/web-socket-route';

@@ -1,3 +1,5 @@
+import { type Readable, type Writable } from 'node:stream';
+
 /** Everything a command touches outside Redis, so that commands never reach for `process`. */
 export interface CliIo {
   /** The environment `readConfig` reads REDIS_URL and REDIS_PREFIX from. */
@@ -14,4 +16,6 @@ export interface CliIo {
   confirm(question: string): Promise<boolean>;
   /** Resolves when the user interrupts (Ctrl-C, SIGINT) or the process is asked to stop (SIGTERM); commands that run until then wait on it. */
   untilInterrupted?(): Promise<void>;
+  /** Standard input and output as streams, for a command that speaks a protocol on them (`loupe mcp`) rather than printing text. */
+  readonly stdio?: { readonly input: Readable; readonly output: Writable };
 }

@@ -4,6 +4,7 @@ import { type CommandArgs, type OptionSpecs } from './parse-command-args';
 
 /** One `loupe` command: its name, what `loupe help` says about it, and how it runs. */
 export interface CliCommand {
+  /** What is typed after `loupe`, e.g. `profiler:list`; Loupe's own command wins over a plugin's of the same name. */
   readonly name: string;
   /** One line for the command list. */
   readonly summary: string;
@@ -17,5 +18,6 @@ export interface CliCommand {
 
 /** What the application's CLI knows beyond Loupe's own: its plugins' panels (profiler:show prints their text). */
 export interface CliContext {
+  /** Every plugin's panels, in the order the plugins were given. */
   readonly panels: readonly PanelDefinition[];
 }

@@ -13,6 +13,7 @@ import { usage } from './usage';
 
 /** What an application's own CLI adds to Loupe's: its plugins' commands, and their panels' text for profiler:show. */
 export interface CliOptions {
+  /** The application's plugins: their commands are added, their panels' text shown by profiler:show. */
   readonly plugins?: readonly LoupePlugin[];
 }
 

@@ -13,16 +13,23 @@ export const GLOBAL_OPTIONS = {
 
 /** Where to read profiles, when the flags override the environment. */
 export interface ConnectionFlags {
+  /** `--redis-url`; absent when not given (REDIS_URL applies then). */
   readonly redisUrl?: string;
+  /** `--prefix`, the Redis key prefix; absent when not given (REDIS_PREFIX applies then). */
   readonly prefix?: string;
 }
 
 /** A command's parsed arguments, read through typed accessors. */
 export interface CommandArgs {
+  /** The words that are not flags, in order, e.g. a profile's token. */
   readonly positionals: readonly string[];
+  /** The global `--redis-url` and `--prefix` flags, where given. */
   readonly connection: ConnectionFlags;
+  /** Whether `--help` or `-h` was given. */
   readonly help: boolean;
+  /** The value of the string flag `--<name>`, or `undefined` when it was not given. */
   string(name: string): string | undefined;
+  /** Whether the boolean flag `--<name>` was given. */
   flag(name: string): boolean;
 }
 

@@ -18,6 +18,7 @@ export function processIo(): CliIo {
       process.stderr.write(text);
     },
     interactive: process.stdin.isTTY === true,
+    stdio: { input: process.stdin, output: process.stdout },
     ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
     confirm: async (question) => {
       // The question goes to stderr so that stdout stays clean when it is piped.

@@ -14,5 +14,7 @@ export function terminalSafeIo(io: CliIo): CliIo {
     err: (text) => io.err(escapeControlKeepingLines(text)),
     confirm: (question) => io.confirm(escapeControlKeepingLines(question)),
     ...(io.untilInterrupted === undefined ? {} : { untilInterrupted: () => io.untilInterrupted?.() ?? Promise.resolve() }),
+    // A protocol's messages are the command's to encode (JSON escapes its control characters).
+    ...(io.stdio === undefined ? {} : { stdio: io.stdio }),
   };
 }

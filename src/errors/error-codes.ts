@@ -35,4 +35,5 @@ export const ERROR_CODES = {
   LOUPE_ERR_SECURITY_TOO_MANY_LOGIN_ATTEMPTS: { statusCode: 429, title: 'Too Many Requests' },
 } as const;
 
+/** A code of Loupe's own registry, `LOUPE_ERR_<AREA>_<PROBLEM>`; an application's errors use codes of their own. */
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -11,6 +11,7 @@ export interface HttpErrorOptions {
   readonly code?: string;
   /** Headers of the response (`Retry-After`, `Location`, `WWW-Authenticate`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The error that led to this one: kept as `cause`, shown as the previous error in debug pages and the profiler. */
   readonly cause?: unknown;
   /**
    * Whether the message (and code) reach the client without debug, where a page otherwise says
@@ -31,6 +32,7 @@ function isErrorStatus(status: number): boolean {
  * or httpError).
  */
 export class HttpError extends LoupeError {
+  /** Headers the error response carries (`Allow`, `Retry-After`, `WWW-Authenticate`…); frozen, `{}` when none. */
   readonly headers: Readonly<Record<string, string>>;
   /** Whether the message reaches the client without debug (see HttpErrorOptions.expose); never for Loupe's own. */
   readonly expose: boolean;
@@ -100,6 +102,7 @@ export class NotFoundHttpError extends HttpError {
 
 /** 405: the path exists for other methods, listed in `Allow`. */
 export class MethodNotAllowedHttpError extends HttpError {
+  /** The methods the path answers, upper-cased: the `Allow` header's. */
   readonly allowedMethods: readonly string[];
 
   constructor(allowedMethods: readonly string[], message: string, options: { cause?: unknown } = {}) {
@@ -135,6 +138,7 @@ export class ServiceUnavailableHttpError extends HttpError {
  * again (RFC 6585 §4, RFC 9110 §10.2.3). The message is Symfony's, in whole minutes.
  */
 export class TooManyRequestsHttpError extends HttpError {
+  /** Whole seconds until the client may try again, at least 1: the `Retry-After` header's. */
   readonly retryAfterSeconds: number;
 
   constructor(retryAfterSeconds: number, options: { cause?: unknown } = {}) {

@@ -7,6 +7,7 @@ export class LoupeError extends Error {
    * httpError; `null` for an application's HttpError that names none.
    */
   readonly code: string | null;
+  /** The HTTP status its error page answers with: the registry's for Loupe's codes, the one given for an application's. */
   readonly statusCode: number;
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown });
@@ -19,6 +20,7 @@ export class LoupeError extends Error {
     this.statusCode = options.statusCode ?? ERROR_CODES[code as ErrorCode].statusCode;
   }
 
+  /** The class name (`NotFoundHttpError`, `LoupeError`…), as stack traces and logs show it. */
   override get name(): string {
     return this.constructor.name;
   }

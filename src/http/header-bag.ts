@@ -10,11 +10,13 @@ export class HeaderBag {
     for (const [name, value] of Object.entries(initial)) this.set(name, value);
   }
 
+  /** Sets `name` to one value, replacing every value it had; returns the bag for chaining. */
   set(name: string, value: string): this {
     this.#entries.set(name.toLowerCase(), { name, values: [value] });
     return this;
   }
 
+  /** Adds a value to `name` (a `Set-Cookie` line, say), or sets it when absent; returns the bag. */
   append(name: string, value: string): this {
     const entry = this.#entries.get(name.toLowerCase());
     if (entry === undefined) return this.set(name, value);
@@ -22,18 +24,22 @@ export class HeaderBag {
     return this;
   }
 
+  /** The first value of `name`, or `undefined` when it is not set. */
   get(name: string): string | undefined {
     return this.#entries.get(name.toLowerCase())?.values[0];
   }
 
+  /** Every value of `name` in the order set; empty when it is not set. */
   getAll(name: string): readonly string[] {
     return this.#entries.get(name.toLowerCase())?.values ?? [];
   }
 
+  /** Whether `name` has at least one value. */
   has(name: string): boolean {
     return this.#entries.has(name.toLowerCase());
   }
 
+  /** Removes `name` and all its values; nothing when it is not set. */
   delete(name: string): void {
     this.#entries.delete(name.toLowerCase());
   }

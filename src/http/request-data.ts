@@ -11,7 +11,9 @@ export interface RequestData {
   readonly query: string;
   /** Header names lower-cased; repeated headers joined with `, `. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The client's IP address as text (IPv4, or IPv6 without brackets): the TCP peer, not X-Forwarded-For. */
   readonly remoteAddress: string;
+  /** The scheme the request came in with: `http` from Loupe's server and `inject`. */
   readonly scheme: 'http' | 'https';
   /** The local port the request came in on; used when the Host header carries none. */
   readonly serverPort: number;

@@ -50,10 +50,13 @@ export const MAX_JSON_DEPTH = 128;
 
 /** One request as the kernel sees it: the copied data, plus attributes set while it runs. */
 export class Request {
+  /** The request as received, copied out of uWS: method, raw path and query, headers, body. */
   readonly data: RequestData;
   /** Route parameters, `_route`, `_controller`, and whatever listeners attach. */
   readonly attributes = new Map<string, unknown>();
+  /** The locale this request is handled in: the route's `_locale`, else Accept-Language among the enabled locales, else the default. */
   locale: string;
+  /** The configured default locale (`APP_DEFAULT_LOCALE`, else the first of `APP_LOCALES`). */
   defaultLocale: string;
   #method: string | null;
   #host: string | null = null;
@@ -87,6 +90,7 @@ export class Request {
     return (this.#method = method);
   }
 
+  /** The raw, still percent-encoded path, without the query string. */
   get path(): string {
     return this.data.path;
   }
@@ -96,10 +100,12 @@ export class Request {
     return this.data.headers[name.toLowerCase()];
   }
 
+  /** The `Cookie` header's cookies by name, values percent-decoded; parsed on first use. */
   get cookies(): Readonly<Record<string, string>> {
     return (this.#cookies ??= parseCookies(this.header('cookie') ?? ''));
   }
 
+  /** The query string's parameters, decoded; parsed on first use. */
   get queryParams(): URLSearchParams {
     return (this.#queryParams ??= new URLSearchParams(this.data.query));
   }

@@ -12,9 +12,14 @@ const QUOTED: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>
  * "Streaming a response".
  */
 export class Response {
+  /** The HTTP status code, 200 by default. */
   status: number;
+  /** The headers to write; a `Content-Length` set here is not written, the server computes it from `body` (a streamed body is sent with it). */
   readonly headers: HeaderBag;
-  /** Text or bytes are sent whole with their `Content-Length`; a stream is sent chunked unless the application set a `Content-Length`. */
+  /**
+   * The body: text (written as UTF-8) or bytes, sent whole; or a stream, sent chunk by chunk,
+   * chunked unless the application set a `Content-Length`. Not sent for a HEAD request.
+   */
   body: ResponseBody;
 
   constructor(body: ResponseBody = '', status = 200, headers: Readonly<Record<string, string>> = {}) {
@@ -58,6 +63,7 @@ export class Response {
   /** False when the response must go out without the default `Cache-Control` (a 301 redirect). */
   defaultCacheControl = true;
 
+  /** Whether the status is a 3xx. */
   get isRedirect(): boolean {
     return this.status >= 300 && this.status < 400;
   }

@@ -7,7 +7,9 @@ import { type ListenerRecord, type LogRecord, type PhaseRecord, type SpanRecord 
 
 /** The typed attributes of a request, to read (see Attributes). */
 export interface ReadonlyAttributes {
+  /** The value set under `key`, or `undefined` when none was. */
   get<T>(key: AttributeKey<T>): T | undefined;
+  /** Whether a value was set under `key`. */
   has(key: AttributeKey<unknown>): boolean;
 }
 
@@ -19,6 +21,7 @@ export interface RequestTimings {
   readonly origin: number;
   /** Every span: the machine's states (depth 0), listeners, the controller, features' and the application's spans. */
   readonly spans: readonly Readonly<SpanRecord>[];
+  /** The request's log entries in order (empty without a detailed trace: no debug, no Server-Timing). */
   readonly logs: readonly LogRecord[];
   /** The machine's states, in order. */
   readonly states: readonly PhaseRecord[];
@@ -50,6 +53,7 @@ export interface StreamedBody {
  * of its own, with `parent` set.
  */
 export interface CollectedRequest {
+  /** The request as received (for an error sub-request, its GET copy of the parent's). */
   readonly request: Request;
   /** The response built, even when it could not be sent; `null` when none was. */
   readonly response: Response | null;
@@ -61,8 +65,11 @@ export interface CollectedRequest {
   readonly errors: readonly unknown[];
   /** The error an error sub-request renders; `null` for any other request. */
   readonly renderedError: unknown;
+  /** The controller that handled the request; `null` when none was chosen (a 404, or a listener answered first). */
   readonly controller: Controller | null;
+  /** The typed attributes listeners and the controller set (the user, the session…). */
   readonly attributes: ReadonlyAttributes;
+  /** The request's states, spans, listeners and log, timed from its start. */
   readonly trace: RequestTimings;
   /** The client went away before the response was written, or before the end of its streamed body. */
   readonly aborted: boolean;

@@ -7,12 +7,15 @@ import { type LogLevel } from './trace';
 
 /** What a controller is called with, resolved at kernel.controller_arguments. */
 export interface ControllerArguments {
+  /** The request being handled. */
   readonly request: Request;
   /** Route parameters (defaults applied), without `_route` and `_controller`. */
   readonly params: Readonly<Record<string, string>>;
   /** The lazy session; `null` when the request has none (sub-requests). */
   readonly session: Session | null;
+  /** The user the firewall authenticated; `null` for an anonymous request. */
   readonly user: AuthenticatedUser | null;
+  /** The request's locale (route `_locale`, else Accept-Language among the enabled locales, else the default). */
   readonly locale: string;
   /** The error being rendered, for the error controller; `null` otherwise. */
   readonly error: unknown;
@@ -32,7 +35,9 @@ export type ControllerHandler = (args: ControllerArguments) => Response | unknow
 
 /** A controller with the name the profiler shows as `_controller`. */
 export interface Controller {
+  /** Shown as `_controller` in the profiler and logs, e.g. `hello.show`. */
   readonly name: string;
+  /** Called once per request with the resolved arguments. */
   readonly handle: ControllerHandler;
   /** Largest accepted request body in bytes, checked once the route matched; the server's limit applies before. */
   readonly maxBodySize?: number;

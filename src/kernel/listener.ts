@@ -20,7 +20,9 @@ export type Subscriptions = {
  * getSubscribedEvents. Made with defineListener().
  */
 export interface Listener {
+  /** Shown in the profiler's timeline and `loupe debug:listeners`, e.g. `LocaleListener`. */
   readonly name: string;
+  /** The phases it runs in, with a priority each. */
   readonly subscriptions: Subscriptions;
 }
 

@@ -10,6 +10,7 @@ import { type LogLevel } from './trace';
  * them down.
  */
 export interface CurrentRequest {
+  /** The main request being handled, also while an error sub-request renders its error. */
   readonly request: Request;
   /** State listeners and controllers share, by typed key. */
   readonly attributes: Attributes;

@@ -1,5 +1,6 @@
 /** What a request recorded of one kind, in order, and how many more it left out past the limit. */
 export interface RecordedEntries<TEntry extends object = object> {
+  /** The entries kept, in the order recorded; at most the limit (PROFILER_MAX_ENTRIES, 500 by default). */
   readonly entries: readonly TEntry[];
   /** Entries offered once `entries` held the limit: counted, not kept. */
   readonly dropped: number;

@@ -6,6 +6,7 @@
  */
 export const SPAN_CATEGORIES = ['phase', 'listener', 'controller', 'sub_request', 'session', 'redis', 'db', 'http', 'cache', 'app'] as const;
 
+/** One of SPAN_CATEGORIES. */
 export type SpanCategory = (typeof SPAN_CATEGORIES)[number];
 
 /**

@@ -2,27 +2,38 @@ import { performance } from 'node:perf_hooks';
 import { OPEN_SPAN, type SpanCategory, type SpanRecorder, type Stopwatch } from './stopwatch';
 import { spanOn, startOn, stopOn } from './stopwatch-spans';
 
+/** The severity of a request log entry, PSR-3's names from least to most severe. */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical';
 
+/** One state the request machine went through, with its timing. */
 export interface PhaseRecord {
+  /** The state's name, e.g. `kernel.request`. */
   readonly name: string;
   /** Milliseconds since the request started. */
   readonly start: number;
+  /** Milliseconds in the state; 0 for the state still running. */
   duration: number;
 }
 
+/** One listener that ran to the end, with its phase and timing. */
 export interface ListenerRecord {
+  /** The phase it ran in, e.g. `kernel.response`. */
   readonly phase: string;
+  /** The listener's name (Listener.name). */
   readonly name: string;
+  /** Its priority in that phase; higher ran first. */
   readonly priority: number;
   /** Milliseconds since the request started. */
   readonly start: number;
+  /** Milliseconds from its call until it (or the promise it returned) settled. */
   readonly duration: number;
 }
 
 /** One timed part of the request: a state of the machine, a listener, the controller, an application's span… */
 export interface SpanRecord {
+  /** The state's, listener's or controller's name, or the name given to `stopwatch.start`/`span`. */
   readonly name: string;
+  /** What the span measures; the timeline groups and colours by it. */
   readonly category: SpanCategory;
   /** Milliseconds since the request started. */
   readonly start: number;
@@ -30,14 +41,19 @@ export interface SpanRecord {
   duration: number;
   /** Index in `spans` of the span this one runs in; -1 for the machine's states. */
   readonly parent: number;
+  /** Nesting level: 0 for the machine's states, 1 for listeners and the controller, deeper for spans inside them. */
   readonly depth: number;
   /** A listener's priority; 0 for any other span. */
   readonly priority: number;
 }
 
+/** One entry of a request's log (the profiler's Logs panel). */
 export interface LogRecord {
+  /** Its severity. */
   readonly level: LogLevel;
+  /** The message as logged. */
   readonly message: string;
+  /** Structured data logged with it; `{}` when none was given. */
   readonly context: Readonly<Record<string, unknown>>;
   /** Milliseconds since the request started. */
   readonly at: number;

@@ -1,4 +1,5 @@
-import { readConfig, type Config } from '../config/config';
+import { resolveConfig, type Config } from '../config/config';
+import { type LoupeConfigInput } from '../config/config-input';
 import { readSourceRoot } from '../config/source-root';
 import { createErrorController, type ErrorControllerOptions } from '../error-handler/error-controller';
 import { createErrorListener } from '../error-handler/error-listener';
@@ -15,7 +16,7 @@ import { validateRequestListener } from '../kernel/listeners/validate-request-li
 import { createLogger } from '../log/create-logger';
 import { type Logger } from '../log/logger';
 import { createRequestLogListener } from '../log/request-log-listener';
-import { checkProfilerParts, profilerPlugin, ProfilerPaths, RedactionPolicy, type PanelDefinition, type ProfileCollector, type Profiler, type ToolbarItem } from '../profiler';
+import { checkProfilerParts, profilerPlugin, ProfilerPaths, RedactionPolicy, type PanelDefinition, type ProfileCollector, type Profiler, type ProfilerConfigInput, type ToolbarItem } from '../profiler';
 import { type RedisClient } from '../redis/redis-client';
 import { type RedisConfig } from '../redis/redis-config';
 import { ChainRouter } from '../routing/chain-router';
@@ -43,7 +44,9 @@ import { type WebSocketRoute } from '../server/web-socket-route';
 
 /** Who the users are and which paths need them (Symfony's security.yaml). */
 export interface SecurityOptions {
+  /** The firewalls in order: a request belongs to the first whose pattern matches its path; none, and it is not secured. */
   readonly firewalls: readonly FirewallConfig[];
+  /** Where users are loaded from by identifier (an InMemoryUserProvider, or a database of your own). */
   readonly users: UserProvider;
   /** Checks passwords; pass the one your login controller uses so they share its cache. */
   readonly verifier?: CredentialsVerifier;
@@ -85,7 +88,7 @@ export interface LoupeOptions {
   readonly webSockets?: readonly WebSocketRoute[];
   /**
    * Plugins, each adding collectors, panels, toolbar items, CLI commands and, once started,
-   * listeners, routes and WebSocket routes (see LoupePlugin). With debug on, the profiler is the
+   * listeners, routes and WebSocket routes (see LoupePlugin). With the profiler on, it is the
    * first of them; an application's come after it, in order.
    */
   readonly plugins?: readonly LoupePlugin[];
@@ -93,8 +96,17 @@ export interface LoupeOptions {
   readonly errorController?: Controller;
   /** Firewalls and users; without it no request is authenticated. */
   readonly security?: SecurityOptions;
-  /** Defaults to readConfig(process.env). */
-  readonly config?: Config;
+  /**
+   * The configuration given in code (LoupeConfigInput, a Config included): each option wins over
+   * its environment variable, which wins over the default. `env` says which environment is read
+   * (`process.env` by default; `{}` for none). Defaults to the environment alone.
+   */
+  readonly config?: LoupeConfigInput;
+  /**
+   * The profiler's own settings given in code (sample, allowedIps, capture, retention…), each over
+   * its PROFILER_* variable; handed to the profiler plugin, not part of `config`. Unused with the profiler off.
+   */
+  readonly profilerConfig?: ProfilerConfigInput;
   /**
    * The terminal log: one line per request, and what goes wrong outside a request (a dropped
    * profile, a crash). Any pino-compatible logger; defaults to createLogger(config.log).
@@ -104,7 +116,9 @@ export interface LoupeOptions {
 
 /** One phase's listeners, in the order they run, as `debug:listeners` prints them. */
 export interface ListenerTableRow {
+  /** The phase, e.g. `kernel.request`. */
   readonly phase: KernelPhase;
+  /** Its listeners by name and priority, highest priority (first to run) first. */
   readonly listeners: readonly { readonly name: string; readonly priority: number }[];
 }
 
@@ -114,12 +128,13 @@ export interface ListenerTableRow {
  * this process's memory, so a test of a route needs no service.
  */
 export interface Loupe {
+  /** The configuration the application runs with: the one given, else read from `process.env`. */
   readonly config: Config;
   /** The logger Loupe writes to: the one given, or the one it created from the configuration. */
   readonly logger: Logger;
   /**
    * Starts serving; resolves with the URL and the port actually bound (PORT=0 picks a free one),
-   * and with debug on the URL of the profiler's search page (else `null`).
+   * and with the profiler on the URL of the profiler's search page (else `null`).
    */
   listen(): Promise<{ readonly url: string; readonly port: number; readonly profilerUrl: string | null }>;
   /** Runs one request through the kernel without a socket. */
@@ -129,7 +144,7 @@ export interface Loupe {
   /** The listeners of each phase in the order they run (`npx loupe debug:listeners`); connects Redis as listen() would. */
   listenerTable(): Promise<readonly ListenerTableRow[]>;
   /**
-   * The profiler once started with debug on, else `null`.
+   * The profiler once started (with `config.profiler` on), else `null`.
    * @internal
    */
   readonly profiler: Profiler | null;
@@ -179,7 +194,8 @@ function defaultListeners(config: Config, router: Router, sessionStorage: Sessio
     // The terminal log redacts as profiles do, PROFILER_REDACT's names included.
     createRequestLogListener(logger, new RedactionPolicy({ names: config.log.redact ?? [] })),
     createLocaleListener(config.locale),
-    createRouterListener(router, { stackTraces: config.debug }),
+    // The debug error page and the profiler's Exception panel both show the trace of a 404.
+    createRouterListener(router, { stackTraces: config.debug || config.profiler }),
     jsonViewListener,
     responseListener,
     createErrorListener({ debug: config.debug }),
@@ -244,22 +260,22 @@ function errorPageOptions(config: Config): ErrorControllerOptions {
 
 /**
  * A Loupe application: the kernel with the default listeners, the application's routes (or
- * router) and listeners, the profiler (with debug), sessions in Redis (in memory without Redis, or
- * the storage given) and the uWS server.
+ * router) and listeners, the profiler (`config.profiler`, as debug by default), sessions in Redis
+ * (in memory without Redis, or the storage given) and the uWS server.
  */
 export function createLoupe(options: LoupeOptions): Loupe {
-  const config = options.config ?? readConfig();
+  const config = resolveConfig(options.config);
   const logger = options.logger ?? createLogger(config.log);
   let profiler: Profiler | null = null;
-  // With debug off nothing of the profiler is loaded: /_profiler/... is a plain 404.
-  const plugins = [...(config.debug ? [profilerPlugin({ config, onStart: (started) => (profiler = started) })] : []), ...(options.plugins ?? [])];
+  // With the profiler off nothing of it is loaded: /_profiler/... is a plain 404 (debug or not).
+  const plugins = [...(config.profiler ? [profilerPlugin({ config, settings: options.profilerConfig ?? {}, onStart: (started) => (profiler = started) })] : []), ...(options.plugins ?? [])];
   const parts = {
     collectors: [...plugins.flatMap((plugin) => plugin.collectors ?? []), ...(options.collectors ?? [])],
     panels: [...plugins.flatMap((plugin) => plugin.panels ?? []), ...(options.panels ?? [])],
     toolbarItems: [...plugins.flatMap((plugin) => plugin.toolbarItems ?? []), ...(options.toolbarItems ?? [])],
   };
   // Checked now: two collectors of one name, or a panel reading none, fail before anything is opened.
-  if (config.debug) checkProfilerParts(parts);
+  if (config.profiler) checkProfilerParts(parts);
   let starting: Promise<Started> | null = null;
   let started: Started | null = null;
   let server: UwsServer | null = null;
@@ -280,7 +296,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
         errorController: options.errorController ?? createErrorController(errorPageOptions(config)),
         listeners: registry,
         // Timing the controller and the application's spans is for the profiler and Server-Timing only.
-        detailedTrace: config.debug || config.serverTiming,
+        detailedTrace: config.profiler || config.serverTiming,
         serverTiming: config.serverTiming,
         requestContext: config.requestContext,
         ...recordLimitOf(runtimes),
@@ -344,7 +360,7 @@ export function createLoupe(options: LoupeOptions): Loupe {
         throw error;
       }
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-      return { url, port, profilerUrl: config.debug ? `${url}${ProfilerPaths.HOME}` : null };
+      return { url, port, profilerUrl: config.profiler ? `${url}${ProfilerPaths.HOME}` : null };
     },
     inject: async (request) => {
       const { kernel } = await ready();

@@ -8,11 +8,13 @@ import { type Kernel } from '../kernel/kernel';
 
 /** A request for inject(): as a client would send it, without a socket. */
 export interface InjectRequest {
+  /** The HTTP method, any case; `GET` when absent. */
   readonly method?: string;
   /** Path and query string, e.g. `/hello/ada?x=1`. */
   readonly url: string;
   /** Header names are case-insensitive; `host` defaults to the listening address, else `localhost`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The request body (a string is sent as UTF-8); `Content-Length` is set from it unless given. Over the server's limit it is refused with a 413. */
   readonly body?: string | Buffer;
   /** The client address; defaults to loopback. */
   readonly remoteAddress?: string;
@@ -20,9 +22,11 @@ export interface InjectRequest {
 
 /** What the kernel answered; header names lower-cased, repeated headers as arrays. */
 export interface InjectResponse {
+  /** The status code. */
   readonly status: number;
+  /** Every header the response would have been written with. */
   readonly headers: Readonly<Record<string, string | string[]>>;
-  /** The body as UTF-8 text; a streamed body read to its end. Empty for a HEAD request. */
+  /** The body decoded as UTF-8, a streamed body read to its end; empty for a HEAD request. */
   readonly body: string;
 }
 

@@ -9,7 +9,9 @@ import { type WebSocketRoute } from '../server/web-socket-route';
 
 /** What a plugin is given when the application starts. */
 export interface PluginContext {
+  /** The application's configuration, frozen; `config.env` holds settings a plugin reads for itself. */
   readonly config: Config;
+  /** The application's terminal logger. */
   readonly logger: Logger;
   /**
    * The application's Redis connection (one server or a cluster), connected; its owner closes it.
@@ -31,6 +33,7 @@ export interface PluginRuntime {
   readonly listeners?: readonly Listener[];
   /** Routes, matched before the application's own (the profiler's `/_profiler/…`). */
   readonly routes?: readonly RouteDefinition[];
+  /** WebSocket routes the server opens beside the HTTP ones (the profiler's live feed). */
   readonly webSockets?: readonly WebSocketRoute[];
   /**
    * Entries a request keeps of each kind of record (`currentRequest().record()`: a library's
@@ -59,5 +62,9 @@ export interface LoupePlugin {
   readonly toolbarItems?: readonly ToolbarItem[];
   /** Commands of a CLI built with `runCli(argv, { plugins })`. */
   readonly commands?: readonly CliCommand[];
+  /**
+   * Called once, in plugin order, when the application first listens or injects; a plugin that
+   * throws stops the start, and those already started are closed.
+   */
   start?(context: PluginContext): PluginRuntime | Promise<PluginRuntime>;
 }

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
-import { checkWorkersShareState, readConfig, type Config } from '../config/config';
+import { resolveConfig, type Config } from '../config/config';
+import { type LoupeConfigInput } from '../config/config-input';
 import { createLogger } from '../log/create-logger';
 import { type Logger } from '../log/logger';
 import { splitRequestLineWarning } from '../server/runtime-warning';
@@ -11,18 +12,23 @@ import { type Loupe } from './create-loupe';
 /** Makes the application; called once per process (each worker makes its own). */
 export type CreateApp = (config: Config, logger: Logger) => Loupe;
 
+/** What `serve` runs the application with, when not read from the environment. */
 export interface ServeOptions {
-  /** Defaults to readConfig(process.env). */
-  readonly config?: Config;
+  /** The configuration given in code, over the environment (see LoupeOptions.config); resolved once, handed to each createApp. */
+  readonly config?: LoupeConfigInput;
   /** Defaults to createLogger(config.log); a worker adds `worker: <id>` to each line. */
   readonly logger?: Logger;
 }
 
 /** Where the server listens. */
 export interface Serving {
+  /** The base URL, e.g. `http://127.0.0.1:8000` (an IPv6 host in brackets). */
   readonly url: string;
+  /** The port bound; the one picked when PORT is 0. */
   readonly port: number;
+  /** With debug on, the URL of the profiler's list of requests (`/_profiler/`); else `null`. */
   readonly profilerUrl: string | null;
+  /** The number of server processes: 1, or the WORKERS a supervisor runs. */
   readonly workers: number;
 }
 
@@ -53,14 +59,19 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Said only when the profiler is not as debug would have it (PROFILER_ENABLED or `profiler` given). */
+function profilerState(config: Config): string {
+  return config.profiler === config.debug ? '' : `, profiler ${config.profiler ? 'on' : 'off'}`;
+}
+
 /** The one line that says where the server is (scripts and tests wait for it): printed whatever LOG_LEVEL hides. */
 function announce(logger: Logger, config: Config, serving: Serving): void {
   const profiler = serving.profilerUrl === null ? '' : ` — profiler: ${serving.profilerUrl}`;
   const workers = serving.workers > 1 ? `, ${serving.workers} workers` : '';
   // Said where it is read first: what a restart loses, and why a second process would not share it.
-  const kept = config.debug ? 'sessions, login throttling and profiles' : 'sessions and login throttling';
+  const kept = config.profiler ? 'sessions, login throttling and profiles' : 'sessions and login throttling';
   const memory = config.redis === null ? `, no Redis: ${kept} in memory (this process only)` : '';
-  logger.child({}, { level: 'info' }).info(`Loupe listening on ${serving.url}${profiler} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'}${workers}${memory})`);
+  logger.child({}, { level: 'info' }).info(`Loupe listening on ${serving.url}${profiler} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'}${profilerState(config)}${workers}${memory})`);
 }
 
 function countersOf(app: Loupe): WorkerCounters {
@@ -118,9 +129,8 @@ async function supervise(config: Config, logger: Logger): Promise<Serving> {
  * Rejects when the server cannot start (the reason is the message); the caller prints it and exits.
  */
 export async function serve(createApp: CreateApp, options: ServeOptions = {}): Promise<Serving> {
-  const config = options.config ?? readConfig();
-  // readConfig checks it too; a configuration made in code is checked here, before any worker starts.
-  checkWorkersShareState(config);
+  // Several workers without Redis are refused here (resolveConfig), before any worker starts.
+  const config = resolveConfig(options.config);
   const logger = options.logger ?? createLogger(config.log);
   const link = WorkerLink.current();
   if (link !== null) return serveAsWorker(link, createApp, config, logger);

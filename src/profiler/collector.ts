@@ -16,5 +16,6 @@ import { type RedactionPolicy } from './collect/redaction-policy';
 export interface ProfileCollector<TData extends object = object> {
   /** The key of its entry in `profile.collectors`: letters, digits, `_`, `.` or `-`. */
   readonly name: string;
+  /** The entry of one finished request: a plain, bounded JSON object; see above for when it runs and what it redacts. */
   collect(request: CollectedRequest, redaction: RedactionPolicy): TData;
 }

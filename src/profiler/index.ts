@@ -18,8 +18,8 @@ export { type SourcePosition, type SourceReader, type SourceExcerpt } from '../v
 export { type ToolbarItem } from './ui/toolbar/toolbar-item';
 export { type Profile, type CollectorEntry, type ProfileCut, type ProfileSummary } from './profile';
 export { ProfilerPaths, profilePath } from './profiler-paths';
-export { CAPTURE_KINDS, PROFILE_VERSION, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig, type ProfileVersion } from './profiler-config';
-export { readProfilerConfig } from './read-profiler-config';
+export { CAPTURE_KINDS, PROFILE_VERSION, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig, type ProfilerConfigInput, type ProfileVersion } from './profiler-config';
+export { readProfilerConfig, resolveProfilerConfig } from './read-profiler-config';
 export { type ExplainConfig, type ExplainDatabase, type ExplainDialect } from './explain/explain-config';
 export { checkProfilerParts } from './check-profiler-parts';
 
@@ -29,7 +29,7 @@ export function profilerPlugin(options: ProfilerPluginOptions): LoupePlugin {
   return createProfilerPlugin(options);
 }
 
-/** The profiler's commands of `loupe` (profiler:list, show, tail, diff, check, purge, serve). */
+/** The profiler's commands of `loupe` (profiler:list, show, tail, diff, check, explain, purge, serve, and mcp). */
 export function profilerCommands(): readonly CliCommand[] {
   return (require('./profiler-commands') as typeof import('./profiler-commands')).PROFILER_COMMANDS;
 }

@@ -12,14 +12,21 @@ export type CollectorEntry = Readonly<Record<string, unknown>>;
  * collector, as Symfony's Profile and its data collectors.
  */
 export interface Profile {
+  /** The schema version it was stored with. */
   readonly version: ProfileVersion;
+  /** Six lowercase hex digits: the `X-Debug-Token` and the key of `/_profiler/{token}`. */
   readonly token: string;
+  /** The main request's token for an error sub-request's profile; `null` for a main request. */
   readonly parent: string | null;
+  /** The tokens of the error sub-requests' profiles; empty when there is none. */
   readonly children: readonly string[];
+  /** `main` for a request from a client, `sub` for an error sub-request. */
   readonly type: 'main' | 'sub';
+  /** The method the request was handled with (after `X-HTTP-Method-Override`), e.g. `GET`. */
   readonly method: string;
   /** Absolute, with the values of secret-looking query parameters replaced. */
   readonly url: string;
+  /** The client's address (RequestData.remoteAddress). */
   readonly ip: string;
   /** 0 when the client disconnected before a response was written. */
   readonly statusCode: number;
@@ -27,6 +34,7 @@ export interface Profile {
   readonly time: number;
   /** Milliseconds from the copied request to the end of the machine. */
   readonly duration: number;
+  /** True when the client disconnected before the response was written. */
   readonly aborted: boolean;
   /** Each collector's data under its name. */
   readonly collectors: Readonly<Record<string, CollectorEntry>>;
@@ -53,12 +61,19 @@ export const SUMMARY_URL_BYTES = 1_024;
 
 /** One row of the search index: what the list and the filters need. */
 export interface ProfileSummary {
+  /** The profile's token. */
   readonly token: string;
+  /** The main request's token for a sub-request's row; `null` for a main request. */
   readonly parent: string | null;
+  /** The client's address, cut to 1,024 bytes. */
   readonly ip: string;
+  /** The request's method, cut to 1,024 bytes. */
   readonly method: string;
+  /** The profile's redacted URL, cut to 1,024 bytes (what search by URL looks at). */
   readonly url: string;
+  /** Epoch milliseconds when the request started. */
   readonly time: number;
+  /** The response's status; 0 when the client disconnected before it was written. */
   readonly statusCode: number;
   /** Milliseconds (the profile's `duration`); absent in rows stored before Loupe indexed it. */
   readonly duration?: number;
@@ -72,9 +87,13 @@ export interface ProfileSummary {
    * when the profile has the entry of that collector, so that rows stay small and older ones parse.
    */
   readonly queries?: number;
+  /** Milliseconds the application's SQL queries took in all. */
   readonly queryTime?: number;
+  /** Query shapes flagged N+1: the same query run in a loop. */
   readonly nPlusOne?: number;
+  /** Outgoing HTTP calls the application made. */
   readonly httpCalls?: number;
+  /** Redis commands the application sent (Loupe's own are not counted). */
   readonly redisCommands?: number;
 }
 

@@ -18,8 +18,10 @@ export const MIN_PROFILE_BYTES = 4_096;
 /** What an application does that the profiler captures without a line of its code (PROFILER_CAPTURE). */
 export const CAPTURE_KINDS = ['http', 'redis', 'mysql2', 'pg', 'postgres'] as const;
 
+/** One of CAPTURE_KINDS. */
 export type CaptureKind = (typeof CAPTURE_KINDS)[number];
 
+/** The profiler's settings, read from the PROFILER_* variables of `config.env`, validated once and frozen. */
 export interface ProfilerConfig {
   /** Seconds a stored profile lives. */
   readonly lifetime: number;
@@ -62,6 +64,43 @@ export interface ProfilerConfig {
    * run (PROFILER_EXPLAIN_TIMEOUT_MS); no database: the Explain action says how to configure one.
    */
   readonly explain: ExplainConfig;
+}
+
+/**
+ * The profiler's settings given in code (createLoupe's `profilerConfig`), every key optional: each
+ * wins over its PROFILER_* variable, which wins over the default; checked by the same rules.
+ */
+export interface ProfilerConfigInput {
+  /** PROFILER_LIFETIME: seconds a stored profile lives. */
+  readonly lifetime?: number;
+  /** PROFILER_MAX_PROFILES. */
+  readonly maxProfiles?: number;
+  /** PROFILER_MAX_PROFILE_BYTES. */
+  readonly maxProfileBytes?: number;
+  /** PROFILER_MAX_BYTES. */
+  readonly maxBytes?: number;
+  /** PROFILER_ALLOWED_IPS: client address ranges (CIDR) allowed to read the profiler. */
+  readonly allowedIps?: readonly string[];
+  /** PROFILER_ALLOWED_HOSTS. */
+  readonly allowedHosts?: readonly string[];
+  /** PROFILER_REDACT: name patterns profiles never keep the values of, besides the built-in ones. */
+  readonly redact?: readonly string[];
+  /** PROFILER_COOKIE_ALLOWLIST. */
+  readonly cookieAllowList?: readonly string[];
+  /** PROFILER_SAMPLE: the share of requests profiled, 0 to 1. */
+  readonly sample?: number;
+  /** PROFILER_SLOW_MS. */
+  readonly slowMs?: number;
+  /** PROFILER_CAPTURE; `[]` captures nothing. */
+  readonly capture?: readonly CaptureKind[];
+  /** PROFILER_MAX_ENTRIES. */
+  readonly maxEntries?: number;
+  /** PROFILER_SLOW_CALL_MS. */
+  readonly slowCallMs?: number;
+  /** PROFILER_IDE: an editor link template with `%f` and `%l`; `null` for none. */
+  readonly ide?: string | null;
+  /** PROFILER_SOURCE_ROOT; `null`: the working directory. */
+  readonly sourceRoot?: string | null;
 }
 
 /** Where the profiler keeps its profiles: in Redis, shared by every process using it, or in this process's memory. */

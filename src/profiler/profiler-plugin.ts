@@ -12,14 +12,16 @@ import { createProfilerRoutes } from './ui/panel/profiler-routes';
 import { profilerSettings } from './ui/panel/profiler-settings';
 import { createMemoryProfiler } from './memory-profiler';
 import { type Profiler } from './profiler';
-import { MEMORY_RETENTION_DEFAULTS } from './profiler-config';
-import { readProfilerConfig } from './read-profiler-config';
+import { MEMORY_RETENTION_DEFAULTS, type ProfilerConfigInput } from './profiler-config';
+import { resolveProfilerConfig } from './read-profiler-config';
 import { createProfilerAccessListener } from './ui/profiler-access-listener';
 import { createWebDebugToolbarListener } from './ui/web-debug-toolbar-listener';
 import { WorkerLink } from '../server/workers/worker-link';
 
 export interface ProfilerPluginOptions {
   readonly config: Config;
+  /** The profiler's settings given in code, each over its PROFILER_* variable of `config.env`. */
+  readonly settings?: ProfilerConfigInput;
   /** Told the profiler once it started: its storage, writer and counters (Loupe.profiler). */
   readonly onStart?: (profiler: Profiler) => void;
 }
@@ -30,10 +32,11 @@ export interface ProfilerPluginOptions {
  * give tokens and store profiles, the access rule, the web debug toolbar, the `/_profiler` and
  * `/_wdt` routes, the live feed's WebSocket and the capture of the application's I/O.
  */
-export function createProfilerPlugin({ config, onStart }: ProfilerPluginOptions): LoupePlugin {
-  // The profiler's own part of the configuration, read from the environment the application's was;
+export function createProfilerPlugin({ config, settings: given = {}, onStart }: ProfilerPluginOptions): LoupePlugin {
+  // The profiler's own part of the configuration: what the application gave in code, else the
+  // environment the application's configuration was read from;
   // without Redis profiles are kept in memory, as the adapters keep them, with memory's retention.
-  const settings = readProfilerConfig(config.env, config.redis === null ? MEMORY_RETENTION_DEFAULTS : undefined);
+  const settings = resolveProfilerConfig(given, config.env, config.redis === null ? MEMORY_RETENTION_DEFAULTS : undefined);
   const secretCookies = new Set([config.session.cookieName, config.security.rememberMeCookieName]);
   // Checked now: an invalid PROFILER_ALLOWED_IPS fails before anything is opened.
   const accessListener = createProfilerAccessListener(settings.allowedIps, settings.allowedHosts);

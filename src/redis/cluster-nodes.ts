@@ -3,7 +3,9 @@ import { hideRedisPassword } from './hide-redis-password';
 
 /** One seed node of a Redis Cluster. */
 export interface ClusterNode {
+  /** A host name or IP address; an IPv6 address without its brackets. */
   readonly host: string;
+  /** The node's TCP port, 1 to 65535. */
   readonly port: number;
 }
 
@@ -11,7 +13,9 @@ export interface ClusterNode {
 export interface RedisClusterConfig {
   /** Seed nodes: any of them that answers tells ioredis where every slot lives. */
   readonly nodes: readonly ClusterNode[];
+  /** The ACL user name every node shares, from the URL's `user@`; `null` for the default user. */
   readonly username: string | null;
+  /** The password every node shares, from the URL's `user:password@`; `null` for none. Never logged. */
   readonly password: string | null;
   /** TLS to every node (`rediss+cluster://`). */
   readonly tls: boolean;

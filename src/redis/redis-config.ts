@@ -1,4 +1,6 @@
-import { integer, invalid, type Env } from '../config/env-values';
+import { type RedisConfigInput } from '../config/config-input';
+import { pickInteger, pickString, invalidGiven, invalidSetting, type Setting } from '../config/config-values';
+import { invalid, type Env } from '../config/env-values';
 import { hideRedisPassword } from './hide-redis-password';
 import { CLUSTER_URL, formatClusterNodes, parseClusterNodes, parseClusterUrl, type RedisClusterConfig } from './cluster-nodes';
 
@@ -61,18 +63,54 @@ export function noRedisWanted(env: Env): boolean {
   return url !== undefined && url.trim() === '' && (env['REDIS_CLUSTER_NODES'] ?? '').trim() === '';
 }
 
-/** REDIS_URL (or REDIS_CLUSTER_NODES), REDIS_PREFIX, PROFILER_REDIS_GROUPS and the timeouts: all the CLI needs. */
-export function readRedisConfig(env: Env): RedisConfig {
-  const { url, cluster } = readTarget(env);
-  const prefix = env['REDIS_PREFIX'] ?? 'loupe:';
+/** The settings of RedisConfigInput: their paths in code and their variables. */
+const REDIS_SETTINGS = {
+  url: { path: 'config.redis.url', variable: 'REDIS_URL' },
+  prefix: { path: 'config.redis.prefix', variable: 'REDIS_PREFIX' },
+  profileGroups: { path: 'config.redis.profileGroups', variable: 'PROFILER_REDIS_GROUPS' },
+  commandTimeoutMs: { path: 'config.redis.commandTimeoutMs', variable: 'REDIS_COMMAND_TIMEOUT_MS' },
+  connectTimeoutMs: { path: 'config.redis.connectTimeoutMs', variable: 'REDIS_CONNECT_TIMEOUT_MS' },
+} as const satisfies Record<keyof RedisConfigInput, Setting>;
+
+/** A URL given in code, checked as REDIS_URL is, its errors naming `config.redis.url`. */
+function givenTarget(url: unknown): { url: string; cluster: RedisClusterConfig | null } {
+  const expected = 'a redis://, rediss:// or redis+cluster:// URL';
+  if (typeof url !== 'string') throw invalidGiven(REDIS_SETTINGS.url, url, expected);
+  if (CLUSTER_URL.test(url)) return { url, cluster: parseClusterUrl('config.redis.url', url) };
+  if (!/^rediss?:\/\//.test(url)) throw invalidGiven(REDIS_SETTINGS.url, hideRedisPassword(url), `${expected} (or redis: null for none)`);
+  return { url, cluster: null };
+}
+
+/**
+ * The environment without an empty REDIS_URL: a `redis` object given in code asks for a Redis, so
+ * the empty variable that would mean "none" is read as unset (the default URL).
+ */
+export function withoutEmptyUrl(env: Env): Env {
+  if (!noRedisWanted(env)) return env;
+  const { REDIS_URL: _empty, ...rest } = env;
+  return rest;
+}
+
+/**
+ * Loupe's Redis: each key given in code, else its variable (REDIS_URL or REDIS_CLUSTER_NODES,
+ * REDIS_PREFIX, PROFILER_REDIS_GROUPS, the timeouts), else the default.
+ */
+export function resolveRedisConfig(given: RedisConfigInput, env: Env): RedisConfig {
+  const { url, cluster } = given.url === undefined ? readTarget(env) : givenTarget(given.url);
+  const prefix = pickString(given.prefix, REDIS_SETTINGS.prefix, env, 'loupe:');
   // A brace in the prefix would end or replace the hash tag Loupe puts after it.
-  if (cluster !== null && /[{}]/.test(prefix)) throw invalid('REDIS_PREFIX', prefix, 'no "{" or "}" with a Redis Cluster (Loupe adds its own hash tags after the prefix)');
+  if (cluster !== null && /[{}]/.test(prefix)) throw invalidSetting(REDIS_SETTINGS.prefix, given.prefix !== undefined, prefix, 'no "{" or "}" with a Redis Cluster (Loupe adds its own hash tags after the prefix)');
   return Object.freeze({
     url,
     prefix,
     cluster,
-    profileGroups: integer(env, 'PROFILER_REDIS_GROUPS', cluster === null ? 1 : CLUSTER_PROFILE_GROUPS, 1, 1024),
-    commandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', REDIS_TIMEOUT_DEFAULTS.commandTimeoutMs, 50, 60_000),
-    connectTimeoutMs: integer(env, 'REDIS_CONNECT_TIMEOUT_MS', REDIS_TIMEOUT_DEFAULTS.connectTimeoutMs, 100, 60_000),
+    profileGroups: pickInteger(given.profileGroups, REDIS_SETTINGS.profileGroups, env, cluster === null ? 1 : CLUSTER_PROFILE_GROUPS, 1, 1024),
+    commandTimeoutMs: pickInteger(given.commandTimeoutMs, REDIS_SETTINGS.commandTimeoutMs, env, REDIS_TIMEOUT_DEFAULTS.commandTimeoutMs, 50, 60_000),
+    connectTimeoutMs: pickInteger(given.connectTimeoutMs, REDIS_SETTINGS.connectTimeoutMs, env, REDIS_TIMEOUT_DEFAULTS.connectTimeoutMs, 100, 60_000),
   });
+}
+
+/** REDIS_URL (or REDIS_CLUSTER_NODES), REDIS_PREFIX, PROFILER_REDIS_GROUPS and the timeouts: all the CLI needs. */
+export function readRedisConfig(env: Env): RedisConfig {
+  return resolveRedisConfig({}, env);
 }

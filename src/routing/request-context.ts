@@ -4,10 +4,13 @@ import { type Exchange } from '../kernel/exchange';
 
 /** What URL generation needs to know of the current request (Symfony's RequestContext). */
 export interface RequestContext {
+  /** The scheme generated URLs start with. */
   readonly scheme: 'http' | 'https';
   /** Lower-cased host without port; IPv6 hosts keep their brackets. */
   readonly host: string;
+  /** The port the client addressed; left out of a URL when it is the scheme's default. */
   readonly port: number;
+  /** The request's locale: the `_locale` a generated path gets when `params` names none. */
   readonly locale: string;
 }
 

@@ -8,13 +8,16 @@ export const RouteTraceLevel = {
   MATCHES: 2,
 } as const;
 
+/** One of RouteTraceLevel's grades: 0 does not match, 1 almost matches (e.g. wrong method), 2 matches. */
 export type RouteTraceLevel = (typeof RouteTraceLevel)[keyof typeof RouteTraceLevel];
 
 /** One route's outcome for a request, with Symfony's fields and wording (`Route matches!`). */
 export interface RouteTraceEntry {
+  /** The route's name. */
   readonly name: string;
   /** The route's path pattern, `/hello/{name}`. */
   readonly path: string;
+  /** How close the route came to answering. */
   readonly level: RouteTraceLevel;
   /** Why: `Path "/hello/{name}" does not match`, `Requirement for "page" does not match (\d+)`… */
   readonly log: string;

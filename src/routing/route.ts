@@ -7,11 +7,16 @@ import { type Controller } from '../kernel/controller';
  * that are not placeholders are passed to the controller as extra parameters, as in Symfony.
  */
 export interface RouteDefinition {
+  /** Unique, non-empty: what `generate` and the profiler's `_route` name it by. */
   readonly name: string;
+  /** The path pattern, starting with `/`, e.g. `/hello/{name}`. */
   readonly path: string;
   /** Accepted methods; absent or empty accepts every method. A `GET` route also answers `HEAD`. */
   readonly methods?: readonly string[];
+  /** A regular expression source per placeholder (anchors implied), e.g. `{ page: '\\d+' }`; `[^/]+` when absent. */
   readonly requirements?: Readonly<Record<string, string>>;
+  /** Values of placeholders left out of the URL, and extra parameters for the controller. */
   readonly defaults?: Readonly<Record<string, string>>;
+  /** What answers a request this route matches. */
   readonly controller: Controller;
 }

@@ -31,11 +31,13 @@ export interface RouteMiss {
 
 /** A route as the router holds it: what the profiler shows of the route a request matched. */
 export interface RouteDescription {
+  /** The route's name. */
   readonly name: string;
   /** The path pattern, `/hello/{name}`. */
   readonly path: string;
   /** Upper-cased; empty accepts every method. */
   readonly methods: readonly string[];
+  /** The route's defaults, by name; `{}` when it has none. */
   readonly defaults: Readonly<Record<string, string>>;
   /** Anchors removed. */
   readonly requirements: Readonly<Record<string, string>>;

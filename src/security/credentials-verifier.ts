@@ -11,6 +11,7 @@ import { isThenable } from '../kernel/is-thenable';
  */
 const DUMMY_HASH = `scrypt$16384$8$1$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
 
+/** How a CredentialsVerifier remembers passwords it already checked. */
 export interface CredentialsVerifierOptions {
   /** Most successful verifications remembered; the oldest is forgotten first. */
   readonly cacheSize?: number;

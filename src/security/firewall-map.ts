@@ -1,11 +1,14 @@
 /** Roles a path requires (Symfony's access_control entry); any one of them grants access. */
 export interface AccessRule {
+  /** Tested against the percent-decoded path, e.g. `/^\/admin/`. */
   readonly path: RegExp;
+  /** The roles that grant access, e.g. `['ROLE_ADMIN']`; empty leaves the path open. */
   readonly roles: readonly string[];
 }
 
 /** One firewall: the paths it covers and how it authenticates. */
 export interface FirewallConfig {
+  /** Names the firewall in log entries and in SecurityAttributes.FIREWALL, e.g. `main`. */
   readonly name: string;
   /** Tested against the percent-decoded path, as Symfony's request matcher does. */
   readonly pattern: RegExp;

@@ -4,7 +4,9 @@ import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } 
 export interface ScryptCost {
   /** CPU/memory cost, a power of two. */
   readonly N: number;
+  /** Block size; memory grows with `N * r` (8 by default). */
   readonly r: number;
+  /** Parallelisation: independent computations, each of the whole cost (1 by default). */
   readonly p: number;
 }
 

@@ -4,9 +4,11 @@ import { isThenable } from '../kernel/is-thenable';
 
 /** A user as configured: the identifier, the scrypt hash of the password and the roles. */
 export interface SecurityUser {
+  /** What the user logs in with (the HTTP Basic user name); unique within a provider. */
   readonly identifier: string;
   /** `scrypt$N$r$p$salt$hash`, see password-hasher.ts. */
   readonly passwordHash: string;
+  /** The roles access rules check, e.g. `ROLE_ADMIN`. */
   readonly roles: readonly string[];
 }
 
@@ -18,6 +20,7 @@ export type LoadedUser = SecurityUser | null;
  * returns a promise; one in memory answers at once, and the listeners then stay synchronous.
  */
 export interface UserProvider {
+  /** The user named `identifier`, or `null` when there is none; a rejection fails the request. */
   loadUser(identifier: string): LoadedUser | PromiseLike<LoadedUser>;
 }
 
@@ -45,6 +48,7 @@ export class InMemoryUserProvider implements UserProvider {
     }
   }
 
+  /** The configured user named `identifier`, or `null`. */
   loadUser(identifier: string): SecurityUser | null {
     return this.#users.get(identifier) ?? null;
   }

@@ -5,6 +5,7 @@ import { statusLine } from '../http/status-text';
 export interface WebSocketUpgrade {
   /** The client's address, as uWS gives it. */
   readonly address: string;
+  /** The `Host` header; empty when the client sent none. */
   readonly host: string;
   /** Empty when the client sent none (a script, the CLI); browsers always send one. */
   readonly origin: string;
@@ -24,6 +25,7 @@ export interface WebSocketClient {
  * `start` receives (uWS publishes it to a topic once, whatever the number of clients).
  */
 export interface WebSocketRoute {
+  /** The path clients connect to, e.g. `/_profiler/live`; a plain GET of it goes to the HTTP routes. */
   readonly path: string;
   /** Refuses an upgrade: answers the 403's message (or a status of its own with its message), or `null` to let the client in. */
   refuse?(upgrade: WebSocketUpgrade): string | { readonly status: number; readonly message: string } | null;
@@ -33,8 +35,11 @@ export interface WebSocketRoute {
   readonly unavailable?: string;
   /** Called once when the server starts, with the function that sends a message to every client. */
   start?(publish: (message: string) => void): void;
+  /** Called when a client is connected; it already receives what `publish` sends. */
   open?(client: WebSocketClient): void;
+  /** Called with each text message a client sends, decoded as UTF-8. */
   message?(client: WebSocketClient, message: string): void;
+  /** Called once a client is gone; its `send` answers false from then on. */
   close?(client: WebSocketClient): void;
   /** Longest message a client may send, in bytes (default 1 KiB). */
   readonly maxPayloadLength?: number;

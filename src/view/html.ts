@@ -8,6 +8,7 @@ export class SafeHtml {
     this.#markup = markup;
   }
 
+  /** The markup, as written into the page. */
   toString(): string {
     return this.#markup;
   }

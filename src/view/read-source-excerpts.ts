@@ -2,14 +2,19 @@ import { type SourceFiles } from './source-files';
 
 /** A place in a source file a panel wants to show the lines around. */
 export interface SourcePosition {
+  /** An absolute path or `file://` URL, as a stack frame names it; only the application's own source is read. */
   readonly file: string;
+  /** 1-based line number; 0 or less asks for no lines. */
   readonly line: number;
 }
 
 /** Lines of a file around a position: `first` is the number of `lines[0]`. */
 export interface SourceExcerpt {
+  /** 1-based number of the first line in `lines`. */
   readonly first: number;
+  /** The 1-based line asked for, to highlight. */
   readonly line: number;
+  /** Up to three lines before and after `line`, each cut at 300 characters. */
   readonly lines: readonly string[];
 }
 

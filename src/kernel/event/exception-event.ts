@@ -6,6 +6,7 @@ import { KernelEvent } from './kernel-event';
  * answer with a response of its own (no error sub-request then) or replace the error.
  */
 export class ExceptionEvent extends KernelEvent {
+  /** The error to render: what was thrown (any value), or what a listener set with `setError`. */
   get error(): unknown {
     return this.exchange.handlingError;
   }
@@ -15,6 +16,7 @@ export class ExceptionEvent extends KernelEvent {
     this.exchange.handlingError = error;
   }
 
+  /** The response a listener set with `setResponse`, or `null` (the error is then rendered). */
   get response(): Response | null {
     return this.exchange.response;
   }

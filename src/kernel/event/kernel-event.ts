@@ -27,6 +27,7 @@ export abstract class KernelEvent {
     this.exchange = exchange;
   }
 
+  /** The request this phase handles (for an error sub-request, its GET copy of the parent's). */
   get request(): Request {
     return this.exchange.request;
   }
@@ -49,14 +50,17 @@ export abstract class KernelEvent {
     return this.exchange.parent?.request ?? null;
   }
 
+  /** The typed state listeners and the controller share for this request. */
   get attributes(): Attributes {
     return this.exchange.attributes;
   }
 
+  /** The user the firewall authenticated; `null` for an anonymous request, or before the firewall ran. */
   get user(): AuthenticatedUser | null {
     return this.exchange.attributes.get(KernelAttributes.USER) ?? null;
   }
 
+  /** The request's lazy session; `null` before the session listener ran (kernel.request, priority 128). */
   get session(): Session | null {
     return this.exchange.attributes.get(KernelAttributes.SESSION) ?? null;
   }
@@ -71,6 +75,7 @@ export abstract class KernelEvent {
     return this.exchange.trace;
   }
 
+  /** True once a listener called `stopPropagation()` (or a `setResponse` that ends the phase). */
   get isPropagationStopped(): boolean {
     return this.#propagationStopped;
   }

@@ -7,6 +7,7 @@ import { KernelEvent } from './kernel-event';
  * then skipped; or choose the controller, which the router then leaves alone.
  */
 export class RequestEvent extends KernelEvent {
+  /** The response a listener answered with, or `null`. */
   get response(): Response | null {
     return this.exchange.response;
   }

@@ -3,6 +3,7 @@ import { KernelEvent } from './kernel-event';
 
 /** kernel.terminate (Symfony's TerminateEvent): the response is on the wire, or the client left (`null`). */
 export class TerminateEvent extends KernelEvent {
+  /** The response sent; `null` when the client left before it was written (a sub-request: the response it made). */
   get response(): Response | null {
     return this.exchange.sent || this.exchange.parent !== null ? this.exchange.response : null;
   }

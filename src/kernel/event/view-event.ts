@@ -8,6 +8,7 @@ export class ViewEvent extends KernelEvent {
     return this.exchange.controllerResult;
   }
 
+  /** The response a listener set, or `null`; still `null` after the last listener is a 500 (LOUPE_ERR_KERNEL_CONTROLLER_NO_RESPONSE). */
   get response(): Response | null {
     return this.exchange.response;
   }

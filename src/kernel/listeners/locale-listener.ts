@@ -2,8 +2,11 @@ import { type KernelEvent } from '../event/kernel-event';
 import { KernelAttributes } from '../kernel-attributes';
 import { defineListener, type Listener } from '../listener';
 
+/** The locales an application serves (APP_LOCALES, APP_DEFAULT_LOCALE). */
 export interface LocaleOptions {
+  /** The locales a request may be handled in, e.g. `['en', 'fr', 'de']` (the default). */
   readonly enabledLocales: readonly string[];
+  /** The locale when neither the route nor Accept-Language names an enabled one; one of `enabledLocales`. */
   readonly defaultLocale: string;
 }
 

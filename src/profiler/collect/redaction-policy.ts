@@ -4,6 +4,7 @@ import { SecretNames } from './secret-names';
 /** What replaces a secret in a stored profile. */
 export const REDACTED = '******';
 
+/** What a RedactionPolicy hides besides its built-in secret names (`password`, `token`, `Authorization`…). */
 export interface RedactionOptions {
   /** Name patterns added to the built-in ones (PROFILER_REDACT), e.g. `ssn`, `card-number`, `*iban*`. */
   readonly names?: readonly string[];
@@ -187,6 +188,7 @@ export class RedactionPolicy {
 
   /** Headers with secret ones replaced (one replacement per value) and the others' URLs redacted. */
   headers(headers: Readonly<Record<string, string>>): Record<string, string>;
+  /** The same for headers that may carry several values (a response's `Set-Cookie`), each redacted alike. */
   headers(headers: Readonly<Record<string, string | readonly string[]>>): Record<string, string | string[]>;
   headers(headers: Readonly<Record<string, string | readonly string[]>>): Record<string, string | string[]> {
     const out: Record<string, string | string[]> = {};

@@ -3,6 +3,7 @@ export type ExplainDialect = 'pg' | 'mysql';
 
 /** A database EXPLAIN connects to, from PROFILER_EXPLAIN_DATABASE_URL. */
 export interface ExplainDatabase {
+  /** Taken from the URL's scheme: `postgres`/`postgresql` is `pg`, `mysql`/`mariadb` is `mysql`. */
   readonly dialect: ExplainDialect;
   /** The URL as configured (its password included: never shown, see hideUrlPassword). */
   readonly url: string;

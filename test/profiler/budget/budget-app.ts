@@ -1,7 +1,7 @@
 import { redisConfigOf } from '../../helpers/test-server';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { Response } from '../../../src';
+import { Response, type RouteDefinition } from '../../../src';
 import { startIoApp, startUpstream, type IoApp } from '../app-io/io-app';
 
 /** Rows in the table: `/loop` runs one query per row. */
@@ -22,9 +22,10 @@ export interface BudgetApp {
  * A Loupe application on the real PostgreSQL (a table of its own in the `test` database, dropped
  * by `close`) and the real Redis, with one route per way of going over a budget: `/clean` reads
  * the rows at once, `/loop` one by one (N+1), `/duplicate` twice the same, `/failing` a table that
- * does not exist and an upstream answering 502, `/slow` sleeps SLOW_MS in PostgreSQL.
+ * does not exist and an upstream answering 502, `/slow` sleeps SLOW_MS in PostgreSQL; then the
+ * routes `more` makes on the same pool and table.
  */
-export async function startBudgetApp(): Promise<BudgetApp> {
+export async function startBudgetApp(more: (pool: pg.Pool, table: string) => RouteDefinition[] = () => []): Promise<BudgetApp> {
   const table = `loupe_budget_${randomBytes(6).toString('hex')}`;
   const upstream = await startUpstream();
   const pool = new pg.Pool({ host: '127.0.0.1', database: 'test', user: 'postgres', max: 2 });
@@ -60,6 +61,7 @@ export async function startBudgetApp(): Promise<BudgetApp> {
       return { missing, upstream: (await fetch(`${upstream.url}/status/502`)).status };
     }),
     route('slow', async () => (await pool.query(`SELECT pg_sleep(${SLOW_MS / 1000}) AS slept`)).rowCount),
+    ...more(pool, table),
   ]);
   return {
     io,

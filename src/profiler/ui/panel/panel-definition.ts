@@ -6,9 +6,11 @@ import { type SourcePosition, type SourceReader } from '../../../view/read-sourc
 
 /** What a panel is rendered from: the profile, its collector's entry, and its sub-request profiles. */
 export interface PanelContext<TData extends object = object> {
+  /** The profile the page shows. */
   readonly profile: Profile;
   /** The entry the panel's collector stored in this profile. */
   readonly data: TData;
+  /** The profile's error sub-requests, each as its summary, or why it could not be read. */
   readonly children: readonly ChildProfile[];
   /** The page's query (`?panel=db&filter=slow`): a panel filters on the server, with no script. */
   readonly query: URLSearchParams;
@@ -28,8 +30,11 @@ export interface PanelContext<TData extends object = object> {
  * an error (an exception, a failed call), amber for a warning (an N+1 loop, a slow call).
  */
 export interface PanelBadge {
+  /** The number shown. */
   readonly count: number;
+  /** Shows the badge red; wins over `isWarning`. */
   readonly isError: boolean;
+  /** Shows the badge amber when it is not an error. */
   readonly isWarning?: boolean;
 }
 
@@ -50,11 +55,13 @@ export interface PanelDefinition<TData extends object = object> {
   readonly label: string;
   /** The name of the collector whose entry the panel reads. */
   readonly collector: string;
+  /** The menu badge for this entry, or `null` for none; without the method the label stands alone. */
   badge?(data: TData, profile: Profile): PanelBadge | null;
   /** Source positions whose surrounding lines `render` shows (`context.source`); read from disk before it runs. */
   sources?(data: TData): readonly SourcePosition[];
   /** Whether `render` reads `context.previous`: the page reads that profile for such a panel only, it costs a second read. */
   readonly readsPrevious?: boolean;
+  /** The panel's markup, built with `html` so that every value is escaped. */
   render(context: PanelContext<TData>): SafeHtml;
   /** The entry as lines of text for `profiler:show` (an application's CLI built with runCli); without it the entry is only named there. */
   text?(data: TData, profile: Profile): readonly string[];

@@ -6,6 +6,7 @@ import { type Profile } from '../../profile';
  * templates): rendered from the stored profile, usually from its own collector's entry.
  */
 export interface ToolbarItem {
+  /** Identifies the item, e.g. `cache`; not shown in the toolbar. */
   readonly name: string;
   /** The item's markup (a `<span class="lwdt-item">` or an `<a>` to a panel), or `null` to show nothing for this profile. */
   render(profile: Profile): SafeHtml | null;

@@ -1,12 +1,12 @@
 import { CliError } from '../../../../cli/cli-error';
 import { type CliCommand } from '../../../../cli/command';
-import { formatTable } from '../../../../cli/format/format-table';
 import { escapeJsonControl } from '../../../../log/escape-control';
 import { N_PLUS_ONE } from '../../../app-io/analyze-calls';
-import { checkBudget, type BudgetViolation, type ProfileBudget } from '../../../budget/check-budget';
-import { budgetText } from '../../../budget/budget-text';
-import { parseProfile } from '../../../profile-schema';
-import { SEARCH_SCAN_LIMIT, type ProfileCriteria, type ProfileStorage } from '../../../storage/profile-storage';
+import { type ProfileBudget } from '../../../budget/check-budget';
+import { checkStoredProfiles } from '../../../budget/check-stored-profiles';
+import { checkScope, checkVerdict, formatViolations } from '../format/format-check';
+import { SEARCH_SCAN_LIMIT, type ProfileCriteria } from '../../../storage/profile-storage';
+import { windowCriteria } from '../search-options';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from '../../../../cli/commands/connection-help';
 
@@ -44,20 +44,6 @@ const OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
-/** Rows asked for per search page: the most the storage answers at once. */
-const PAGE = 1000;
-/** Profiles read at once. */
-const READS = 16;
-const UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `--since 10m`: milliseconds. */
-function sinceOption(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const match = /^(\d{1,9})(s|m|h|d)$/.exec(raw.trim());
-  const unit = match === null ? undefined : UNITS[match[2] ?? ''];
-  if (match === null || unit === undefined) throw CliError.usage(`--since expects a duration such as 30s, 10m, 2h or 1d, got "${raw}".`);
-  return Number(match[1]) * unit;
-}
 
 function countOption(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -81,41 +67,6 @@ function budgetOf(args: Parameters<CliCommand['run']>[0]): ProfileBudget {
   return budget;
 }
 
-/** The tokens of every stored profile matching `criteria`, page by page. */
-async function matchingTokens(storage: ProfileStorage, criteria: ProfileCriteria): Promise<{ tokens: string[]; unreadable: string[] }> {
-  const tokens: string[] = [];
-  const unreadable: string[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await storage.search({ ...criteria, offset, limit: PAGE });
-    for (const row of page.rows) {
-      if (row.ok) tokens.push(row.summary.token);
-      else unreadable.push(`(unreadable row ${row.token}: ${row.error})`);
-    }
-    if (page.rows.length < PAGE || offset + PAGE >= page.total) return { tokens, unreadable };
-  }
-}
-
-/** Checks each profile of `tokens`, READS at a time; a profile gone or unreadable since the search is said, not counted. */
-async function checkAll(storage: ProfileStorage, tokens: readonly string[], budget: ProfileBudget): Promise<{ violations: BudgetViolation[]; checked: number; skipped: string[] }> {
-  const violations: BudgetViolation[] = [];
-  const skipped: string[] = [];
-  let checked = 0;
-  for (let start = 0; start < tokens.length; start += READS) {
-    const reads = await Promise.all(tokens.slice(start, start + READS).map(async (token) => ({ token, found: await storage.read(token) })));
-    for (const { token, found } of reads) {
-      if (found.kind !== 'found') continue;
-      const parsed = parseProfile(found.json);
-      if (!parsed.ok) {
-        skipped.push(`(unreadable profile ${token}: ${parsed.error})`);
-        continue;
-      }
-      checked++;
-      violations.push(...checkBudget(parsed.profile, budget));
-    }
-  }
-  return { violations, checked, skipped };
-}
-
 /** `loupe profiler:check`: the stored profiles against a query, call and time budget, for CI. */
 export const profilerCheckCommand: CliCommand = {
   name: 'profiler:check',
@@ -125,36 +76,14 @@ export const profilerCheckCommand: CliCommand = {
   async run(args, io) {
     if (args.positionals.length > 0) throw CliError.usage(`profiler:check takes no arguments, got "${args.positionals.join(' ')}".`);
     const budget = budgetOf(args);
-    const since = sinceOption(args.string('since'));
     const route = args.string('route');
-    const criteria: ProfileCriteria = {
-      hideFavicon: true,
-      ...(since === undefined ? {} : { start: Date.now() - since }),
-      ...(route === undefined ? {} : { route }),
-    };
-    const { result, prefix } = await withProfileStorage(io.env, args.connection, async ({ storage, prefix: read }) => {
-      const { tokens, unreadable } = await matchingTokens(storage, criteria);
-      const checked = await checkAll(storage, tokens, budget);
-      return { result: { ...checked, skipped: [...unreadable, ...checked.skipped] }, prefix: read };
-    });
+    const criteria: ProfileCriteria = { hideFavicon: true, ...windowCriteria(args.string('since'), route) };
+    const { result, prefix } = await withProfileStorage(io.env, args.connection, async ({ storage, prefix: read }) => ({ result: await checkStoredProfiles(storage, criteria, budget), prefix: read }));
     for (const line of result.skipped) io.err(`${line}\n`);
-    const scope = `${route === undefined ? '' : ` of the route "${route}"`}${args.string('since') === undefined ? '' : ` of the last ${args.string('since') ?? ''}`}`;
-    if (result.checked === 0) {
-      io.err(`No profile${scope} is stored under the prefix "${prefix}": nothing was checked. --prefix PREFIX (or REDIS_PREFIX) names the server's.\n`);
-      return 1;
-    }
     const { violations } = result;
-    if (args.flag('json')) io.out(`${escapeJsonControl(JSON.stringify(violations, null, 2))}\n`);
-    else if (violations.length > 0) {
-      io.out(formatTable(['Token', 'Route', 'Request', 'Over budget', 'Origin'], violations.map((v) => [v.token, v.route ?? '-', v.request, v.what, v.origin === '' ? '-' : v.origin])));
-    }
-    const over = new Set(violations.map((violation) => violation.token)).size;
-    const profiles = (count: number): string => `${count} ${count === 1 ? 'profile' : 'profiles'}`;
-    if (over === 0) {
-      io.err(`${profiles(result.checked)}${scope} within budget (${budgetText(budget)}).\n`);
-      return 0;
-    }
-    io.err(`${over} of ${profiles(result.checked)}${scope} over budget (${budgetText(budget)}).\n`);
-    return 1;
+    if (args.flag('json') && result.checked > 0) io.out(`${escapeJsonControl(JSON.stringify(violations, null, 2))}\n`);
+    else if (violations.length > 0) io.out(formatViolations(violations));
+    io.err(checkVerdict(result, checkScope(route, args.string('since')), budget, prefix));
+    return result.checked === 0 || violations.length > 0 ? 1 : 0;
   },
 };

@@ -1,13 +1,9 @@
 import { CliError } from '../../../../cli/cli-error';
 import { type CliCommand } from '../../../../cli/command';
-import { escapeControl, escapeJsonControl } from '../../../../log/escape-control';
 import { formatComparison } from '../format/format-comparison';
-import { compareProfiles } from '../../compare-profiles';
-import { type Profile } from '../../../profile';
-import { parseProfile, unreadableProfileMessage } from '../../../profile-schema';
-import { type ProfileStorage } from '../../../storage/profile-storage';
+import { escapeJsonControl } from '../../../../log/escape-control';
+import { compareStoredProfiles } from '../compare-stored-profiles';
 import { withProfileStorage } from '../with-profile-storage';
-import { previousProfileOf } from '../../panel/previous-profile';
 import { CONNECTION_HELP } from '../../../../cli/commands/connection-help';
 
 const HELP = `Usage: loupe profiler:diff A B [--json]
@@ -28,17 +24,6 @@ ${CONNECTION_HELP}
 
 const OPTIONS = { json: { type: 'boolean' } } as const;
 
-async function readProfile(storage: ProfileStorage, prefix: string, requested: string): Promise<Profile> {
-  const token = requested === 'latest' ? await storage.latest() : requested;
-  if (token === null) throw new CliError(1, `No profile is stored under the prefix "${prefix}" yet.`);
-  const found = await storage.read(token);
-  if (found.kind === 'missing') throw new CliError(1, `Token "${token}" not found.`);
-  if (found.kind === 'dropped') throw new CliError(1, `Token "${token}" was dropped: its profile could not be stored (${found.reason}).`);
-  const parsed = parseProfile(found.json);
-  if (!parsed.ok) throw new CliError(1, unreadableProfileMessage(token, parsed.error));
-  return parsed.profile;
-}
-
 /** `loupe profiler:diff A B`: two profiles' timings side by side. */
 export const profilerDiffCommand: CliCommand = {
   name: 'profiler:diff',
@@ -49,16 +34,7 @@ export const profilerDiffCommand: CliCommand = {
     const [first, second, ...extra] = args.positionals;
     if (first === undefined) throw CliError.usage('profiler:diff needs a token B (compared with the request before it of the same route), or two tokens A and B.');
     if (extra.length > 0) throw CliError.usage(`profiler:diff takes two tokens, got also "${extra.join(' ')}".`);
-    const comparison = await withProfileStorage(io.env, args.connection, async ({ storage, prefix }) => {
-      if (second !== undefined) return compareProfiles(await readProfile(storage, prefix, first), await readProfile(storage, prefix, second));
-      const b = await readProfile(storage, prefix, first);
-      const previous = await previousProfileOf(storage, b);
-      if (previous === null) {
-        const what = b.parent === null ? `the route of ${b.method} ${b.url}` : 'an error sub-request (it is compared through its parent)';
-        throw new CliError(1, `No earlier profile of ${escapeControl(what)} to compare ${b.token} with: name two tokens, profiler:diff A B.`);
-      }
-      return compareProfiles(await readProfile(storage, prefix, previous), b);
-    });
+    const comparison = await withProfileStorage(io.env, args.connection, ({ storage, prefix }) => compareStoredProfiles(storage, prefix, first, second, 'profiler:diff A B'));
     io.out(args.flag('json') ? `${escapeJsonControl(JSON.stringify(comparison, null, 2))}\n` : formatComparison(comparison));
     return 0;
   },

@@ -4,8 +4,8 @@ import { CONNECTION_HELP } from '../../../../cli/commands/connection-help';
 import { escapeJsonControl } from '../../../../log/escape-control';
 import { explainStoredQuery } from '../../../explain/explain-stored-query';
 import { readExplainConfig } from '../../../explain/read-explain-config';
-import { parseProfile, unreadableProfileMessage } from '../../../profile-schema';
 import { formatPlan } from '../format/format-plan';
+import { readStoredProfile } from '../read-stored-profile';
 import { withProfileStorage } from '../with-profile-storage';
 
 const HELP = `Usage: loupe profiler:explain TOKEN N [--analyze] [--json] [--database-url URL]
@@ -44,17 +44,9 @@ export const profilerExplainCommand: CliCommand = {
     const databaseUrl = args.string('database-url');
     // Read before Redis is opened: an invalid URL is a usage error, whatever is stored.
     const config = readExplainConfig(databaseUrl === undefined ? io.env : { ...io.env, PROFILER_EXPLAIN_DATABASE_URL: databaseUrl });
-    const { token, json } = await withProfileStorage(io.env, args.connection, async ({ storage, prefix }) => {
-      const resolved = requested === 'latest' ? await storage.latest() : requested;
-      if (resolved === null) throw new CliError(1, `No profile is stored under the prefix "${prefix}" yet.`);
-      const found = await storage.read(resolved);
-      if (found.kind === 'missing') throw new CliError(1, `Token "${resolved}" not found.`);
-      if (found.kind === 'dropped') throw new CliError(1, `Token "${resolved}" was dropped: its profile could not be stored (${found.reason}).`);
-      return { token: resolved, json: found.json };
-    });
-    const parsed = parseProfile(json);
-    if (!parsed.ok) throw new CliError(1, unreadableProfileMessage(token, parsed.error));
-    const explained = await explainStoredQuery(parsed.profile, number, config, args.flag('analyze'));
+    const profile = await withProfileStorage(io.env, args.connection, ({ storage, prefix }) => readStoredProfile(storage, prefix, requested));
+    const { token } = profile;
+    const explained = await explainStoredQuery(profile, number, config, args.flag('analyze'));
     if (!explained.ok) throw new CliError(1, `${explained.title}. ${explained.reason}`);
     if (args.flag('json')) {
       const { output, tree, database, fullScans } = explained;

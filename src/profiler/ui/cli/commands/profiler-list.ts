@@ -3,12 +3,15 @@ import { type CliCommand } from '../../../../cli/command';
 import { escapeControl, escapeJsonControl } from '../../../../log/escape-control';
 import { formatSummaryTable } from '../format/format-summary-table';
 import { N_PLUS_ONE } from '../../../app-io/analyze-calls';
-import { SEARCH_ORDERS, SEARCH_SCAN_LIMIT, SEARCH_SORTS, type ProfileCriteria, type SearchResult } from '../../../storage/profile-storage';
+import { SEARCH_ORDERS, SEARCH_SCAN_LIMIT, SEARCH_SORTS, type ProfileCriteria } from '../../../storage/profile-storage';
+import { pageNote, statusOption } from '../search-options';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from '../../../../cli/commands/connection-help';
 import { type ConnectionFlags } from '../../../../cli/parse-command-args';
 
 const DEFAULT_LIMIT = 20;
+/** How the CLI asks for a page, for the note on stderr. */
+const nextPage = (page: number): string => `--page ${page}`;
 /** The storage answers at most this many rows per search. */
 const MAX_LIMIT = 1000;
 const MAX_PAGE = 10_000;
@@ -80,24 +83,6 @@ function choiceOption<T extends string>(name: string, raw: string | undefined, c
   return choice;
 }
 
-/** `--status`: a code (0 to 999) or a class (`1xx` to `5xx`). */
-function statusOption(raw: string | undefined): Pick<ProfileCriteria, 'statusCode' | 'statusClass'> {
-  if (raw === undefined) return {};
-  if (/^[1-5]xx$/i.test(raw)) return { statusClass: Number(raw[0]) };
-  if (!/^\d{1,3}$/.test(raw)) throw CliError.usage(`--status expects a status code from 0 to 999 or a class from 1xx to 5xx, got "${raw}".`);
-  return { statusCode: Number(raw) };
-}
-
-/** Which rows of how many, on stderr, so that stdout stays the rows only. */
-function pageNote(result: SearchResult, page: number, limit: number): string {
-  const pages = Math.max(1, Math.ceil(result.total / limit));
-  const first = result.total === 0 ? 0 : (page - 1) * limit + 1;
-  const last = Math.min(result.total, page * limit);
-  const next = page < pages ? `; --page ${page + 1} shows the next` : '';
-  const partial = result.complete ? '' : ` (only the newest ${result.scanned} profiles were searched)`;
-  return `Rows ${first}-${last} of ${result.total}${partial}, page ${page} of ${pages}${next}.\n`;
-}
-
 /**
  * Which profiles are listed, on stderr: the prefix and where it came from. The default prefix is
  * shared by every application that does not set its own, so its rows may be another app's.
@@ -148,16 +133,16 @@ export const profilerListCommand: CliCommand = {
       const summaries = rows.flatMap((row) => (row.ok ? [row.summary] : []));
       io.out(`${escapeJsonControl(JSON.stringify(summaries, null, 2))}\n`);
       for (const row of rows) if (!row.ok) io.err(`(unreadable row ${escapeControl(row.token)}: ${row.error})\n`);
-      io.err(pageNote(result, page, limit));
+      io.err(pageNote(result, page, limit, nextPage));
       return 0;
     }
     if (rows.length === 0) {
       io.out('No profiles found.\n');
-      if (result.total > 0) io.err(pageNote(result, page, limit));
+      if (result.total > 0) io.err(pageNote(result, page, limit, nextPage));
       return 0;
     }
     io.out(formatSummaryTable(rows));
-    io.err(pageNote(result, page, limit));
+    io.err(pageNote(result, page, limit, nextPage));
     return 0;
   },
 };

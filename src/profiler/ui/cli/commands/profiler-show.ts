@@ -5,7 +5,7 @@ import { SHOWN_CALLS } from '../format/format-app-io';
 import { formatProfile } from '../format/format-profile';
 import { parseProfile, unreadableProfileMessage } from '../../../profile-schema';
 import { type ProfileStorage } from '../../../storage/profile-storage';
-import { withParentErrors } from '../../resolve-parent-errors';
+import { readStoredJson, withStoredParentErrors } from '../read-stored-profile';
 import { withProfileStorage } from '../with-profile-storage';
 import { CONNECTION_HELP } from '../../../../cli/commands/connection-help';
 
@@ -40,13 +40,7 @@ function prettyJson(json: string): string {
 /** The profile `json` holds, with the parent's errors it refers to read from `storage`, or why it cannot be read. */
 async function readable(storage: Pick<ProfileStorage, 'read'>, json: string): Promise<ReturnType<typeof parseProfile>> {
   const parsed = parseProfile(json);
-  if (!parsed.ok) return parsed;
-  const profile = await withParentErrors(parsed.profile, async (token) => {
-    const read = await storage.read(token);
-    const parent = read.kind === 'found' ? parseProfile(read.json) : null;
-    return parent?.ok === true ? parent.profile : null;
-  });
-  return { ok: true, profile };
+  return parsed.ok ? { ok: true, profile: await withStoredParentErrors(storage, parsed.profile) } : parsed;
 }
 
 /** `loupe profiler:show TOKEN`: one stored profile, readable or as its JSON. */
@@ -60,13 +54,9 @@ export const profilerShowCommand: CliCommand = {
     if (requested === undefined) throw CliError.usage('profiler:show needs a TOKEN (or "latest").');
     if (extra.length > 0) throw CliError.usage(`profiler:show takes one TOKEN, got also "${extra.join(' ')}".`);
     const { token, json, parsed } = await withProfileStorage(io.env, args.connection, async ({ storage, prefix }) => {
-      const resolved = requested === 'latest' ? await storage.latest() : requested;
-      if (resolved === null) throw new CliError(1, `No profile is stored under the prefix "${prefix}" yet.`);
-      const found = await storage.read(resolved);
-      if (found.kind === 'missing') throw new CliError(1, `Token "${resolved}" not found.`);
-      if (found.kind === 'dropped') throw new CliError(1, `Token "${resolved}" was dropped: its profile could not be stored (${found.reason}).`);
+      const found = await readStoredJson(storage, prefix, requested);
       // An error sub-request's errors are its parent's: read while the connection is open.
-      return { token: resolved, json: found.json, parsed: args.flag('json') ? null : await readable(storage, found.json) };
+      return { ...found, parsed: args.flag('json') ? null : await readable(storage, found.json) };
     });
     if (parsed === null) {
       io.out(`${prettyJson(json)}\n`);

@@ -1,4 +1,4 @@
-import { analyzeQueries, isRequestOrigin, originFunction, originText, requestOriginText, type StoredCall, type StoredOrigin } from '../../../app-io/analyze-calls';
+import { analyzeQueries, isRequestOrigin, originFunction, originText, requestOriginText, type QueryAnalysis, type StoredCall, type StoredOrigin } from '../../../app-io/analyze-calls';
 import { groupBatchRewrite } from '../../../app-io/batch-rewrite';
 import { isFailedHttpCall } from '../../../app-io/http-call-outcome';
 import { type CallTotals, type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../../collect/collectors/app-io-collectors';
@@ -63,16 +63,13 @@ function more(listed: number, kept: number): string[] {
 }
 
 /**
- * The Database section: totals, the query shapes run in a loop (N+1) with where they came from,
- * then each query with its time, marks (N+1, duplicate, slow, error) and origin.
+ * The query shapes run in a loop (N+1), at most SHOWN_GROUPS: how often, how long, the SQL, the
+ * lines they ran from, the line of the loop, and the batched form that would replace them.
  */
-export function databaseLines(data: DatabaseCollectorData): string[] {
-  if (data.count === 0) return [];
-  const analysis = analyzeQueries(data.queries, data.slowMs);
+export function nPlusOneLines(data: DatabaseCollectorData, analysis: QueryAnalysis): string[] {
   const loops = analysis.groups.filter((group) => group.nPlusOne);
-  const inLoop = new Set(loops.flatMap((group) => group.queries));
-  const lines = [totalsLine(data, ['query', 'queries'], [...(loops.length > 0 ? [`${loops.length} N+1`] : []), ...(analysis.duplicates.size > 0 ? [plural(analysis.duplicates.size, 'duplicate')] : [])])];
-  if (loops.length > 0) lines.push('', 'N+1 (one query shape run in a loop: one query could fetch them all)');
+  if (loops.length === 0) return [];
+  const lines = ['N+1 (one query shape run in a loop: one query could fetch them all)'];
   for (const group of loops.slice(0, SHOWN_GROUPS)) {
     lines.push(`  ${group.count}x  ${formatDuration(group.time)}  ${oneLine(group.sql)}`);
     if (group.origins.length > 0) lines.push(`      from ${group.origins.slice(0, 3).join(', ')}${group.origins.length > 3 ? ', …' : ''}`);
@@ -81,18 +78,40 @@ export function databaseLines(data: DatabaseCollectorData): string[] {
     if (rewrite !== null) lines.push(`      batched: ${oneLine(rewrite.sql)}  (one query for the ${group.count} values of ${rewrite.column}: ${rewrite.saved} round trips fewer)`);
   }
   if (loops.length > SHOWN_GROUPS) lines.push(`  … ${loops.length - SHOWN_GROUPS} more shapes`);
+  return lines;
+}
+
+/** Query `index` of `data`: its number, time, driver, marks (N+1, duplicate, slow, error), rows and origin, then its SQL and the frames of its stack. */
+export function queryLines(data: DatabaseCollectorData, analysis: QueryAnalysis, index: number): string[] {
+  const query = data.queries[index];
+  if (query === undefined) return [];
+  const marks = [
+    ...(analysis.groups.some((group) => group.nPlusOne && group.queries.includes(index)) ? ['N+1'] : []),
+    ...(analysis.duplicates.has(index) ? ['duplicate'] : []),
+    ...(analysis.slow.has(index) ? ['slow'] : []),
+    ...(query.error === null ? [] : [`error: ${oneLine(query.error, 120)}`]),
+  ];
+  const rows = query.rows === null ? '' : `  ${plural(query.rows, 'row')}`;
+  return [
+    `  #${index + 1}  ${duration(query)}  ${query.driver}${query.database === '' ? '' : ` ${query.database}`}${marks.length === 0 ? '' : `  [${marks.join('] [')}]`}${rows}${origin(query)}`,
+    `      ${oneLine(query.sql)}`,
+    ...stackLines(query),
+  ];
+}
+
+/**
+ * The Database section: totals, the query shapes run in a loop (N+1) with where they came from,
+ * then each query with its time, marks (N+1, duplicate, slow, error) and origin.
+ */
+export function databaseLines(data: DatabaseCollectorData): string[] {
+  if (data.count === 0) return [];
+  const analysis = analyzeQueries(data.queries, data.slowMs);
+  const loops = analysis.groups.filter((group) => group.nPlusOne).length;
+  const lines = [totalsLine(data, ['query', 'queries'], [...(loops > 0 ? [`${loops} N+1`] : []), ...(analysis.duplicates.size > 0 ? [plural(analysis.duplicates.size, 'duplicate')] : [])])];
+  const loopLines = nPlusOneLines(data, analysis);
+  if (loopLines.length > 0) lines.push('', ...loopLines);
   lines.push('', 'Queries');
-  data.queries.slice(0, SHOWN_CALLS).forEach((query, index) => {
-    const marks = [
-      ...(inLoop.has(index) ? ['N+1'] : []),
-      ...(analysis.duplicates.has(index) ? ['duplicate'] : []),
-      ...(analysis.slow.has(index) ? ['slow'] : []),
-      ...(query.error === null ? [] : [`error: ${oneLine(query.error, 120)}`]),
-    ];
-    const rows = query.rows === null ? '' : `  ${plural(query.rows, 'row')}`;
-    lines.push(`  #${index + 1}  ${duration(query)}  ${query.driver}${query.database === '' ? '' : ` ${query.database}`}${marks.length === 0 ? '' : `  [${marks.join('] [')}]`}${rows}${origin(query)}`);
-    lines.push(`      ${oneLine(query.sql)}`, ...stackLines(query));
-  });
+  for (let index = 0; index < Math.min(SHOWN_CALLS, data.queries.length); index++) lines.push(...queryLines(data, analysis, index));
   return lines.concat(more(SHOWN_CALLS, data.queries.length));
 }
 

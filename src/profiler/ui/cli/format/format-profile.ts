@@ -158,15 +158,25 @@ function panelText(panel: PanelDefinition, data: object, profile: Profile): stri
   }
 }
 
+/** The sections of `profiler:show` every profile has, by the name the MCP server's `panel` takes. */
+export const PROFILE_SECTIONS = ['summary', 'phases', 'timeline', 'listeners', 'routing', 'errors', 'logs', 'database', 'http', 'redis', 'request', 'request-headers', 'response-headers'] as const;
+
+/** One titled block of `profiler:show`: Loupe's own (PROFILE_SECTIONS), an application panel's (its name), or `others`. */
+export interface ProfileSection {
+  readonly name: string;
+  /** The block, its title on the first line. */
+  readonly text: string;
+}
+
 /**
- * A stored profile for a terminal: summary, phases on a timeline, every span as a waterfall (bars
- * fitted to `columns`, the terminal's width, when given), listeners per phase, routing,
- * errors with their chain and first frames, logs, the application's SQL queries (N+1 shapes
- * first), HTTP calls and Redis commands, then the request and the headers both ways.
+ * The sections of a stored profile for a terminal: summary, phases on a timeline, every span as a
+ * waterfall (bars fitted to `columns`, the terminal's width, when given), listeners per phase,
+ * routing, errors with their chain and first frames, logs, the application's SQL queries (N+1
+ * shapes first), HTTP calls and Redis commands, then the request and the headers both ways.
  * Each section reads one collector's entry and says so when the profile has none; entries of
  * other collectors are shown by their panel's `text` when one of `panels` has it, else only named.
  */
-export function formatProfile(profile: Profile, columns?: number, panels: readonly PanelDefinition[] = []): string {
+export function profileSections(profile: Profile, columns?: number, panels: readonly PanelDefinition[] = []): ProfileSection[] {
   const unshown = Object.keys(profile.collectors).filter((name) => !SHOWN.has(name));
   // An application's collector whose panel writes text has a section of its own.
   const described = unshown.flatMap((name) => {
@@ -174,23 +184,34 @@ export function formatProfile(profile: Profile, columns?: number, panels: readon
     return panel === undefined ? [] : [{ name, panel }];
   });
   const others = unshown.filter((name) => !described.some((entry) => entry.name === name));
-  const sections = [
-    `Profile ${escapeControl(profile.token)} (${profile.type === 'sub' ? 'sub-request' : 'main request'})`,
-    section('Summary', summary(profile)),
-    section('Phases', fromEvents(profile, () => formatTimeline(requestPhases(profile) ?? [], profile.duration))),
-    section('Timeline', fromCollector<TimelineCollectorData>(profile, TIMELINE_COLLECTOR, (timeline) => formatWaterfall(timeline, columns))),
-    section('Listeners', fromEvents(profile, (events) => listenerLines(events.listeners))),
-    section('Routing', fromCollector(profile, ROUTER_COLLECTOR, routingLines)),
-    section('Errors', fromCollector<ExceptionCollectorData>(profile, EXCEPTION_COLLECTOR, (exception) => formatErrors(exception.errors))),
-    section('Logs', fromCollector<LogsCollectorData>(profile, LOGS_COLLECTOR, (logs) => logLines(logs.records))),
-    section('Database', fromCollector<DatabaseCollectorData>(profile, DATABASE_COLLECTOR, databaseLines)),
-    section('HTTP calls', fromCollector<HttpClientCollectorData>(profile, HTTP_CLIENT_COLLECTOR, httpClientLines)),
-    section('Redis', fromCollector<RedisCollectorData>(profile, REDIS_COLLECTOR, redisLines)),
-    section('Request', fromCollector(profile, REQUEST_COLLECTOR, requestLines)),
-    section('Request headers', fromCollector<RequestCollectorData>(profile, REQUEST_COLLECTOR, (request) => headerLines(request.headers))),
-    section('Response headers', fromCollector<RequestCollectorData>(profile, REQUEST_COLLECTOR, (request) => headerLines(request.response.headers))),
-    ...described.map(({ name, panel }) => section(panel.label, fromCollector(profile, name, (data) => panelText(panel, data, profile)))),
-    ...(others.length === 0 ? [] : [section('Other collectors (--json shows them)', others)]),
+  const sections: Record<(typeof PROFILE_SECTIONS)[number], string> = {
+    summary: section('Summary', summary(profile)),
+    phases: section('Phases', fromEvents(profile, () => formatTimeline(requestPhases(profile) ?? [], profile.duration))),
+    timeline: section('Timeline', fromCollector<TimelineCollectorData>(profile, TIMELINE_COLLECTOR, (timeline) => formatWaterfall(timeline, columns))),
+    listeners: section('Listeners', fromEvents(profile, (events) => listenerLines(events.listeners))),
+    routing: section('Routing', fromCollector(profile, ROUTER_COLLECTOR, routingLines)),
+    errors: section('Errors', fromCollector<ExceptionCollectorData>(profile, EXCEPTION_COLLECTOR, (exception) => formatErrors(exception.errors))),
+    logs: section('Logs', fromCollector<LogsCollectorData>(profile, LOGS_COLLECTOR, (logs) => logLines(logs.records))),
+    database: section('Database', fromCollector<DatabaseCollectorData>(profile, DATABASE_COLLECTOR, databaseLines)),
+    http: section('HTTP calls', fromCollector<HttpClientCollectorData>(profile, HTTP_CLIENT_COLLECTOR, httpClientLines)),
+    redis: section('Redis', fromCollector<RedisCollectorData>(profile, REDIS_COLLECTOR, redisLines)),
+    request: section('Request', fromCollector(profile, REQUEST_COLLECTOR, requestLines)),
+    'request-headers': section('Request headers', fromCollector<RequestCollectorData>(profile, REQUEST_COLLECTOR, (request) => headerLines(request.headers))),
+    'response-headers': section('Response headers', fromCollector<RequestCollectorData>(profile, REQUEST_COLLECTOR, (request) => headerLines(request.response.headers))),
+  };
+  return [
+    ...PROFILE_SECTIONS.map((name) => ({ name, text: sections[name] })),
+    ...described.map(({ name, panel }) => ({ name: panel.name, text: section(panel.label, fromCollector(profile, name, (data) => panelText(panel, data, profile))) })),
+    ...(others.length === 0 ? [] : [{ name: 'others', text: section('Other collectors (--json shows them)', others) }]),
   ];
-  return `${sections.join('\n\n')}\n`;
+}
+
+/** The heading line of `profiler:show`: the token, and whether it is a main request or a sub-request. */
+export function profileHeading(profile: Profile): string {
+  return `Profile ${escapeControl(profile.token)} (${profile.type === 'sub' ? 'sub-request' : 'main request'})`;
+}
+
+/** A stored profile for a terminal: its heading, then every section of profileSections. */
+export function formatProfile(profile: Profile, columns?: number, panels: readonly PanelDefinition[] = []): string {
+  return `${[profileHeading(profile), ...profileSections(profile, columns, panels).map((entry) => entry.text)].join('\n\n')}\n`;
 }
