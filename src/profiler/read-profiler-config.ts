@@ -1,6 +1,6 @@
 import { integer, fraction, invalid, list, type Env } from '../config/env-values';
 import { readSourceRoot } from '../config/source-root';
-import { CAPTURE_KINDS, MIN_PROFILE_BYTES, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig } from './profiler-config';
+import { CAPTURE_KINDS, CAPTURE_LIBRARIES, MIN_PROFILE_BYTES, PROFILER_DEFAULTS, type CaptureLibrary, type ProfilerConfig } from './profiler-config';
 import { namePatternProblem } from './collect/secret-names';
 import { readExplainConfig } from './explain/read-explain-config';
 
@@ -13,14 +13,40 @@ function readRedactNames(env: Env): readonly string[] {
   return Object.freeze([...names]);
 }
 
-function readCapture(env: Env): readonly CaptureKind[] {
+/** Other names of a library that PROFILER_CAPTURE takes: Node's `fetch` is undici. */
+const LIBRARY_ALIASES: ReadonlyMap<string, CaptureLibrary> = new Map([['fetch', 'undici']]);
+const LIBRARIES: readonly CaptureLibrary[] = CAPTURE_KINDS.flatMap((kind) => CAPTURE_LIBRARIES[kind]);
+const CAPTURE_EXPECTED = `a comma-separated list of kinds (${CAPTURE_KINDS.join(', ')}) and libraries (${LIBRARIES.join(', ')}; fetch is undici), a library or kind written -name to leave it out (http,redis,-undici), or none`;
+
+/** The libraries `name` stands for (a kind: all of its own), or `null` for an unknown name. */
+function librariesNamed(name: string): readonly CaptureLibrary[] | null {
+  const kind = CAPTURE_KINDS.find((candidate) => candidate === name);
+  if (kind !== undefined) return CAPTURE_LIBRARIES[kind];
+  const library = LIBRARY_ALIASES.get(name) ?? LIBRARIES.find((candidate) => candidate === name);
+  return library === undefined ? null : [library];
+}
+
+/**
+ * PROFILER_CAPTURE: kinds and libraries to capture, and `-name` ones to leave out; only `-name`
+ * ones leave those out of everything. Answers the kinds with a library still on and the
+ * libraries of those kinds left out.
+ */
+function readCapture(env: Env): Pick<ProfilerConfig, 'capture' | 'captureOff'> {
   const raw = env['PROFILER_CAPTURE'];
-  if (raw !== undefined && ['none', 'off', '0'].includes(raw.trim().toLowerCase())) return Object.freeze([]);
-  const kinds = list(env, 'PROFILER_CAPTURE', PROFILER_DEFAULTS.capture);
-  for (const kind of kinds) {
-    if (!(CAPTURE_KINDS as readonly string[]).includes(kind)) throw invalid('PROFILER_CAPTURE', kind, `a comma-separated list of ${CAPTURE_KINDS.join(', ')}, or none`);
+  if (raw !== undefined && ['none', 'off', '0'].includes(raw.trim().toLowerCase())) return { capture: Object.freeze([]), captureOff: Object.freeze([]) };
+  const on = new Set<CaptureLibrary>();
+  const off = new Set<CaptureLibrary>();
+  for (const name of list(env, 'PROFILER_CAPTURE', PROFILER_DEFAULTS.capture)) {
+    const leftOut = name.startsWith('-');
+    const libraries = librariesNamed(leftOut ? name.slice(1).trim() : name);
+    if (libraries === null) throw invalid('PROFILER_CAPTURE', name, CAPTURE_EXPECTED);
+    for (const library of libraries) (leftOut ? off : on).add(library);
   }
-  return Object.freeze([...new Set(kinds as readonly CaptureKind[])]);
+  const named = on.size === 0 ? LIBRARIES : [...on];
+  const captured = new Set(named.filter((library) => !off.has(library)));
+  const capture = CAPTURE_KINDS.filter((kind) => CAPTURE_LIBRARIES[kind].some((library) => captured.has(library)));
+  const captureOff = capture.flatMap((kind) => CAPTURE_LIBRARIES[kind]).filter((library) => !captured.has(library));
+  return { capture: Object.freeze(capture), captureOff: Object.freeze(captureOff) };
 }
 
 function readIde(env: Env): string | null {
@@ -53,7 +79,7 @@ export function readProfilerConfig(env: Env, retention: Pick<ProfilerConfig, 'ma
     cookieAllowList: Object.freeze([...list(env, 'PROFILER_COOKIE_ALLOWLIST', PROFILER_DEFAULTS.cookieAllowList)]),
     sample: fraction(env, 'PROFILER_SAMPLE', PROFILER_DEFAULTS.sample),
     slowMs: integer(env, 'PROFILER_SLOW_MS', PROFILER_DEFAULTS.slowMs, 0, 3_600_000),
-    capture: readCapture(env),
+    ...readCapture(env),
     maxEntries: integer(env, 'PROFILER_MAX_ENTRIES', PROFILER_DEFAULTS.maxEntries, 0, 100_000),
     slowCallMs: integer(env, 'PROFILER_SLOW_CALL_MS', PROFILER_DEFAULTS.slowCallMs, 0, 3_600_000),
     ide: readIde(env),
