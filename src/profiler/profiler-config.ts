@@ -33,6 +33,7 @@ export const CAPTURE_LIBRARIES = {
   postgres: ['postgres'],
 } as const satisfies Readonly<Record<CaptureKind, readonly string[]>>;
 
+/** A library whose calls PROFILER_CAPTURE turns on or off by name (`-undici`). */
 export type CaptureLibrary = (typeof CAPTURE_LIBRARIES)[CaptureKind][number];
 
 export interface ProfilerConfig {
