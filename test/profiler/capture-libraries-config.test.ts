@@ -1,6 +1,7 @@
 import test from 'ava';
 import { capturedLibraries } from '../../src/profiler/profiler-config';
 import { readProfilerConfig } from '../../src/profiler/read-profiler-config';
+import { profilerSettings, renderProfilerSettings } from '../../src/profiler/ui/panel/profiler-settings';
 
 /* PROFILER_CAPTURE read as kinds and libraries, `-name` leaving one out; no I/O. */
 
@@ -40,4 +41,11 @@ test('an unknown name, left out or not, is a configuration error that lists the 
     t.regex(error?.message ?? '', /PROFILER_CAPTURE/);
     for (const name of ['http', 'redis', 'mysql2', 'pg', 'postgres', 'undici', 'node:http', 'ioredis', 'node-redis']) t.true(error?.message.includes(name), `${value}: ${name} is listed`);
   }
+});
+
+test('the status page shows the kinds captured and the libraries left out', (t) => {
+  const settings = profilerSettings(null, read('http,redis,-undici,-ioredis'));
+  t.deepEqual(settings.captureOff, ['undici', 'ioredis']);
+  t.true(String(renderProfilerSettings(settings)).includes('http, redis (not undici, ioredis)'));
+  t.true(String(renderProfilerSettings(profilerSettings(null, readProfilerConfig({})))).includes('http, redis, mysql2, pg, postgres<'));
 });
