@@ -22,7 +22,7 @@ export { type RedisClusterConfig, type ClusterNode } from './redis/cluster-nodes
 export { type LocaleOptions } from './kernel/listeners/locale-listener';
 export { type SessionConfig } from './session/session-config';
 export { type SecurityConfig } from './security/security-config';
-export { CAPTURE_KINDS, type CaptureKind, type ProfilerConfig, type ProfilerConfigInput, type ExplainConfig, type ExplainDatabase, type ExplainDialect } from './profiler';
+export { CAPTURE_KINDS, CAPTURE_LIBRARIES, type CaptureKind, type CaptureLibrary, type CaptureName, type ProfilerConfig, type ProfilerConfigInput, type ExplainConfig, type ExplainDatabase, type ExplainDialect } from './profiler';
 export { serve, type CreateApp, type ServeOptions, type Serving } from './loupe/serve';
 export { type LoupePlugin, type PluginContext, type PluginRuntime } from './loupe/plugin';
 export { type WebSocketRoute, type WebSocketClient, type WebSocketUpgrade } from './server/web-socket-route';
