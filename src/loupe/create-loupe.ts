@@ -30,7 +30,7 @@ import { LoginThrottle } from '../security/login-throttle';
 import { createRememberMeListener } from '../security/remember-me-listener';
 import { securityExceptionListener } from '../security/security-exception-listener';
 import { type UserProvider } from '../security/user-provider';
-import { loadNativeUws } from '../server/load-uws';
+import { loadTunedUws } from '../server/tune-process';
 import { UwsServer } from '../server/uws-server';
 import { WorkerLink } from '../server/workers/worker-link';
 import { MemorySessionStorage } from '../session/memory-session-storage';
@@ -320,7 +320,8 @@ export function createLoupe(options: LoupeOptions): Loupe {
     },
     listenerTable: async () => (await ready()).registry.table(),
     listen: async () => {
-      const uws = loadNativeUws();
+      // The process's owner tunes it (tune-process.ts); createLoupe() and inject() change nothing global.
+      const uws = loadTunedUws((warning) => logger.warn(warning));
       const { kernel, runtimes } = await ready();
       const { host, port: wanted, maxBodySize } = config.server;
       server = new UwsServer(
