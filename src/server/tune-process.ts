@@ -119,12 +119,21 @@ export function headLimitWarning(tuning: ProcessTuning, abi: string = process.ve
 }
 
 /**
+ * The tunings that need no server: V8's pretenuring off. For a process owner that runs requests
+ * without listening (a benchmark of inject()); loadTunedUws applies it too. Applied once.
+ */
+export function tuneProcess(): ProcessTuningRecord {
+  if (record.pretenuring.state === 'pending') record = { ...record, pretenuring: disablePretenuring() };
+  return record;
+}
+
+/**
  * Tunes the process for serving (see each tuning) and answers uWS with its native binary. Called
  * by the process's owner as it starts to listen; the first call applies, later ones answer the
  * same record. `warn` is told when a tuning came too late to help; `load`: another loader (tests).
  */
 export function loadTunedUws(warn: (message: string) => void, load: () => Uws = loadNativeUws): Uws {
-  if (record.pretenuring.state === 'pending') record = { ...record, pretenuring: disablePretenuring() };
+  tuneProcess();
   // A load that throws (no binary for this system) leaves the head limit pending.
   const { uws, tuning } = loadWithHeadLimit(load);
   record = { ...record, headLimit: tuning };
