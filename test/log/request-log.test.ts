@@ -85,7 +85,7 @@ test.serial('LOG_FORMAT=pretty: one readable line per request, the stack under a
   await get(server, '/nope');
   const output = await outputWhen(server, (text) => text.includes('GET /nope'));
   const profile = `http://127\\.0\\.0\\.1:${server.port}/_profiler/[0-9a-f]{6}`;
-  t.regex(output, /^\[[\d:.]+\] INFO: Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: http:\/\/127\.0\.0\.1:\d+\/_profiler\/ \(APP_ENV=test, debug on\)$/m);
+  t.regex(output, /^\[[\d:.]+\] INFO: Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: http:\/\/127\.0\.0\.1:\d+\/_profiler\/ \(APP_ENV=test, debug on; process tuned: [^()]+\)$/m);
   t.regex(output, new RegExp(`^\\[[\\d:.]+\\] INFO: GET / 200 [0-9.]+ ms ${profile}$`, 'm'));
   t.regex(output, new RegExp(`^\\[[\\d:.]+\\] ERROR: GET /boom 500 [0-9.]+ ms ${profile}\\n\\s+err: \\{[^]*Boom! This controller failed on purpose\\.[^]*boom-controller\\.ts:\\d+`, 'm'));
   t.regex(output, new RegExp(`^\\[[\\d:.]+\\] WARN: GET /nope 404 [0-9.]+ ms ${profile}\\n\\s+error: "NotFoundHttpError: No route found`, 'm'));
