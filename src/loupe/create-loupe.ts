@@ -119,7 +119,8 @@ export interface Loupe {
   readonly logger: Logger;
   /**
    * Starts serving; resolves with the URL and the port actually bound (PORT=0 picks a free one),
-   * and with debug on the URL of the profiler's search page (else `null`).
+   * and with debug on the URL of the profiler's search page (else `null`). As the process's owner,
+   * tunes the process first (V8's pretenuring off, uWS's request-head limit: docs/configuration.md).
    */
   listen(): Promise<{ readonly url: string; readonly port: number; readonly profilerUrl: string | null }>;
   /** Runs one request through the kernel without a socket. */

@@ -120,6 +120,7 @@ async function supervise(config: Config, logger: Logger): Promise<{ serving: Ser
  * stops accepting, finishes in-flight requests, stores queued profiles and exits. With WORKERS=N
  * (N > 1) this process becomes a supervisor of N worker processes on the same port, each calling
  * `createApp` for its own kernel, profiler writer and Redis connections (see README, "Workers").
+ * The listening line names what listen() changed in the process (src/server/tune-process.ts).
  * Rejects when the server cannot start (the reason is the message); the caller prints it and exits.
  */
 export async function serve(createApp: CreateApp, options: ServeOptions = {}): Promise<Serving> {
