@@ -53,9 +53,12 @@ export function processTuning(): ProcessTuningRecord {
   return record;
 }
 
-/** Whether the process was started with its own say on the flag (`--allocation-site-pretenuring` or `--no-…`). */
-function flagGiven(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  return [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((arg) => /^--(no-)?allocation[-_]site[-_]pretenuring$/.test(arg));
+/**
+ * Whether node was started with its own say on the flag (`--allocation-site-pretenuring` or
+ * `--no-…`; NODE_OPTIONS takes no such V8 flag, so the command line is the only place).
+ */
+function flagGiven(execArgv: readonly string[]): boolean {
+  return execArgv.some((arg) => /^--(no-)?allocation[-_]site[-_]pretenuring$/.test(arg));
 }
 
 /**
@@ -76,7 +79,7 @@ function flagGiven(execArgv: readonly string[], nodeOptions: string | undefined)
  * allocation on. A process started with either form of the flag keeps its own.
  */
 function disablePretenuring(): ProcessTuning {
-  if (flagGiven(process.execArgv, process.env['NODE_OPTIONS'])) return { name: PRETENURING, state: 'kept' };
+  if (flagGiven(process.execArgv)) return { name: PRETENURING, state: 'kept' };
   setFlagsFromString('--no-allocation-site-pretenuring');
   return { name: PRETENURING, state: 'applied' };
 }
