@@ -5,8 +5,10 @@ import { loadNativeUws, type Uws } from './load-uws';
  * Everything Loupe changes in the process it serves from, each with why. Only the process's
  * owner applies it: serve() and a Loupe's listen() (through loadTunedUws), never an import of
  * loupe-kernel, createLoupe(), inject() or an adapter, which an application or a test runner
- * loads into a process that is not Loupe's. Nothing else in Loupe writes a V8 flag, an
- * environment variable or Error.stackTraceLimit.
+ * loads into a process that is not Loupe's. Nothing else in Loupe writes a V8 flag or an
+ * environment variable; `Error.stackTraceLimit` and `Error.prepareStackTrace` are set only for
+ * the length of one synchronous read of call sites, and put back before it returns
+ * (capture-origin.ts, read-stack.ts).
  */
 
 /** One change to the process: applied by Loupe, kept as the process was started, or come too late. */
