@@ -2,7 +2,6 @@
  * Loupe's public API: the only module an application imports. Everything else under src/ is
  * internal and may change without notice.
  */
-import './enable-source-maps';
 export { createLoupe, type Loupe, type LoupeOptions, type SecurityOptions, type ListenerTableRow } from './loupe/create-loupe';
 export { type InjectRequest, type InjectResponse } from './loupe/inject';
 export { readConfig, resolveConfig, type Config, type AppEnv } from './config/config';
