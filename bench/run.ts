@@ -17,8 +17,9 @@
  * BENCH_CONNECTIONS (64), BENCH_SOAK_SECONDS (0: off; 300 for the memory check), REDIS_URL,
  * BENCH_SERVERS (comma-separated names or parts of names: only those servers, e.g. `fastify,loupe`;
  * `=name` for that name alone, e.g. `=loupe debug`),
- * BENCH_BASELINE (another checkout of Loupe, built: its prod and debug servers run in the same
- * rounds as "Loupe prod (base)" and "Loupe debug (base)", for a before/after of a change),
+ * BENCH_BASELINE (another checkout of Loupe, built: its prod and debug servers and its Fastify
+ * plugin run in the same rounds as "Loupe prod (base)", "Loupe debug (base)" and "Fastify + Loupe
+ * profiler (base)", for a before/after of a change),
  * BENCH_AA=1 (an A/A run: "Loupe prod" runs twice from the same build, as "Loupe prod A" and
  * "Loupe prod B", whose ratio shows what the bench's own bias and noise are; it should be 1.00 ± 0.05),
  * BENCH_SEED (the start order's seed, printed by every run, to start in the same order again).
@@ -197,6 +198,7 @@ async function main(): Promise<void> {
     const base = path.resolve(BASELINE);
     candidates.push({ name: 'Loupe prod (base)', args: demo(base), env: { ...quiet, ...prod, REDIS_PREFIX: `${redisPrefix}base:` } });
     candidates.push({ name: 'Loupe debug (base)', args: demo(base), env: { ...quiet, ...dev, REDIS_PREFIX: `${redisPrefix}base:` } });
+    candidates.push({ name: `${ADAPTER_ROWS[0]} (base)`, args: peer('fastify-loupe.js'), env: { ...quiet, ...adapterEnv, LOUPE_BUILD: path.join(base, 'dist'), REDIS_PREFIX: `${redisPrefix}adapters-base:` } });
   }
   const servers: BenchServer[] = [];
   let sink: BenchServer | null = null;

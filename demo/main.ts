@@ -1,3 +1,4 @@
+import './enable-source-maps';
 import cluster from 'node:cluster';
 import { createLogger, readConfig, serve } from '../src';
 import { createDemoApp } from './demo-app';

@@ -2,7 +2,6 @@
  * Loupe's public API: the only module an application imports. Everything else under src/ is
  * internal and may change without notice.
  */
-import './enable-source-maps';
 export { createLoupe, type Loupe, type LoupeOptions, type SecurityOptions, type ListenerTableRow } from './loupe/create-loupe';
 export { type InjectRequest, type InjectResponse } from './loupe/inject';
 export { readConfig, resolveConfig, type Config, type AppEnv } from './config/config';
@@ -22,7 +21,7 @@ export { type RedisClusterConfig, type ClusterNode } from './redis/cluster-nodes
 export { type LocaleOptions } from './kernel/listeners/locale-listener';
 export { type SessionConfig } from './session/session-config';
 export { type SecurityConfig } from './security/security-config';
-export { CAPTURE_KINDS, type CaptureKind, type ProfilerConfig, type ProfilerConfigInput, type ExplainConfig, type ExplainDatabase, type ExplainDialect } from './profiler';
+export { CAPTURE_KINDS, CAPTURE_LIBRARIES, type CaptureKind, type CaptureLibrary, type CaptureName, type ProfilerConfig, type ProfilerConfigInput, type ExplainConfig, type ExplainDatabase, type ExplainDialect } from './profiler';
 export { serve, type CreateApp, type ServeOptions, type Serving } from './loupe/serve';
 export { type LoupePlugin, type PluginContext, type PluginRuntime } from './loupe/plugin';
 export { type WebSocketRoute, type WebSocketClient, type WebSocketUpgrade } from './server/web-socket-route';

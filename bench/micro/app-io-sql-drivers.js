@@ -23,6 +23,8 @@ function client(driver) {
 
 async function child(driver, mode, runs) {
   const { createLoupe, createLogger, readConfig, Response } = require('../../dist/src');
+  // The benchmark owns its process: tuned as serve() tunes one (createLoupe() and inject() leave it alone).
+  require('../../dist/src/server/tune-process').tuneProcess();
   const db = client(driver);
   const prefix = `loupe-micro-sql:${process.pid}:`;
   const app = createLoupe({

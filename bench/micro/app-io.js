@@ -13,6 +13,8 @@ const CALLS = 10;
 
 async function child(mode, runs) {
   const { createLoupe, createLogger, readConfig, Response } = require('../../dist/src');
+  // The benchmark owns its process: tuned as serve() tunes one (createLoupe() and inject() leave it alone).
+  require('../../dist/src/server/tune-process').tuneProcess();
   const { default: Redis } = require('ioredis');
   const pg = require('pg');
   const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');

@@ -20,6 +20,9 @@ const debug = mode === 'debug';
     readConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', APP_DEBUG: debug ? '1' : '0', APP_ENV: debug ? 'dev' : 'prod', APP_SECRET: 'micro-bench', REDIS_PREFIX: prefix, PROFILER_MAX_PROFILES: '1000000' }),
     createLogger({ level: process.env.LOG_LEVEL || 'silent', format: 'json' }),
   );
+  // This script owns its process, as serve() would: the same tuning (V8's pretenuring off), which
+  // createLoupe() and inject() leave to the process's owner.
+  require('../../dist/src/server/tune-process').tuneProcess();
   const request = { url: path, headers: { host: '127.0.0.1:8000', accept: '*/*' } };
   // With debug, the writer stores profiles (and the token allocator reserves tokens) over Redis,
   // which a loop of resolved promises never lets answer: without a pause every BATCH requests the

@@ -6,7 +6,7 @@
 //   node bench/micro/router.js /pages/welcome chain 2000000   # answered by the application's router
 //   node bench/micro/router.js /nope chain 500000             # a 404 of both
 // A router of a build where misses were thrown is measured the same way: a throw is caught here.
-// STACK_TRACES=0 measures with Error.stackTraceLimit at 0, as the RouterListener made misses without debug.
+// STACK_TRACES=0 measures with Error.stackTraceLimit at 0: errors with no frames, as the RouterListener makes misses without debug.
 const { Response } = require('../../dist/src');
 const { UrlMatcherRouter } = require('../../dist/src/routing/url-matcher-router');
 const { ChainRouter } = require('../../dist/src/routing/chain-router');

@@ -1,8 +1,10 @@
 'use strict';
 // Fastify 5 as in fastify.js with Loupe's profiler (loupe-kernel/fastify, from this checkout's
-// build) profiling every request and storing each profile in Redis, as Loupe debug does.
+// build, or the one LOUPE_BUILD names: BENCH_BASELINE's) profiling every request and storing each
+// profile in Redis, as Loupe debug does.
 const path = require('node:path');
-const { loupe } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'profiler', 'adapters', 'fastify'));
+const build = process.env.LOUPE_BUILD || path.join(__dirname, '..', '..', 'dist');
+const { loupe } = require(path.join(build, 'src', 'profiler', 'adapters', 'fastify'));
 
 async function main() {
   const fastify = require('fastify')({ logger: false });

@@ -6,7 +6,6 @@ import { type RequestData } from '../http/request-data';
 import { type Response } from '../http/response';
 import { discardBody, isStreamBody, type StreamOutcome } from '../http/response-body';
 import { type Controller } from './controller';
-import { disableAllocationSitePretenuring } from './disable-pretenuring';
 import { Exchange, type ExchangeOptions } from './exchange';
 import { createKernelMachine } from './kernel-machine';
 import { minimalErrorResponse } from './minimal-error-response';
@@ -61,9 +60,6 @@ export class Kernel {
   #handled = 0;
 
   constructor(options: KernelOptions) {
-    // A request's objects must start young: see disableAllocationSitePretenuring for what V8's
-    // pretenuring does to them otherwise (three times the CPU of a routed request).
-    disableAllocationSitePretenuring();
     this.#options = options;
     const { detailedTrace, recordLimit } = options;
     this.#exchangeOptions = { ...(detailedTrace === undefined ? {} : { detailedTrace }), ...(recordLimit === undefined ? {} : { recordLimit }) };

@@ -31,7 +31,7 @@ import { LoginThrottle } from '../security/login-throttle';
 import { createRememberMeListener } from '../security/remember-me-listener';
 import { securityExceptionListener } from '../security/security-exception-listener';
 import { type UserProvider } from '../security/user-provider';
-import { loadNativeUws } from '../server/load-uws';
+import { loadTunedUws } from '../server/tune-process';
 import { UwsServer } from '../server/uws-server';
 import { WorkerLink } from '../server/workers/worker-link';
 import { MemorySessionStorage } from '../session/memory-session-storage';
@@ -134,7 +134,8 @@ export interface Loupe {
   readonly logger: Logger;
   /**
    * Starts serving; resolves with the URL and the port actually bound (PORT=0 picks a free one),
-   * and with the profiler on the URL of the profiler's search page (else `null`).
+   * and with the profiler on the URL of the profiler's search page (else `null`). As the process's owner,
+   * tunes the process first (V8's pretenuring off, uWS's request-head limit: docs/configuration.md).
    */
   listen(): Promise<{ readonly url: string; readonly port: number; readonly profilerUrl: string | null }>;
   /** Runs one request through the kernel without a socket. */
@@ -336,7 +337,8 @@ export function createLoupe(options: LoupeOptions): Loupe {
     },
     listenerTable: async () => (await ready()).registry.table(),
     listen: async () => {
-      const uws = loadNativeUws();
+      // The process's owner tunes it (tune-process.ts); createLoupe() and inject() change nothing global.
+      const uws = loadTunedUws((warning) => logger.warn(warning));
       const { kernel, runtimes } = await ready();
       const { host, port: wanted, maxBodySize } = config.server;
       server = new UwsServer(

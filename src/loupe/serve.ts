@@ -4,6 +4,7 @@ import { type LoupeConfigInput } from '../config/config-input';
 import { createLogger } from '../log/create-logger';
 import { type Logger } from '../log/logger';
 import { splitRequestLineWarning } from '../server/runtime-warning';
+import { describeProcessTuning } from '../server/tune-process';
 import { Supervisor } from '../server/workers/supervisor';
 import { WorkerLink } from '../server/workers/worker-link';
 import { type WorkerCounters } from '../server/workers/worker-protocol';
@@ -64,14 +65,18 @@ function profilerState(config: Config): string {
   return config.profiler === config.debug ? '' : `, profiler ${config.profiler ? 'on' : 'off'}`;
 }
 
-/** The one line that says where the server is (scripts and tests wait for it): printed whatever LOG_LEVEL hides. */
-function announce(logger: Logger, config: Config, serving: Serving): void {
+/**
+ * The one line that says where the server is (scripts and tests wait for it): printed whatever
+ * LOG_LEVEL hides. It names what listen() changed in the process (`tuning`, see tune-process.ts).
+ */
+function announce(logger: Logger, config: Config, serving: Serving, tuning: string | null): void {
   const profiler = serving.profilerUrl === null ? '' : ` — profiler: ${serving.profilerUrl}`;
   const workers = serving.workers > 1 ? `, ${serving.workers} workers` : '';
   // Said where it is read first: what a restart loses, and why a second process would not share it.
   const kept = config.profiler ? 'sessions, login throttling and profiles' : 'sessions and login throttling';
   const memory = config.redis === null ? `, no Redis: ${kept} in memory (this process only)` : '';
-  logger.child({}, { level: 'info' }).info(`Loupe listening on ${serving.url}${profiler} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'}${profilerState(config)}${workers}${memory})`);
+  const tuned = tuning === null ? '' : `; ${tuning}`;
+  logger.child({}, { level: 'info' }).info(`Loupe listening on ${serving.url}${profiler} (APP_ENV=${config.appEnv}, debug ${config.debug ? 'on' : 'off'}${profilerState(config)}${workers}${memory}${tuned})`);
 }
 
 function countersOf(app: Loupe): WorkerCounters {
@@ -100,7 +105,7 @@ async function serveAsWorker(link: WorkerLink, createApp: CreateApp, config: Con
     await link.startFailed(messageOf(error));
     process.exit(1);
   }
-  link.listening(serving.url, serving.profilerUrl);
+  link.listening(serving.url, serving.profilerUrl, describeProcessTuning());
   link.reportCounters(() => countersOf(app));
   const stop = stopOnce(workerLogger, 'finishing in-flight requests', async () => {
     link.stopReporting();
@@ -113,12 +118,12 @@ async function serveAsWorker(link: WorkerLink, createApp: CreateApp, config: Con
 }
 
 /** The supervisor of WORKERS=N processes: starts them, restarts one that dies, stops them all on a signal. */
-async function supervise(config: Config, logger: Logger): Promise<Serving> {
+async function supervise(config: Config, logger: Logger): Promise<{ serving: Serving; tuning: string | null }> {
   const { host, port, workers } = config.server;
   const supervisor = new Supervisor({ workers, host, port, logger });
-  const listening = await supervisor.start();
+  const { url, port: bound, profilerUrl, tuning } = await supervisor.start();
   stopOnce(logger, `stopping ${workers} workers`, () => supervisor.stop());
-  return { ...listening, workers };
+  return { serving: { url, port: bound, profilerUrl, workers }, tuning };
 }
 
 /**
@@ -126,6 +131,7 @@ async function supervise(config: Config, logger: Logger): Promise<Serving> {
  * stops accepting, finishes in-flight requests, stores queued profiles and exits. With WORKERS=N
  * (N > 1) this process becomes a supervisor of N worker processes on the same port, each calling
  * `createApp` for its own kernel, profiler writer and Redis connections (see README, "Workers").
+ * The listening line names what listen() changed in the process (src/server/tune-process.ts).
  * Rejects when the server cannot start (the reason is the message); the caller prints it and exits.
  */
 export async function serve(createApp: CreateApp, options: ServeOptions = {}): Promise<Serving> {
@@ -138,13 +144,13 @@ export async function serve(createApp: CreateApp, options: ServeOptions = {}): P
   const warning = config.appEnv === 'prod' ? splitRequestLineWarning() : null;
   if (warning !== null) logger.child({}, { level: 'warn' }).warn(warning);
   if (config.server.workers > 1 && cluster.isPrimary) {
-    const serving = await supervise(config, logger);
-    announce(logger, config, serving);
+    const { serving, tuning } = await supervise(config, logger);
+    announce(logger, config, serving, tuning);
     return serving;
   }
   const app = createApp(config, logger);
   const serving = { ...(await app.listen()), workers: 1 };
-  announce(logger, config, serving);
+  announce(logger, config, serving, describeProcessTuning());
   stopOnce(logger, 'finishing in-flight requests', async () => {
     await app.close();
     return 0;

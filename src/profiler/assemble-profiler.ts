@@ -4,7 +4,7 @@ import { createProfilerListener } from './collect/profiler-listener';
 import { RedactionPolicy } from './collect/redaction-policy';
 import { Sampler, type SamplingStats } from './collect/sampler';
 import { ProfilerCore } from './core/profiler-core';
-import { type ProfilerConfig } from './profiler-config';
+import { capturedLibraries, type ProfilerConfig } from './profiler-config';
 import { type ProfileStorage } from './storage/profile-storage';
 import { type TokenSource } from './storage/token-source';
 import { debugTokenLinkListener } from './ui/debug-token-link-listener';
@@ -86,7 +86,7 @@ export function assembleProfiler(config: ProfilerConfig, store: ProfileStore, pa
     collectors: parts.collectors,
     redaction: new RedactionPolicy({ names: config.redact, visibleCookies: config.cookieAllowList }),
     sampler: new Sampler({ rate: config.sample, slowMs: config.slowMs }),
-    capture: config.capture,
+    capture: capturedLibraries(config),
     recordLimit: config.maxEntries,
     notProfiledReason: store.notProfiledReason,
     onNotProfiled: (reason) => {

@@ -18,7 +18,7 @@ export { type SourcePosition, type SourceReader, type SourceExcerpt } from '../v
 export { type ToolbarItem } from './ui/toolbar/toolbar-item';
 export { type Profile, type CollectorEntry, type ProfileCut, type ProfileSummary } from './profile';
 export { ProfilerPaths, profilePath } from './profiler-paths';
-export { CAPTURE_KINDS, PROFILE_VERSION, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig, type ProfilerConfigInput, type ProfileVersion } from './profiler-config';
+export { CAPTURE_KINDS, CAPTURE_LIBRARIES, PROFILE_VERSION, PROFILER_DEFAULTS, type CaptureKind, type CaptureLibrary, type CaptureName, type ProfilerConfig, type ProfilerConfigInput, type ProfileVersion } from './profiler-config';
 export { readProfilerConfig, resolveProfilerConfig } from './read-profiler-config';
 export { type ExplainConfig, type ExplainDatabase, type ExplainDialect } from './explain/explain-config';
 export { checkProfilerParts } from './check-profiler-parts';

@@ -21,6 +21,25 @@ export const CAPTURE_KINDS = ['http', 'redis', 'mysql2', 'pg', 'postgres'] as co
 /** One of CAPTURE_KINDS. */
 export type CaptureKind = (typeof CAPTURE_KINDS)[number];
 
+/**
+ * The libraries whose calls each kind captures, as PROFILER_CAPTURE names them: `undici` is
+ * Node's `fetch` and the undici package, `node:http` the http and https clients (axios and got
+ * included). A kind of one library is named after it.
+ */
+export const CAPTURE_LIBRARIES = {
+  http: ['undici', 'node:http'],
+  redis: ['ioredis', 'node-redis'],
+  mysql2: ['mysql2'],
+  pg: ['pg'],
+  postgres: ['postgres'],
+} as const satisfies Readonly<Record<CaptureKind, readonly string[]>>;
+
+/** A library whose calls PROFILER_CAPTURE turns on or off by name (`-undici`). */
+export type CaptureLibrary = (typeof CAPTURE_LIBRARIES)[CaptureKind][number];
+
+/** A name PROFILER_CAPTURE takes: a kind, a library (`fetch` is `undici`), either written `-name` to leave it out. */
+export type CaptureName = CaptureKind | CaptureLibrary | 'fetch' | `-${CaptureKind | CaptureLibrary | 'fetch'}`;
+
 /** The profiler's settings, read from the PROFILER_* variables of `config.env`, validated once and frozen. */
 export interface ProfilerConfig {
   /** Seconds a stored profile lives. */
@@ -45,6 +64,8 @@ export interface ProfilerConfig {
   readonly slowMs: number;
   /** The application's I/O captured into its requests' profiles: outgoing HTTP, Redis, SQL through mysql2, pg and postgres.js. */
   readonly capture: readonly CaptureKind[];
+  /** Libraries of the captured kinds whose calls are left out (PROFILER_CAPTURE's `-undici`, `-ioredis`…). */
+  readonly captureOff: readonly CaptureLibrary[];
   /** Entries a request keeps of each kind (queries, calls, commands); the rest are counted. */
   readonly maxEntries: number;
   /** A query, call or command at least this many milliseconds long is flagged slow. */
@@ -91,8 +112,11 @@ export interface ProfilerConfigInput {
   readonly sample?: number;
   /** PROFILER_SLOW_MS. */
   readonly slowMs?: number;
-  /** PROFILER_CAPTURE; `[]` captures nothing. */
-  readonly capture?: readonly CaptureKind[];
+  /**
+   * PROFILER_CAPTURE: kinds and libraries to capture, `-name` to leave one out (`['http', 'redis', '-undici']`);
+   * only `-name`s leave those out of everything; `[]` captures nothing.
+   */
+  readonly capture?: readonly CaptureName[];
   /** PROFILER_MAX_ENTRIES. */
   readonly maxEntries?: number;
   /** PROFILER_SLOW_CALL_MS. */
@@ -129,9 +153,16 @@ export const PROFILER_DEFAULTS: ProfilerConfig = Object.freeze({
   sample: 1,
   slowMs: 500,
   capture: Object.freeze([...CAPTURE_KINDS]),
+  captureOff: Object.freeze([]),
   maxEntries: 500,
   slowCallMs: 100,
   ide: null,
   sourceRoot: null,
   explain: EXPLAIN_DEFAULTS,
 });
+
+/** The libraries whose calls are captured: those of the kinds in `capture`, less `captureOff`. */
+export function capturedLibraries(config: Pick<ProfilerConfig, 'capture' | 'captureOff'>): readonly CaptureLibrary[] {
+  const off = new Set<CaptureLibrary>(config.captureOff);
+  return config.capture.flatMap((kind) => CAPTURE_LIBRARIES[kind]).filter((library) => !off.has(library));
+}

@@ -1,7 +1,7 @@
 import { invalidGiven, invalidSetting, pickFraction, pickInteger, pickList, type Setting } from '../config/config-values';
 import { type Env } from '../config/env-values';
 import { readSourceRoot } from '../config/source-root';
-import { CAPTURE_KINDS, MIN_PROFILE_BYTES, PROFILER_DEFAULTS, type CaptureKind, type ProfilerConfig, type ProfilerConfigInput } from './profiler-config';
+import { CAPTURE_KINDS, CAPTURE_LIBRARIES, MIN_PROFILE_BYTES, PROFILER_DEFAULTS, type CaptureLibrary, type ProfilerConfig, type ProfilerConfigInput } from './profiler-config';
 import { namePatternProblem } from './collect/secret-names';
 import { readExplainConfig } from './explain/read-explain-config';
 
@@ -33,15 +33,43 @@ function resolveRedactNames(given: unknown, env: Env): readonly string[] {
   return Object.freeze([...names]);
 }
 
-function resolveCapture(given: unknown, env: Env): readonly CaptureKind[] {
+/** Other names of a library that PROFILER_CAPTURE takes: Node's `fetch` is undici. */
+const LIBRARY_ALIASES: ReadonlyMap<string, CaptureLibrary> = new Map([['fetch', 'undici']]);
+const LIBRARIES: readonly CaptureLibrary[] = CAPTURE_KINDS.flatMap((kind) => CAPTURE_LIBRARIES[kind]);
+const CAPTURE_EXPECTED = `a comma-separated list of kinds (${CAPTURE_KINDS.join(', ')}) and libraries (${LIBRARIES.join(', ')}; fetch is undici), a library or kind written -name to leave it out (http,redis,-undici), or none`;
+
+/** The libraries `name` stands for (a kind: all of its own), or `null` for an unknown name. */
+function librariesNamed(name: string): readonly CaptureLibrary[] | null {
+  const kind = CAPTURE_KINDS.find((candidate) => candidate === name);
+  if (kind !== undefined) return CAPTURE_LIBRARIES[kind];
+  const library = LIBRARY_ALIASES.get(name) ?? LIBRARIES.find((candidate) => candidate === name);
+  return library === undefined ? null : [library];
+}
+
+/**
+ * PROFILER_CAPTURE (or `capture` in code): kinds and libraries to capture, and `-name` ones to
+ * leave out; only `-name` ones leave those out of everything. Answers the kinds with a library
+ * still on and the libraries of those kinds left out.
+ */
+function resolveCapture(given: unknown, env: Env): Pick<ProfilerConfig, 'capture' | 'captureOff'> {
   const raw = env['PROFILER_CAPTURE'];
-  if (given === undefined && raw !== undefined && ['none', 'off', '0'].includes(raw.trim().toLowerCase())) return Object.freeze([]);
+  const nothing = { capture: Object.freeze([]), captureOff: Object.freeze([]) };
+  if (given === undefined && raw !== undefined && ['none', 'off', '0'].includes(raw.trim().toLowerCase())) return nothing;
   // An empty array in code captures nothing; the variable says so with `none`.
-  const kinds = Array.isArray(given) && given.length === 0 ? [] : pickList(given, SETTINGS.capture, env, PROFILER_DEFAULTS.capture);
-  for (const kind of kinds) {
-    if (!(CAPTURE_KINDS as readonly string[]).includes(kind)) throw invalidSetting(SETTINGS.capture, given !== undefined, kind, `a comma-separated list of ${CAPTURE_KINDS.join(', ')}, or none`);
+  if (Array.isArray(given) && given.length === 0) return nothing;
+  const on = new Set<CaptureLibrary>();
+  const off = new Set<CaptureLibrary>();
+  for (const name of pickList(given, SETTINGS.capture, env, PROFILER_DEFAULTS.capture)) {
+    const leftOut = name.startsWith('-');
+    const libraries = librariesNamed(leftOut ? name.slice(1).trim() : name);
+    if (libraries === null) throw invalidSetting(SETTINGS.capture, given !== undefined, name, CAPTURE_EXPECTED);
+    for (const library of libraries) (leftOut ? off : on).add(library);
   }
-  return Object.freeze([...new Set(kinds as readonly CaptureKind[])]);
+  const named = on.size === 0 ? LIBRARIES : [...on];
+  const captured = new Set(named.filter((library) => !off.has(library)));
+  const capture = CAPTURE_KINDS.filter((kind) => CAPTURE_LIBRARIES[kind].some((library) => captured.has(library)));
+  const captureOff = capture.flatMap((kind) => CAPTURE_LIBRARIES[kind]).filter((library) => !captured.has(library));
+  return { capture: Object.freeze(capture), captureOff: Object.freeze(captureOff) };
 }
 
 function resolveIde(given: unknown, env: Env): string | null {
@@ -83,7 +111,7 @@ export function resolveProfilerConfig(given: ProfilerConfigInput, env: Env, rete
     cookieAllowList: Object.freeze([...pickList(given.cookieAllowList, SETTINGS.cookieAllowList, env, PROFILER_DEFAULTS.cookieAllowList)]),
     sample: pickFraction(given.sample, SETTINGS.sample, env, PROFILER_DEFAULTS.sample),
     slowMs: pickInteger(given.slowMs, SETTINGS.slowMs, env, PROFILER_DEFAULTS.slowMs, 0, 3_600_000),
-    capture: resolveCapture(given.capture, env),
+    ...resolveCapture(given.capture, env),
     maxEntries: pickInteger(given.maxEntries, SETTINGS.maxEntries, env, PROFILER_DEFAULTS.maxEntries, 0, 100_000),
     slowCallMs: pickInteger(given.slowCallMs, SETTINGS.slowCallMs, env, PROFILER_DEFAULTS.slowCallMs, 0, 3_600_000),
     ide: resolveIde(given.ide, env),

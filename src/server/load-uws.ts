@@ -10,19 +10,6 @@ export type Uws = typeof UwsModule;
 const UWS_PACKAGE = 'uWebSockets.js';
 
 /**
- * The largest request head (request line and headers) uWS accepts, in bytes, unless the
- * environment says otherwise. The package's binaries for Node 22 and later come from a uWS that
- * reads UWS_HTTP_MAX_HEADERS_SIZE when it loads and answers 431 past it, 4 KiB by default: an
- * 8 KB URL would be refused there and served under Node 20, whose older build has no such knob
- * and takes heads up to about 125 KiB. 128 KiB gives every Node version the same limit.
- */
-const MAX_HEAD_SIZE = String(128 * 1024);
-
-function defaultMaxHeadSize(env: NodeJS.ProcessEnv): void {
-  if (env['UWS_HTTP_MAX_HEADERS_SIZE'] === undefined || env['UWS_HTTP_MAX_HEADERS_SIZE'] === '') env['UWS_HTTP_MAX_HEADERS_SIZE'] = MAX_HEAD_SIZE;
-}
-
-/**
  * Some uWebSockets.js packages fall back to a slow pure-JS imitation when their native binary does
  * not load (the one Loupe used before did). A native addon's functions print as `[native code]`;
  * an imitation's do not.
@@ -45,10 +32,11 @@ function packageDirOf(id: string): string | null {
  * The package's own loader picks the binary for the running platform, architecture and Node ABI;
  * it is required here, not imported, so that only starting a server needs it (inject() does not)
  * and a failure is explained rather than thrown at import. `id`: another copy of the package (tests).
+ * It changes nothing in the process: loadTunedUws (tune-process.ts) gives uWS its request-head
+ * limit around the first load.
  */
 export function loadNativeUws(id: string = UWS_PACKAGE): Uws {
   let module: Uws;
-  defaultMaxHeadSize(process.env);
   try {
     module = require(id) as Uws;
   } catch (error) {

@@ -9,7 +9,7 @@ import { type Kernel, type RunningRequest } from '../kernel/kernel';
 import { asksToClose } from './asks-to-close';
 import { copyRequest } from './copy-request';
 import { registerWebSocketRoute, type WebSocketRoute } from './web-socket-route';
-import { loadNativeUws, type Uws } from './load-uws';
+import { type Uws } from './load-uws';
 import { announcesBody, readBody } from './read-body';
 import { declaredLength, streamResponse, type StreamingResponse } from './stream-response';
 
@@ -52,7 +52,8 @@ export class UwsServer {
   #listenSocket: us_listen_socket | null = null;
   #port = 0;
 
-  constructor(kernel: Kernel, options: UwsServerOptions, uws: Uws = loadNativeUws()) {
+  /** `uws`: as loadTunedUws answers it, loaded by the process's owner with its request-head limit. */
+  constructor(kernel: Kernel, options: UwsServerOptions, uws: Uws) {
     this.#uws = uws;
     this.#kernel = kernel;
     this.#options = options;

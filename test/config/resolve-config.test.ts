@@ -158,7 +158,8 @@ test('the profiler\'s settings given in code win over its PROFILER_* variables, 
   t.deepEqual(resolveProfilerConfig({}, env), readProfilerConfig(env));
   t.throws(() => resolveProfilerConfig({ maxProfiles: 0 }, {}), { message: 'Invalid profilerConfig.maxProfiles 0: expected an integer from 1 to 10000000.' });
   t.throws(() => resolveProfilerConfig({ ide: 'vscode://file' }, {}), { message: 'Invalid profilerConfig.ide "vscode://file": expected a link template with %f (the file) and usually %l (the line), e.g. vscode://file/%f:%l.' });
-  t.throws(() => resolveProfilerConfig({ capture: ['mongo' as 'http'] }, {}), { message: /^Invalid profilerConfig\.capture "mongo": expected a comma-separated list of http, redis, mysql2, pg, postgres, or none\.$/ });
+  t.throws(() => resolveProfilerConfig({ capture: ['mongo' as 'http'] }, {}), { message: /^Invalid profilerConfig\.capture "mongo": expected a comma-separated list of kinds \(http, redis, mysql2, pg, postgres\) and libraries \(undici, node:http, ioredis, node-redis, mysql2, pg, postgres; fetch is undici\)/ });
+  t.like(resolveProfilerConfig({ capture: ['http', 'redis', '-fetch'] }, { PROFILER_CAPTURE: 'pg' }), { capture: ['http', 'redis'], captureOff: ['undici'] });
   // @ts-expect-error -- a rate is a number
   t.throws(() => resolveProfilerConfig({ sample: '0.1' }, {}), { message: 'Invalid profilerConfig.sample "0.1": expected a number from 0 to 1.' });
 });

@@ -6,6 +6,8 @@ import { deleteKeys } from '../helpers/test-server';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const LISTENING = /^Loupe listening on http:\/\/127\.0\.0\.1:\d+/;
+/** What serve() changed in the demo's process, as its listening line ends (src/server/tune-process.ts). */
+const TUNED = 'process tuned: V8 --no-allocation-site-pretenuring, uWS request heads up to 128 KiB';
 
 interface Record {
   readonly level: number;
@@ -56,7 +58,8 @@ test.serial('LOG_FORMAT=json: the listening line, then one JSON line per request
   const all = records(await outputWhen(server, (output) => output.includes('"path":"/nope"')));
   const [listening] = all;
   t.regex(String(listening?.msg), LISTENING);
-  t.true(String(listening?.msg).endsWith(`— profiler: http://127.0.0.1:${server.port}/_profiler/ (APP_ENV=test, debug on)`));
+  // serve() names what it changed in the process (src/server/tune-process.ts).
+  t.true(String(listening?.msg).endsWith(`— profiler: http://127.0.0.1:${server.port}/_profiler/ (APP_ENV=test, debug on; ${TUNED})`));
 
   const ok = requestLine(all, '/');
   t.like(ok, { level: 30, method: 'GET', status: 200, token: home.headers['x-debug-token'], profile: `http://127.0.0.1:${server.port}/_profiler/${String(home.headers['x-debug-token'])}` });
@@ -82,7 +85,7 @@ test.serial('LOG_FORMAT=pretty: one readable line per request, the stack under a
   await get(server, '/nope');
   const output = await outputWhen(server, (text) => text.includes('GET /nope'));
   const profile = `http://127\\.0\\.0\\.1:${server.port}/_profiler/[0-9a-f]{6}`;
-  t.regex(output, /^\[[\d:.]+\] INFO: Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: http:\/\/127\.0\.0\.1:\d+\/_profiler\/ \(APP_ENV=test, debug on\)$/m);
+  t.regex(output, /^\[[\d:.]+\] INFO: Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: http:\/\/127\.0\.0\.1:\d+\/_profiler\/ \(APP_ENV=test, debug on; process tuned: [^()]+\)$/m);
   t.regex(output, new RegExp(`^\\[[\\d:.]+\\] INFO: GET / 200 [0-9.]+ ms ${profile}$`, 'm'));
   t.regex(output, new RegExp(`^\\[[\\d:.]+\\] ERROR: GET /boom 500 [0-9.]+ ms ${profile}\\n\\s+err: \\{[^]*Boom! This controller failed on purpose\\.[^]*boom-controller\\.ts:\\d+`, 'm'));
   t.regex(output, new RegExp(`^\\[[\\d:.]+\\] WARN: GET /nope 404 [0-9.]+ ms ${profile}\\n\\s+error: "NotFoundHttpError: No route found`, 'm'));
@@ -96,7 +99,7 @@ test.serial('LOG_LEVEL=warn hides the lines of successful requests; without debu
   t.is((await get(server, '/nope')).status, 404);
   const all = records(await outputWhen(server, (output) => output.includes('"path":"/nope"')));
   // Under Node 20 a warning about its uWS comes first (src/server/runtime-warning.ts).
-  t.regex(String(all.find((record) => String(record.msg).startsWith('Loupe listening'))?.msg), /^Loupe listening on http:\/\/127\.0\.0\.1:\d+ \(APP_ENV=prod, debug off\)$/);
+  t.regex(String(all.find((record) => String(record.msg).startsWith('Loupe listening'))?.msg), /^Loupe listening on http:\/\/127\.0\.0\.1:\d+ \(APP_ENV=prod, debug off; process tuned: [^()]+\)$/);
   t.is(requestLine(all, '/'), undefined);
   const notFound = requestLine(all, '/nope');
   t.like(notFound, { level: 40, status: 404 });

@@ -184,7 +184,7 @@ test('serve() takes the configuration in code too, hands each createApp the reso
   t.like(given, [{ debug: false, profiler: true, redis: null, server: { port: 0 } }]);
   t.regex(String((await get(serving.port, '/hello')).headers['x-debug-token']), /^[0-9a-f]{6}$/);
   const listeningLine = lines.map((line) => (JSON.parse(line) as { msg: string }).msg).find((msg) => msg.startsWith('Loupe listening on'));
-  t.regex(String(listeningLine), /^Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: http:\/\/127\.0\.0\.1:\d+\/_profiler\/ \(APP_ENV=test, debug off, profiler on, no Redis: sessions, login throttling and profiles in memory \(this process only\)\)$/);
+  t.regex(String(listeningLine), /^Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: http:\/\/127\.0\.0\.1:\d+\/_profiler\/ \(APP_ENV=test, debug off, profiler on, no Redis: sessions, login throttling and profiles in memory \(this process only\)(; process tuned: [^)]*)?\)$/);
 });
 
 test('the profiler\'s own settings given in code (profilerConfig) win over its PROFILER_* variables, and are checked by path', async (t) => {

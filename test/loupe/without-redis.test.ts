@@ -70,7 +70,7 @@ test('served without Redis on a free port, real HTTP requests keep their session
   t.timeout(120_000);
   const { served } = await runFixture();
   t.deepEqual(served.sessions, ['1', '2']);
-  t.regex(String(served.listening), /^Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: .* \(APP_ENV=test, debug on, no Redis: sessions, login throttling and profiles in memory \(this process only\)\)$/);
+  t.regex(String(served.listening), /^Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: .* \(APP_ENV=test, debug on, no Redis: sessions, login throttling and profiles in memory \(this process only\); process tuned: [^()]+\)$/);
 });
 
 test('an application without Redis opens no connection to any Redis and loads no Redis client', async (t) => {

@@ -50,7 +50,7 @@ const BOOM_LINE = 7;
 
 for (const [name, flags] of [
   ['npm start (node --enable-source-maps)', null],
-  ['plain node: Loupe turns source maps on itself', []],
+  ["plain node: the demo's entry point turns source maps on itself (importing Loupe does not)", []],
 ] as const) {
   test(`the compiled demo's stack traces name the .ts sources and lines: ${name}`, async (t) => {
     await built(t);

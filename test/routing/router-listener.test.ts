@@ -272,7 +272,7 @@ function raised(data: Parameters<typeof exchangeFor>[0], stackTraces: boolean): 
 
 const frameLines = (error: unknown): string[] => String((error as Error).stack).split('\n').filter((line) => /^\s+at /.test(line));
 
-test('without stack traces (no debug) the 404 and 405 and their causes capture no frames; the limit is restored after', (t) => {
+test('without stack traces (no debug) the 404 and 405 and their causes capture no frames, and Error.stackTraceLimit is left as it was', (t) => {
   const limit = Error.stackTraceLimit;
   const notFound = raised({ path: '/nowhere' }, false);
   t.true(notFound instanceof NotFoundHttpError);

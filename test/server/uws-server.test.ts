@@ -1,5 +1,6 @@
 import test from 'ava';
 import { type Kernel } from '../../src/kernel/kernel';
+import { loadNativeUws } from '../../src/server/load-uws';
 import { UwsServer } from '../../src/server/uws-server';
 import { httpRequest } from '../helpers/http-client';
 
@@ -14,7 +15,7 @@ test('an error escaping the kernel answers 500, is reported, and the server keep
     },
     whenIdle: () => Promise.resolve(),
   } as unknown as Kernel;
-  const server = new UwsServer(kernel, { host: '127.0.0.1', port: 0, maxBodySize: 1024, onError: (error) => reported.push(error) });
+  const server = new UwsServer(kernel, { host: '127.0.0.1', port: 0, maxBodySize: 1024, onError: (error) => reported.push(error) }, loadNativeUws());
   const port = await server.listen();
   try {
     const first = await httpRequest(port, { path: '/anything' });

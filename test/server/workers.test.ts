@@ -75,7 +75,8 @@ async function startWorkers(env: Readonly<Record<string, string>> = {}): Promise
 test.serial('WORKERS=2: both workers answer on one port, tokens stay unique, every profile is stored, the live feed of either announces all, and the status page shows each worker', async (t) => {
   const server = await startWorkers();
   try {
-    t.regex(server.output(), /Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: .* \(APP_ENV=test, debug on, 2 workers\)/);
+    // Each worker tunes its own process; the supervisor's line names what the first one applied.
+    t.regex(server.output(), /Loupe listening on http:\/\/127\.0\.0\.1:\d+ — profiler: .* \(APP_ENV=test, debug on, 2 workers; process tuned: V8 --no-allocation-site-pretenuring, uWS request heads up to 128 KiB\)/);
     // The start line is printed once, by the supervisor.
     t.is(server.output().match(/Loupe listening on/g)?.length, 1);
     // The live feed of the one worker this socket reaches announces what every worker stores.

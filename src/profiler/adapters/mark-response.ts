@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { HeaderBag } from '../../http/header-bag';
 import { type Request } from '../../http/request';
 import { type ProfiledRequest } from '../core/profiled-request';
+import { serverTimingOf } from './server-timing-of';
 import { profilePath, PROFILER_PREFIX, TOOLBAR_PREFIX } from '../profiler-paths';
 import { allowToolbarInCsp } from '../ui/toolbar/toolbar-csp';
 import { renderToolbarSnippet } from '../ui/toolbar/toolbar-snippet';
@@ -18,6 +19,14 @@ export interface ResponseHeaderAccess {
   remove(name: string): void;
 }
 
+/** How an adapter marks its responses. */
+export interface MarkOptions {
+  /** Whether the client may read profiles (PROFILER_ALLOWED_IPS): the toolbar is put only in their pages. */
+  readonly isAllowedClient: (address: string) => boolean;
+  /** Whether the response gets the request's `Server-Timing` (after the application's own metrics, where it set some). */
+  readonly serverTiming: boolean;
+}
+
 /** Whether a response gets the toolbar, as Loupe's WebDebugToolbarListener and Symfony's decide. */
 function wantsToolbar(request: Request, status: number, headers: ResponseHeaderAccess): boolean {
   // Unlike the kernel, which measures a HEAD page as its GET, a foreign server has already sized its HEAD answer.
@@ -32,11 +41,11 @@ function wantsToolbar(request: Request, status: number, headers: ResponseHeaderA
 
 /** Gives the toolbar a nonce where the page's Content-Security-Policy would refuse it. */
 function allowToolbar(headers: ResponseHeaderAccess): string | null {
+  const policies = POLICY_HEADERS.map((name) => [name, headers.get(name)] as const);
+  // Most pages have no policy: nothing to rewrite, no bag to make.
+  if (policies.every(([, value]) => value === undefined)) return null;
   const bag = new HeaderBag();
-  for (const name of POLICY_HEADERS) {
-    const value = headers.get(name);
-    if (value !== undefined) bag.set(name, value);
-  }
+  for (const [name, value] of policies) if (value !== undefined) bag.set(name, value);
   const nonce = allowToolbarInCsp(bag, () => randomBytes(16).toString('base64'));
   if (nonce === null) return null;
   for (const name of POLICY_HEADERS) {
@@ -46,15 +55,23 @@ function allowToolbar(headers: ResponseHeaderAccess): string | null {
   return nonce;
 }
 
+/** Adds the request's metrics (serverTimingOf) to the response's `Server-Timing`, after the application's own. */
+function addServerTiming(request: ProfiledRequest, headers: ResponseHeaderAccess): void {
+  const own = headers.get('server-timing');
+  const timing = serverTimingOf(request.trace);
+  headers.set('Server-Timing', own === undefined || own === '' ? timing : `${own}, ${timing}`);
+}
+
 /**
- * Marks a response of a foreign server about to be sent with `status`: `X-Debug-Token` and
- * `X-Debug-Token-Link` when the request is profiled, the `X-Debug-Toolbar` directive removed (it
- * is meant for Loupe, not the client), and, when the page is one that gets the toolbar (HTML, not
- * compressed, redirected, attached, asked by XHR or for HEAD; a client of PROFILER_ALLOWED_IPS;
- * no `X-Debug-Toolbar: off`), the snippet to put before its last `</body>`, its CSP given a nonce.
- * Answers `null` when the page gets no toolbar.
+ * Marks a response of a foreign server about to be sent with `status`: `Server-Timing` (unless
+ * `options.serverTiming` is off), `X-Debug-Token` and `X-Debug-Token-Link` when the request is
+ * profiled, the `X-Debug-Toolbar` directive removed (it is meant for Loupe, not the client), and,
+ * when the page is one that gets the toolbar (HTML, not compressed, redirected, attached, asked by
+ * XHR or for HEAD; a client of PROFILER_ALLOWED_IPS; no `X-Debug-Toolbar: off`), the snippet to
+ * put before its last `</body>`, its CSP given a nonce. Answers `null` when the page gets no toolbar.
  */
-export function markResponse(request: ProfiledRequest, status: number, headers: ResponseHeaderAccess, isAllowedClient: (address: string) => boolean): string | null {
+export function markResponse(request: ProfiledRequest, status: number, headers: ResponseHeaderAccess, options: MarkOptions): string | null {
+  if (options.serverTiming) addServerTiming(request, headers);
   const token = request.respond(status);
   const directive = headers.get(TOOLBAR_HEADER);
   headers.remove(TOOLBAR_HEADER);
@@ -62,6 +79,6 @@ export function markResponse(request: ProfiledRequest, status: number, headers: 
   const { request: incoming } = request;
   headers.set('X-Debug-Token', token);
   headers.set('X-Debug-Token-Link', incoming.host === '' ? profilePath(token) : `${incoming.schemeAndHttpHost}${profilePath(token)}`);
-  if (directive?.trim().toLowerCase() === 'off' || !wantsToolbar(incoming, status, headers) || !isAllowedClient(incoming.data.remoteAddress)) return null;
+  if (directive?.trim().toLowerCase() === 'off' || !wantsToolbar(incoming, status, headers) || !options.isAllowedClient(incoming.data.remoteAddress)) return null;
   return renderToolbarSnippet(token, allowToolbar(headers));
 }

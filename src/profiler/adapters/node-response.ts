@@ -1,18 +1,13 @@
 import { type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { type ProfiledRequest } from '../core/profiled-request';
 import { insertToolbar } from './insert-toolbar';
-import { markResponse, type ResponseHeaderAccess } from './mark-response';
+import { markResponse, type MarkOptions, type ResponseHeaderAccess } from './mark-response';
 
 /** Largest HTML page held to put the toolbar in; a larger one is sent as it comes, without toolbar. */
 const MAX_HELD_BYTES = 4 << 20;
 
 type WriteHead = ServerResponse['writeHead'];
 type Callback = (error?: Error | null) => void;
-
-export interface InstrumentOptions {
-  /** Whether the client may read profiles (PROFILER_ALLOWED_IPS): the toolbar is put only in their pages. */
-  readonly isAllowedClient: (address: string) => boolean;
-}
 
 /** One header of the response as text, wherever it was set (`setHeader`, or the headers given to `writeHead`). */
 function headerOf(res: ServerResponse, given: OutgoingHttpHeaders | undefined, name: string): string | undefined {
@@ -52,13 +47,13 @@ function toBuffer(chunk: unknown, encoding: unknown): Buffer {
 }
 
 /**
- * Makes a Node.js response carry its request's profile: `X-Debug-Token` and `X-Debug-Token-Link`
- * set as its headers go, and the web debug toolbar put before the last `</body>` of an HTML page
+ * Makes a Node.js response carry its request's profile: `Server-Timing` (unless off),
+ * `X-Debug-Token` and `X-Debug-Token-Link` set as its headers go, and the web debug toolbar put before the last `</body>` of an HTML page
  * (the page held until it ends, at most MAX_HELD_BYTES; `Content-Length` corrected, `ETag` removed;
  * a compressed, redirected, attachment or larger page passes untouched). Works on the instance's
  * own methods, so any framework on node:http (Express, Koa, NestJS) writes through it.
  */
-export function instrumentResponse(res: ServerResponse, request: ProfiledRequest, options: InstrumentOptions): void {
+export function instrumentResponse(res: ServerResponse, request: ProfiledRequest, options: MarkOptions): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -70,7 +65,7 @@ export function instrumentResponse(res: ServerResponse, request: ProfiledRequest
     decided = true;
     const status = typeof args[0] === 'number' ? args[0] : res.statusCode;
     request.enter('response');
-    const snippet = markResponse(request, status, headerAccess(res, givenHeaders(args)), options.isAllowedClient);
+    const snippet = markResponse(request, status, headerAccess(res, givenHeaders(args)), options);
     if (snippet !== null) held = { args, chunks: [], size: 0, snippet };
     return args;
   };

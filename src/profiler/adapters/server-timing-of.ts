@@ -1,7 +1,9 @@
-import { OPEN_SPAN, type SpanRecord, type Trace } from '../../kernel/trace';
+import { OPEN_SPAN, type Trace } from '../../kernel/trace';
 
 /** A character a metric name may not hold (RFC 9110 §5.6.2 token): a state named `error handler` becomes `error_handler`. */
 const NOT_TOKEN = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/g;
+/** The same, to test a name: most are tokens already and need no new string. */
+const HAS_NOT_TOKEN = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
 const NEEDS_ESCAPE = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/;
 
 /** The application's captured I/O, by span category: metric name and description, as Loupe's kernel names them. */
@@ -18,7 +20,7 @@ function quoted(text: string): string {
 }
 
 function metric(name: string, duration: number, description?: string): string {
-  const dur = `${name.replace(NOT_TOKEN, '_')};dur=${duration.toFixed(3)}`;
+  const dur = `${HAS_NOT_TOKEN.test(name) ? name.replace(NOT_TOKEN, '_') : name};dur=${duration.toFixed(3)}`;
   return description === undefined || description === '' ? dur : `${dur};desc=${quoted(description)}`;
 }
 
@@ -28,26 +30,39 @@ function metric(name: string, duration: number, description?: string): string {
  * each name once with its durations added, the handler's own name as the description of its
  * state, the application's SQL (`db`), outgoing HTTP (`http`) and Redis (`cache`) time where
  * it had any, and the total. Loupe's kernel writes its own phases (serverTimingHeader); the
- * states of a foreign server are whatever its adapter names them.
+ * states of a foreign server are whatever its adapter names them. Made on every profiled
+ * response: one pass over the spans.
  */
 export function serverTimingOf(trace: Trace): string {
   const now = trace.now();
-  const duration = (span: SpanRecord): number => (span.duration === OPEN_SPAN ? now - span.start : span.duration);
+  const { spans } = trace;
   const states = new Map<string, number>();
-  const handlers = new Map<string, string>();
-  const io = new Map<string, number>();
-  for (const span of trace.spans) {
-    const parent = trace.spans[span.parent];
-    if (span.depth === 0) states.set(span.name, (states.get(span.name) ?? 0) + duration(span));
-    else if (span.category === 'controller' && parent !== undefined) handlers.set(parent.name, handlers.get(parent.name) ?? span.name);
+  let handlers: Map<string, string> | null = null;
+  let io: Map<string, number> | null = null;
+  for (const span of spans) {
+    const duration = span.duration === OPEN_SPAN ? now - span.start : span.duration;
+    if (span.depth === 0) {
+      states.set(span.name, (states.get(span.name) ?? 0) + duration);
+      continue;
+    }
+    const parent = spans[span.parent];
+    if (span.category === 'controller' && parent !== undefined) {
+      handlers ??= new Map();
+      if (!handlers.has(parent.name)) handlers.set(parent.name, span.name);
+    }
     // A call inside another of its kind (an HTTP client retrying) is counted in the outer one.
-    else if (parent?.category !== span.category) io.set(span.category, (io.get(span.category) ?? 0) + duration(span));
+    else if (parent?.category !== span.category) {
+      io ??= new Map();
+      io.set(span.category, (io.get(span.category) ?? 0) + duration);
+    }
   }
-  const metrics = [...states].map(([name, total]) => metric(name, total, handlers.get(name)));
-  for (const [category, description] of IO_METRICS) {
-    const total = io.get(category);
-    if (total !== undefined) metrics.push(metric(category, total, description));
+  let header = '';
+  for (const [name, total] of states) header += `${metric(name, total, handlers?.get(name))}, `;
+  if (io !== null) {
+    for (const [category, description] of IO_METRICS) {
+      const total = io.get(category);
+      if (total !== undefined) header += `${metric(category, total, description)}, `;
+    }
   }
-  metrics.push(metric('total', now));
-  return metrics.join(', ');
+  return `${header}${metric('total', now)}`;
 }

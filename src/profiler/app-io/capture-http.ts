@@ -98,7 +98,7 @@ function recordHttpOrigins(): () => void {
 const undiciHandlers: Readonly<Record<string, (message: unknown) => void>> = {
   'undici:request:create': (message) => {
     const { request } = message as { request: UndiciRequest };
-    const call = openCall('http', AppIoKinds.HTTP, 'http', `${request.method} ${request.origin}${request.path}`, httpEntry('fetch', request.method, `${request.origin}${request.path}`, headerRecord(request.headers), typeof request.contentLength === 'number' ? request.contentLength : null),
+    const call = openCall('undici', AppIoKinds.HTTP, 'http', `${request.method} ${request.origin}${request.path}`, httpEntry('fetch', request.method, `${request.origin}${request.path}`, headerRecord(request.headers), typeof request.contentLength === 'number' ? request.contentLength : null),
       FETCH_STACK_DEPTH,
     );
     if (call !== null) undiciCalls.set(request, call);
@@ -147,7 +147,7 @@ const httpHandlers: Readonly<Record<string, (message: unknown) => void>> = {
   'http.client.request.start': (message) => {
     const { request } = message as { request: ClientRequest };
     const url = urlOf(request);
-    const call = openCall('http', AppIoKinds.HTTP, 'http', `${request.method} ${url}`, httpEntry('http', request.method, url, requestHeadersOf(request)));
+    const call = openCall('node:http', AppIoKinds.HTTP, 'http', `${request.method} ${url}`, httpEntry('http', request.method, url, requestHeadersOf(request)));
     if (call === null) return;
     httpCalls.set(request, call);
     call.entry.origin = httpOrigins.get(request) ?? call.entry.origin;

@@ -162,29 +162,41 @@ function withCallers(origin: CallOrigin, callers: readonly NodeJS.CallSite[]): C
   return callers.length === 0 ? origin : Object.defineProperty(origin, 'callers', { value: callers, enumerable: false });
 }
 
-function originFromStack(depth: number): CallOrigin {
-  const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
+/**
+ * The call sites of the current stack above originFromStack, `depth` of them at most. V8 hands
+ * them out only through `Error.prepareStackTrace` and `Error.stackTraceLimit`, which are the
+ * process's: both are set for the one capture and put back before anything else runs (no code of
+ * the application's or of another library's runs in between, and no error is made), so that no
+ * other code can see them changed.
+ */
+function callSites(depth: number): NodeJS.CallSite[] {
+  const format = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   const holder: { stack?: unknown } = {};
   Error.prepareStackTrace = (_error, sites) => sites;
   Error.stackTraceLimit = depth;
   try {
     Error.captureStackTrace(holder, originFromStack);
-    const sites = holder.stack as NodeJS.CallSite[];
-    for (let index = 0; index < sites.length; index++) {
-      const site = sites[index];
-      const file = site?.getFileName();
-      if (site === undefined || file === undefined || file === null || !isApplicationFile(file)) continue;
-      const origin = mapSite(site, file, format);
-      if (isApplicationFile(origin.file)) return withCallers(origin, sites.slice(index + 1));
-    }
-    return requestOrigin(sites, currentRequest());
+    return holder.stack as NodeJS.CallSite[];
   } finally {
     // Deleted rather than set to undefined when there was none: Node's own formatting (source maps) runs then.
     if (format === undefined) delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
     else Error.prepareStackTrace = format;
     Error.stackTraceLimit = limit;
   }
+}
+
+function originFromStack(depth: number): CallOrigin {
+  const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
+  const sites = callSites(depth);
+  for (let index = 0; index < sites.length; index++) {
+    const site = sites[index];
+    const file = site?.getFileName();
+    if (site === undefined || file === undefined || file === null || !isApplicationFile(file)) continue;
+    const origin = mapSite(site, file, format);
+    if (isApplicationFile(origin.file)) return withCallers(origin, sites.slice(index + 1));
+  }
+  return requestOrigin(sites, currentRequest());
 }
 
 /** The origin of the call a pool runs for the application once it has a connection (see withOrigin). */

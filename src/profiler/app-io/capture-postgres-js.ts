@@ -7,7 +7,7 @@ import { spanName } from './capture-sql';
 import { onLibraryLoad } from './on-library-load';
 import { CAPTURED_IO, closeCall, openCall, type OpenCall } from './open-call';
 
-/** The driver's name in a query's entry and the capture kind (PROFILER_CAPTURE), as npm names it. */
+/** The driver's name in a query's entry and in PROFILER_CAPTURE, as npm names it. */
 const DRIVER = 'postgres';
 
 /** Where a query the application made was: its request and its line, kept from the query's creation to its sending. */

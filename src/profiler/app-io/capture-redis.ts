@@ -86,17 +86,17 @@ function batchEntry(context: BatchContext, client: string) {
 export function captureRedis(): () => void {
   const commands = new WeakMap<object, OpenCall<RedisCommandEntry>>();
   const stopCommands = subscribeTracing(tracingChannel<unknown, CommandContext>('ioredis:command'), commands, (context) =>
-    openCall('redis', AppIoKinds.REDIS, 'cache', `redis ${context.command.toUpperCase()}`, commandEntry(context)),
+    openCall('ioredis', AppIoKinds.REDIS, 'cache', `redis ${context.command.toUpperCase()}`, commandEntry(context)),
   );
   const stopBatches = subscribeTracing(tracingChannel<unknown, BatchContext>('ioredis:batch'), commands, (context) =>
-    openCall('redis', AppIoKinds.REDIS, 'cache', `redis ${batchName(context)} (${context.batchSize})`, batchEntry(context, 'ioredis')),
+    openCall('ioredis', AppIoKinds.REDIS, 'cache', `redis ${batchName(context)} (${context.batchSize})`, batchEntry(context, 'ioredis')),
   );
   const stopNodeRedisBatches = subscribeTracing(tracingChannel<unknown, BatchContext>('node-redis:batch'), commands, (context) =>
-    openCall('redis', AppIoKinds.REDIS, 'cache', `redis ${batchName(context)} (${context.batchSize})`, batchEntry(context, 'node-redis')),
+    openCall('node-redis', AppIoKinds.REDIS, 'cache', `redis ${batchName(context)} (${context.batchSize})`, batchEntry(context, 'node-redis')),
   );
   // node-redis traces a MULTI or a pipeline's commands one by one (with their batchMode), as ioredis does.
   const stopNodeRedis = subscribeTracing(tracingChannel<unknown, NodeRedisContext>('node-redis:command'), commands, (context) =>
-    openCall('redis', AppIoKinds.REDIS, 'cache', `redis ${context.command.toUpperCase()}`, commandEntry(context, 'node-redis', context.args.slice(1))),
+    openCall('node-redis', AppIoKinds.REDIS, 'cache', `redis ${context.command.toUpperCase()}`, commandEntry(context, 'node-redis', context.args.slice(1))),
   );
   return () => {
     stopCommands();

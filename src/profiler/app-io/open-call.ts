@@ -2,16 +2,16 @@ import { attributeKey } from '../../kernel/attributes';
 import { currentRequest, type CurrentRequest } from '../../kernel/request-context';
 import { type SpanCategory } from '../../kernel/stopwatch';
 import { roundMs } from '../collect/collectors/timings';
-import { type CaptureKind } from '../profiler-config';
+import { type CaptureLibrary } from '../profiler-config';
 import { type CapturedCall } from './app-io-entries';
 import { captureOrigin, STACK_DEPTH, type CallOrigin } from './capture-origin';
 
 /**
- * What of the application's I/O is captured into a request (PROFILER_CAPTURE), set by the profiler
+ * The libraries whose calls are captured into a request (PROFILER_CAPTURE), set by the profiler
  * when the request starts: the channels are the process's, and each profiler captures into its
  * own requests what its own configuration asks.
  */
-export const CAPTURED_IO = attributeKey<ReadonlySet<CaptureKind>>('profiler.captured_io');
+export const CAPTURED_IO = attributeKey<ReadonlySet<CaptureLibrary>>('profiler.captured_io');
 
 /** A captured call still running: its entry in the request's records and the end of its span in the timeline. */
 export interface OpenCall<TEntry extends CapturedCall> {
@@ -28,7 +28,7 @@ export interface OpenCall<TEntry extends CapturedCall> {
  * stack, or the origin already taken where the call was made (a query built before it is sent).
  */
 export function openCall<TEntry extends CapturedCall>(
-  capture: CaptureKind,
+  capture: CaptureLibrary,
   kind: string,
   category: SpanCategory,
   spanName: string,

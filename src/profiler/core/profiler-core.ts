@@ -5,7 +5,7 @@ import { collectProfile } from '../collect/collect-profile';
 import { type RedactionPolicy } from '../collect/redaction-policy';
 import { type Sampler, type SamplingStats } from '../collect/sampler';
 import { type ProfileCollector } from '../collector';
-import { type CaptureKind } from '../profiler-config';
+import { type CaptureLibrary } from '../profiler-config';
 import { type TokenSource } from '../storage/token-source';
 import { type ProfileWriter } from '../write/profile-writer';
 import { ProfiledRequest } from './profiled-request';
@@ -20,8 +20,8 @@ export interface ProfilerCoreParts {
   readonly redaction: RedactionPolicy;
   /** Which requests are profiled (PROFILER_SAMPLE, PROFILER_SLOW_MS); without it, all of them. */
   readonly sampler?: Sampler;
-  /** The application's I/O captured into each request (PROFILER_CAPTURE). */
-  readonly capture: readonly CaptureKind[];
+  /** The libraries whose calls are captured into each request (PROFILER_CAPTURE: see capturedLibraries). */
+  readonly capture: readonly CaptureLibrary[];
   /** Entries a request keeps of each kind of call (PROFILER_MAX_ENTRIES). */
   readonly recordLimit: number;
   /** Told of each request left unprofiled because its profile could not have been stored. */
@@ -47,7 +47,7 @@ export interface FinishedProfile {
  */
 export class ProfilerCore {
   readonly #parts: ProfilerCoreParts;
-  readonly #captured: ReadonlySet<CaptureKind>;
+  readonly #captured: ReadonlySet<CaptureLibrary>;
   /** Requests already counted as not profiled: one whose response is retried is counted once. */
   readonly #notProfiled = new WeakSet<CollectedRequest>();
 
@@ -62,7 +62,7 @@ export class ProfilerCore {
   }
 
   /** What of the application's I/O is captured into each request; a server marks its requests with it (see CAPTURED_IO). */
-  get captured(): ReadonlySet<CaptureKind> {
+  get captured(): ReadonlySet<CaptureLibrary> {
     return this.#captured;
   }
 

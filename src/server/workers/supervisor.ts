@@ -19,6 +19,8 @@ export interface Listening {
   readonly url: string;
   readonly port: number;
   readonly profilerUrl: string | null;
+  /** What the first worker's listen() changed in its process (each worker tunes its own), null for nothing. */
+  readonly tuning: string | null;
 }
 
 /** One worker slot: the process filling it now, and what it said. */
@@ -137,7 +139,7 @@ export class Supervisor {
   #onMessage(slot: Slot, message: WorkerMessage): void {
     switch (message.type) {
       case 'loupe:listening':
-        slot.listening = { url: message.url, port: this.#port, profilerUrl: message.profilerUrl };
+        slot.listening = { url: message.url, port: this.#port, profilerUrl: message.profilerUrl, tuning: message.tuning };
         if (slot.restarts > 0) this.#options.logger.info({ worker: slot.id, workerPid: slot.worker.process.pid }, `Worker ${slot.id} is serving again (pid ${String(slot.worker.process.pid)}).`);
         this.#settleIfAllListen();
         break;

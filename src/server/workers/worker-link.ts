@@ -32,8 +32,8 @@ export class WorkerLink {
     return this.#workers;
   }
 
-  listening(url: string, profilerUrl: string | null): void {
-    this.#send({ type: 'loupe:listening', url, profilerUrl });
+  listening(url: string, profilerUrl: string | null, tuning: string | null): void {
+    this.#send({ type: 'loupe:listening', url, profilerUrl, tuning });
   }
 
   /** Tells the supervisor why this worker cannot start; resolves once the message is out, so the worker may exit. */

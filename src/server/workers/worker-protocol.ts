@@ -32,7 +32,8 @@ export interface WorkerStatus {
 
 /** Worker → supervisor. */
 export type WorkerMessage =
-  | { readonly type: 'loupe:listening'; readonly url: string; readonly profilerUrl: string | null }
+  /** `tuning`: what the worker's listen() changed in its process, as the listening line names it (null for nothing). */
+  | { readonly type: 'loupe:listening'; readonly url: string; readonly profilerUrl: string | null; readonly tuning: string | null }
   | { readonly type: 'loupe:start-failed'; readonly message: string }
   | { readonly type: 'loupe:counters'; readonly counters: WorkerCounters };
 

@@ -9,6 +9,7 @@ import { loupe, type LoupeMiddleware, type StartedProfiler } from '../../../src/
 import { type Profile } from '../../../src/profiler/profile';
 import { adapterTestBed, assertOwnQueries, assertPagesServed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
 import { httpRequest } from '../../helpers/http-client';
+import { parseServerTiming } from '../../helpers/server-timing';
 import { TYPESCRIPT } from '../../helpers/typescript-loader';
 
 /*
@@ -42,6 +43,10 @@ function application(profiler: LoupeMiddleware, options: { readonly errorPage?: 
     res.json({ n: rows[0]?.n, id: req.params['id'] });
   });
   app.use('/api/users', users);
+  app.get('/timed', function timed(_req, res) {
+    res.setHeader('Server-Timing', 'app;dur=1.5');
+    res.json({ timed: true });
+  });
   app.get('/fail', async function failLater() {
     await new Promise((resolve) => setImmediate(resolve));
     throw new Error('The handler failed later.');
@@ -56,8 +61,8 @@ function application(profiler: LoupeMiddleware, options: { readonly errorPage?: 
 }
 
 /** The application listening on a free port, profiled under a key prefix of its own. */
-async function serve(options: { readonly errorPage?: boolean } = {}): Promise<{ port: number; profiler: StartedProfiler }> {
-  const middleware = loupe({ env: bed.redisEnv(), log: () => undefined });
+async function serve(options: { readonly errorPage?: boolean; readonly serverTiming?: boolean } = {}): Promise<{ port: number; profiler: StartedProfiler }> {
+  const middleware = loupe({ env: bed.redisEnv(), log: () => undefined, ...(options.serverTiming === undefined ? {} : { serverTiming: options.serverTiming }) });
   const server = http.createServer(application(middleware, options));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   bed.onClose(async () => {
@@ -103,6 +108,27 @@ test('the profile names the route pattern with its router\'s mount path and the 
   const timeline = JSON.stringify(entry(profile, 'timeline'));
   for (const name of ['"middleware"', '"handler"', '"response"', '"jsonParser"', '"stamp"', '"saveUser"']) t.true(timeline.includes(name), `${name} in the timeline`);
   t.true(timeline.indexOf('"middleware"') < timeline.indexOf('"handler"') && timeline.indexOf('"handler"') < timeline.indexOf('"response"'), 'the states in order');
+});
+
+test('Server-Timing names the middleware, the handler with its name, the SQL and the total, after the metrics the application set itself; off with serverTiming: false', async (t) => {
+  const { port } = await serve();
+  const res = await postJson(port, '/api/users/42', { n: 7 });
+  const timing = parseServerTiming(String(res.headers['server-timing']));
+  t.deepEqual(
+    timing.map((metric) => metric.name),
+    ['request', 'middleware', 'handler', 'response', 'db', 'total'],
+  );
+  t.is(timing.find((metric) => metric.name === 'handler')?.desc, 'saveUser');
+  t.true(timing.every((metric) => typeof metric.dur === 'number' && metric.dur >= 0));
+  const missing = parseServerTiming(String((await httpRequest(port, { path: '/nowhere' })).headers['server-timing']));
+  t.is(missing.at(-1)?.name, 'total', 'a 404 has its Server-Timing too');
+  const timed = parseServerTiming(String((await httpRequest(port, { path: '/timed' })).headers['server-timing']));
+  t.deepEqual(timed[0], { name: 'app', dur: 1.5, params: { dur: '1.5' } });
+  t.is(timed.at(-1)?.name, 'total');
+  const off = await serve({ serverTiming: false });
+  const quiet = await postJson(off.port, '/api/users/42', { n: 7 });
+  t.regex(String(quiet.headers['x-debug-token']), /^[0-9a-f]{6}$/);
+  t.is(quiet.headers['server-timing'], undefined);
 });
 
 test('an error thrown by an async handler is in the profile without an error middleware: 500, its message and a frame in this file', async (t) => {

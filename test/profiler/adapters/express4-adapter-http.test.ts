@@ -5,6 +5,7 @@ import { loupe, type LoupeMiddleware, type StartedProfiler } from '../../../src/
 import { type Profile } from '../../../src/profiler/profile';
 import { adapterTestBed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
 import { httpRequest } from '../../helpers/http-client';
+import { parseServerTiming } from '../../helpers/server-timing';
 
 /*
  * `loupe-kernel/express` on Express 4 (4.22, pinned as `express4`), which has no router tracing
@@ -57,7 +58,7 @@ test('an HTML page of Express 4 carries its token and link, and the toolbar with
   assertToolbarPage(t, port, await httpRequest(port, { path: '/page' }));
 });
 
-test('the profile names the route pattern with its router\'s mount path, and holds the SQL the handler ran', async (t) => {
+test('the profile names the route pattern with its router\'s mount path, and holds the SQL the handler ran, which Server-Timing counts', async (t) => {
   const { port, profiler } = await serve();
   const res = await httpRequest(port, { path: '/api/users/42' });
   t.is(res.status, 200);
@@ -66,6 +67,11 @@ test('the profile names the route pattern with its router\'s mount path, and hol
   t.like(entry(profile, 'router'), { route: 'GET /api/users/:id' });
   const db = entry(profile, 'db') as { queries: { sql: string; params: unknown[] }[] };
   t.deepEqual(db.queries.map(({ sql, params }) => [sql, params]), [['SELECT $1::int AS id', [42]]]);
+  const timing = parseServerTiming(String(res.headers['server-timing']));
+  t.deepEqual(
+    timing.map((metric) => metric.name),
+    ['request', 'middleware', 'response', 'db', 'total'],
+  );
 });
 
 test('an error passed to next() is recorded by errors() and answered by Express 4\'s final handler', async (t) => {

@@ -11,6 +11,7 @@ import { type StartedProfiler } from '../../../src/profiler/core/start-profiler'
 import { machineOf } from '../../../src/profiler/collect/collectors/machine-view';
 import { type Profile } from '../../../src/profiler/profile';
 import { httpRequest } from '../../helpers/http-client';
+import { parseServerTiming } from '../../helpers/server-timing';
 import { abandonedProfile, adapterRedisEnv, assertLiveFeed, assertOwnQueries, assertPagesServed, storedProfile } from '../../helpers/adapter-test-bed';
 import { deleteKeys } from '../../helpers/test-server';
 import { testKeyPrefix } from '../../helpers/test-redis';
@@ -44,12 +45,12 @@ test.after.always(async () => {
 });
 
 /** The test application, Loupe registered first, listening on a free port. */
-async function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
+async function serve(options: { readonly serverTiming?: boolean } = {}): Promise<{ port: number; profiler: StartedProfiler }> {
   const prefix = testKeyPrefix();
   prefixes.push(prefix);
   const app = Fastify();
   apps.push(app);
-  await app.register(loupe, { env: adapterRedisEnv(prefix), log: () => undefined });
+  await app.register(loupe, { env: adapterRedisEnv(prefix), log: () => undefined, ...options });
   app.get('/users/:id', async function showUser(request) {
     const { id } = request.params as { id: string };
     const { rows } = await pool.query<{ n: number }>('SELECT $1::int AS n', [Number(id)]);
@@ -66,6 +67,7 @@ async function serve(): Promise<{ port: number; profiler: StartedProfiler }> {
     return { n: rows[0]?.n };
   });
   app.get('/page', async (_request, reply) => reply.type('text/html; charset=utf-8').header('Content-Length', Buffer.byteLength(PAGE)).header('ETag', '"v1"').send(PAGE));
+  app.get('/timed', async (_request, reply) => reply.header('Server-Timing', 'app;dur=1.5').send({ timed: true }));
   app.get('/quiet', async (_request, reply) => reply.type('text/html').header('X-Debug-Toolbar', 'off').send(PAGE));
   app.get('/stream', async (_request, reply) => reply.type('text/html').send(Readable.from([PAGE])));
   app.get('/hang', async () => {
@@ -110,6 +112,27 @@ test('a JSON route: its token and link, and a profile with the route pattern, th
     records.some((record) => record.message === 'Read user 7.'),
     JSON.stringify(records),
   );
+});
+
+test('Server-Timing names the hooks, the handler, the SQL and the total, after the metrics the application set itself; off with serverTiming: false', async (t) => {
+  const { port } = await serve();
+  const res = await httpRequest(port, { path: '/users/7' });
+  const timing = parseServerTiming(String(res.headers['server-timing']));
+  t.deepEqual(
+    timing.map((metric) => metric.name),
+    ['request', 'onRequest', 'preParsing', 'preValidation', 'preHandler', 'handler', 'preSerialization', 'onSend', 'db', 'total'],
+  );
+  t.is(timing.find((metric) => metric.name === 'db')?.desc, 'SQL queries');
+  t.true(timing.every((metric) => typeof metric.dur === 'number' && metric.dur >= 0));
+  const missing = parseServerTiming(String((await httpRequest(port, { path: '/nowhere' })).headers['server-timing']));
+  t.is(missing.at(-1)?.name, 'total', 'a 404 has its Server-Timing too');
+  const timed = parseServerTiming(String((await httpRequest(port, { path: '/timed' })).headers['server-timing']));
+  t.deepEqual(timed[0], { name: 'app', dur: 1.5, params: { dur: '1.5' } });
+  t.is(timed.at(-1)?.name, 'total');
+  const off = await serve({ serverTiming: false });
+  const quiet = await httpRequest(off.port, { path: '/users/7' });
+  t.regex(String(quiet.headers['x-debug-token']), /^[0-9a-f]{6}$/);
+  t.is(quiet.headers['server-timing'], undefined);
 });
 
 test('an HTML page gets the toolbar before its last </body> with a corrected Content-Length; a stream and a page that says X-Debug-Toolbar: off do not', async (t) => {

@@ -6,6 +6,7 @@ import express from 'express';
 import { profileServer, type ProfiledServer } from '../../../src/profiler/adapters/node';
 import { adapterTestBed, assertLiveFeed, assertOwnQueries, assertPagesServed, assertToolbarPage, HTML_PAGE, storedProfile } from '../../helpers/adapter-test-bed';
 import { httpRequest } from '../../helpers/http-client';
+import { parseServerTiming } from '../../helpers/server-timing';
 import { isOpen, openWebSocket } from '../../helpers/websocket-client';
 
 /*
@@ -18,8 +19,8 @@ const bed = adapterTestBed(test);
 const pool = bed.pool;
 
 /** `server` listening on a free port, profiled under a key prefix of its own. */
-async function serve(server: http.Server, env: Readonly<Record<string, string>> = {}): Promise<{ port: number; profiled: ProfiledServer }> {
-  const profiled = await profileServer(server, { env: { ...bed.redisEnv(), ...env }, log: () => undefined });
+async function serve(server: http.Server, env: Readonly<Record<string, string>> = {}, serverTiming = true): Promise<{ port: number; profiled: ProfiledServer }> {
+  const profiled = await profileServer(server, { env: { ...bed.redisEnv(), ...env }, log: () => undefined, serverTiming });
   if (profiled === null) throw new Error('The profiler is off.');
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   bed.onClose(async () => {
@@ -42,6 +43,8 @@ function plainServer(): http.Server {
       res.write('<html><body><p>one</p>');
       res.write('<p>two</p>');
       res.end('</BODY></html>');
+    } else if (url.pathname === '/timed') {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Server-Timing': 'app;dur=1.5' }).end('timed');
     } else if (url.pathname === '/gzip') {
       const body = gzipSync(HTML_PAGE);
       res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Encoding': 'gzip', 'Content-Length': body.length }).end(body);
@@ -70,6 +73,26 @@ test('a plain server: every response carries its token and link, and an HTML pag
   t.is(missing.status, 404);
   const profile = await storedProfile(profiled.profiler, missing.headers['x-debug-token']);
   t.like(profile, { statusCode: 404, method: 'GET' });
+});
+
+test('Server-Timing names the states, the SQL and the total, after the metrics the application gave writeHead; off with serverTiming: false', async (t) => {
+  const { port } = await serve(plainServer());
+  const res = await httpRequest(port, { path: '/query?n=3' });
+  const timing = parseServerTiming(String(res.headers['server-timing']));
+  t.deepEqual(
+    timing.map((metric) => metric.name),
+    ['request', 'response', 'db', 'total'],
+  );
+  t.true(timing.every((metric) => typeof metric.dur === 'number' && metric.dur >= 0));
+  const timed = await httpRequest(port, { path: '/timed' });
+  t.is(timed.body, 'timed');
+  const metrics = parseServerTiming(String(timed.headers['server-timing']));
+  t.deepEqual(metrics[0], { name: 'app', dur: 1.5, params: { dur: '1.5' } });
+  t.is(metrics.at(-1)?.name, 'total');
+  const off = await serve(plainServer(), {}, false);
+  const quiet = await httpRequest(off.port, { path: '/query?n=3' });
+  t.regex(String(quiet.headers['x-debug-token']), /^[0-9a-f]{6}$/);
+  t.is(quiet.headers['server-timing'], undefined);
 });
 
 test('the server answers the profiler\'s pages, its JSON API and the toolbar\'s content, none of them profiled', async (t) => {

@@ -25,6 +25,7 @@ interface Handled {
 interface Running {
   readonly profiler: StartedProfiler;
   readonly isAllowedClient: (address: string) => boolean;
+  readonly serverTiming: boolean;
   readonly stopListening: () => void;
 }
 
@@ -93,6 +94,7 @@ export function createLoupeMiddleware(options: LoupeOptions): LoupeMiddleware {
     started ??= startProfiler(options).then((profiler) => ({
       profiler,
       isAllowedClient: createIpRangeMatcher(profiler.config.profiler.allowedIps),
+      serverTiming: options.serverTiming !== false,
       stopListening: listenToRouter(followLayers(requests)),
     }));
     // A profiler that failed to start (an invalid setting; a Redis away does not fail it) is tried again on the next request.
@@ -100,7 +102,7 @@ export function createLoupeMiddleware(options: LoupeOptions): LoupeMiddleware {
     return started;
   };
 
-  const profile = ({ profiler, isAllowedClient }: Running, req: ExpressRequest, res: ServerResponse, next: ExpressNext): void => {
+  const profile = ({ profiler, isAllowedClient, serverTiming }: Running, req: ExpressRequest, res: ServerResponse, next: ExpressNext): void => {
     const start = requestStartOf(req);
     const pages = options.pages === false ? null : profiler.pages();
     if (pages?.owns(start.url.split('?')[0] ?? '') === true) {
@@ -110,7 +112,7 @@ export function createLoupeMiddleware(options: LoupeOptions): LoupeMiddleware {
     const handle = profiler.startRequest(start);
     const handled: Handled = { handle, res, errors: new Set(), state: '', routed: false, spans: new WeakMap() };
     requests.set(req, handled);
-    instrumentResponse(res, handle, { isAllowedClient });
+    instrumentResponse(res, handle, { isAllowedClient, serverTiming });
     enter(handled, 'middleware');
     endOnClose(res, handle, () => {
       // Without the router's channel (Express 4), the route is read once the response is sent.

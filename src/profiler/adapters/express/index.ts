@@ -19,7 +19,7 @@ function passThrough(): LoupeMiddleware {
 
 /**
  * Profiles the requests of an Express application; mount it first, before any other middleware.
- * Each request gets its profile, `X-Debug-Token` and its link, the toolbar in its HTML pages, and
+ * Each request gets its profile, `X-Debug-Token` and its link, `Server-Timing`, the toolbar in its HTML pages, and
  * the SQL, HTTP calls and Redis commands of the middleware and handlers after it; the profile
  * names the route (`GET /users/:id`) and handler, times each middleware and handler, and holds
  * the errors they raise. The application also answers the profiler's pages (`/_profiler…`,

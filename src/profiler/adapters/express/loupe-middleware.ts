@@ -5,7 +5,7 @@ import { type ProfileServerOptions } from '../node/profile-server';
 /** Express's `next`: an error given to it goes to the error middleware. */
 export type ExpressNext = (error?: unknown) => void;
 
-/** The options of `loupe()`: those of `profileServer` (`enabled`, `env`, `storage`, `collectors`, `log`, `pages`). */
+/** The options of `loupe()`: those of `profileServer` (`enabled`, `env`, `storage`, `collectors`, `log`, `pages`, `serverTiming`). */
 export type LoupeOptions = ProfileServerOptions;
 
 /** Express's error middleware, as `loupe().errors()` makes it. */

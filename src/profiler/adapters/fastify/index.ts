@@ -12,7 +12,7 @@ export { type StartedProfiler } from '../../core/start-profiler';
 /**
  * Profiles every request of the Fastify application it is registered in: each gets its profile
  * (the lifecycle's hooks as states, the route pattern and handler, the SQL, HTTP calls and Redis
- * commands its code makes, `request.log`'s lines, its errors), `X-Debug-Token` and its link, and
+ * commands its code makes, `request.log`'s lines, its errors), `X-Debug-Token` and its link, `Server-Timing`, and
  * the toolbar in its HTML pages; the application answers the profiler's pages. Profiles are kept
  * in memory unless REDIS_URL names a Redis to share them; a Redis that does not answer never
  * fails the registration (requests are then served without profiles). Register it

@@ -20,6 +20,8 @@ const HANDLER_START = 'tracing:fastify.request.handler:start';
 export interface LoupeOptions extends StartProfilerOptions, EnabledOptions {
   /** Serve the profiler's pages (`/_profiler…`, `/_wdt…`) from the application; on by default. */
   readonly pages?: boolean;
+  /** Add a `Server-Timing` header to every profiled response (the browser's network panel shows it); on by default. */
+  readonly serverTiming?: boolean;
 }
 
 declare module 'fastify' {
@@ -67,7 +69,7 @@ function nameRoute(handle: ProfiledRequest, request: FastifyRequest): void {
 export async function profileFastify(app: FastifyInstance, options: LoupeOptions): Promise<void> {
   const profiler = await startProfiler(options);
   const pages: ProfilerPages | null = options.pages === false ? null : profiler.pages();
-  const isAllowedClient = createIpRangeMatcher(profiler.config.profiler.allowedIps);
+  const marking = { isAllowedClient: createIpRangeMatcher(profiler.config.profiler.allowedIps), serverTiming: options.serverTiming !== false };
   const handles = new WeakMap<object, ProfiledRequest>();
   const onHandlerStart = (message: unknown): void => {
     const request = (message as { request?: unknown } | null)?.request;
@@ -122,7 +124,7 @@ export async function profileFastify(app: FastifyInstance, options: LoupeOptions
     if (handle === undefined) return done(null, payload);
     handle.enter('onSend');
     const headers = headerAccess(reply);
-    const snippet = markResponse(handle, reply.statusCode, headers, isAllowedClient);
+    const snippet = markResponse(handle, reply.statusCode, headers, marking);
     // A stream (or anything but a whole body) is sent as it comes: holding it is the application's choice, not Loupe's.
     const page = snippet === null ? null : typeof payload === 'string' ? insertToolbar(payload, snippet) : Buffer.isBuffer(payload) ? insertToolbar(payload, snippet) : null;
     if (page === null) return done(null, payload);

@@ -1,18 +1,10 @@
 import { type ProfiledRequest } from '../../core/profiled-request';
 import { insertToolbar } from '../insert-toolbar';
-import { markResponse, type ResponseHeaderAccess } from '../mark-response';
-import { serverTimingOf } from '../server-timing-of';
+import { markResponse, type MarkOptions, type ResponseHeaderAccess } from '../mark-response';
 import { readWholeBody } from './read-whole-body';
 
 /** Largest HTML page held to put the toolbar in; a larger one is sent as it comes, without toolbar. */
 const MAX_HELD_BYTES = 4 << 20;
-
-export interface MarkOptions {
-  /** Whether the client may read profiles (PROFILER_ALLOWED_IPS): the toolbar is put only in their pages. */
-  readonly isAllowedClient: (address: string) => boolean;
-  /** Whether the response gets a `Server-Timing` header. */
-  readonly serverTiming: boolean;
-}
 
 function headerAccess(headers: Headers): ResponseHeaderAccess {
   return {
@@ -24,12 +16,7 @@ function headerAccess(headers: Headers): ResponseHeaderAccess {
 
 /** Sets `Server-Timing` and the token headers on `headers`; answers the toolbar's snippet, or `null` (see markResponse). */
 function mark(request: ProfiledRequest, status: number, headers: Headers, options: MarkOptions): string | null {
-  if (options.serverTiming) {
-    const own = headers.get('server-timing');
-    const timing = serverTimingOf(request.trace);
-    headers.set('Server-Timing', own === null ? timing : `${own}, ${timing}`);
-  }
-  return markResponse(request, status, headerAccess(headers), options.isAllowedClient);
+  return markResponse(request, status, headerAccess(headers), options);
 }
 
 /**

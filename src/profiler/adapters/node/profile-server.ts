@@ -9,6 +9,8 @@ import { writePage } from '../write-page';
 export interface ProfileServerOptions extends StartProfilerOptions, EnabledOptions {
   /** Serve the profiler's pages (`/_profiler…`, `/_wdt…`) from this server; on by default. */
   readonly pages?: boolean;
+  /** Add a `Server-Timing` header to every profiled response (the browser's network panel shows it); on by default. */
+  readonly serverTiming?: boolean;
 }
 
 /** A server being profiled. */
@@ -21,7 +23,7 @@ export interface ProfiledServer {
 /**
  * Profiles every request of a node:http (or https) server, whatever framework answers it (Koa,
  * NestJS on Express or Fastify, a plain handler): each request gets its profile, `X-Debug-Token`
- * and `X-Debug-Token-Link`, the toolbar in its HTML pages, and the application's SQL, HTTP calls
+ * and `X-Debug-Token-Link`, `Server-Timing`, the toolbar in its HTML pages, and the application's SQL, HTTP calls
  * and Redis commands captured into it; the server also answers the profiler's pages. The server's
  * `request` event is run inside the request's profile, so the application's listeners, added
  * before or after, all run in it. Profiles are kept in memory unless REDIS_URL names a Redis to
@@ -39,6 +41,7 @@ export async function profileServer(server: Server, options: ProfileServerOption
   const profiler = await startProfiler(options);
   const pages = options.pages === false ? null : profiler.pages();
   const isAllowedClient = createIpRangeMatcher(profiler.config.profiler.allowedIps);
+  const serverTiming = options.serverTiming !== false;
   const emit = server.emit;
   const profiledEmit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
     const [req, res] = args;
@@ -52,7 +55,7 @@ export async function profileServer(server: Server, options: ProfileServerOption
       return true;
     }
     const request = profiler.startRequest(start);
-    instrumentResponse(response, request, { isAllowedClient });
+    instrumentResponse(response, request, { isAllowedClient, serverTiming });
     endOnClose(response, request);
     return request.run(emitted);
   };

@@ -18,6 +18,8 @@ export interface ProfilerSettings {
   readonly sample: number;
   readonly slowMs: number;
   readonly capture: readonly string[];
+  /** Libraries of the captured kinds left out (PROFILER_CAPTURE's `-name`). */
+  readonly captureOff: readonly string[];
   readonly allowedIps: readonly string[];
 }
 
@@ -34,11 +36,19 @@ export function profilerSettings(redis: RedisConfig | null, profiler: ProfilerCo
     sample: profiler.sample,
     slowMs: profiler.slowMs,
     capture: profiler.capture,
+    captureOff: profiler.captureOff,
     allowedIps: profiler.allowedIps,
   };
 }
 
 const GROUPED = new Intl.NumberFormat('en-US');
+
+/** The kinds captured, and the libraries of theirs left out: `http, redis (not undici)`. */
+function capturedText(settings: ProfilerSettings): string {
+  if (settings.capture.length === 0) return '(none)';
+  const kinds = settings.capture.join(', ');
+  return settings.captureOff.length === 0 ? kinds : `${kinds} (not ${settings.captureOff.join(', ')})`;
+}
 
 const DURATIONS: readonly (readonly [number, string])[] = [[86_400, 'day'], [3_600, 'hour'], [60, 'minute'], [1, 'second']];
 const SIZES: readonly (readonly [number, string])[] = [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB'], [1, 'bytes']];
@@ -71,6 +81,6 @@ ${
   settings.redisUrl === null || settings.prefix === null
     ? row('Profiles kept', 'in memory, this process only', 'REDIS_URL (unset)', 'storage')
     : html`${row('Redis', settings.redisUrl, 'REDIS_URL', 'redis-url')}${row('Key prefix', settings.prefix, 'REDIS_PREFIX', 'prefix')}`
-}${row('Retention', formatSeconds(settings.lifetime), 'PROFILER_LIFETIME', 'lifetime')}${row('Most profiles', GROUPED.format(settings.maxProfiles), 'PROFILER_MAX_PROFILES', 'max-profiles')}${row('Most bytes in all', formatBytes(settings.maxBytes), 'PROFILER_MAX_BYTES', 'max-bytes')}${row('Most bytes per profile', formatBytes(settings.maxProfileBytes), 'PROFILER_MAX_PROFILE_BYTES', 'max-profile-bytes')}${row('Sampling', String(settings.sample), 'PROFILER_SAMPLE', 'sample')}${row('Always kept from', `${settings.slowMs} ms`, 'PROFILER_SLOW_MS', 'slow-ms')}${row('Captured I/O', settings.capture.length === 0 ? '(none)' : settings.capture.join(', '), 'PROFILER_CAPTURE', 'capture')}${row('Readable from', settings.allowedIps.join(', '), 'PROFILER_ALLOWED_IPS', 'allowed-ips')}</tbody>
+}${row('Retention', formatSeconds(settings.lifetime), 'PROFILER_LIFETIME', 'lifetime')}${row('Most profiles', GROUPED.format(settings.maxProfiles), 'PROFILER_MAX_PROFILES', 'max-profiles')}${row('Most bytes in all', formatBytes(settings.maxBytes), 'PROFILER_MAX_BYTES', 'max-bytes')}${row('Most bytes per profile', formatBytes(settings.maxProfileBytes), 'PROFILER_MAX_PROFILE_BYTES', 'max-profile-bytes')}${row('Sampling', String(settings.sample), 'PROFILER_SAMPLE', 'sample')}${row('Always kept from', `${settings.slowMs} ms`, 'PROFILER_SLOW_MS', 'slow-ms')}${row('Captured I/O', capturedText(settings), 'PROFILER_CAPTURE', 'capture')}${row('Readable from', settings.allowedIps.join(', '), 'PROFILER_ALLOWED_IPS', 'allowed-ips')}</tbody>
 </table>`;
 }
