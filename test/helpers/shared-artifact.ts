@@ -25,10 +25,11 @@ async function abandoned(lock: string): Promise<boolean> {
  * build several files need would otherwise run once per file, side by side). It lives in
  * .cache/artifacts/ (`make clean` removes it); `key` must change with every input of `make`, so
  * that what is found there is always what the inputs give now. Older keys of the same name are
- * deleted once a new one is made.
+ * deleted once a new one is made (and only those: no name is taken for the start of another).
  */
 export async function sharedArtifact(name: string, key: string, make: (dir: string) => Promise<void>): Promise<string> {
-  const dir = path.join(CACHE, `${name}-${key.slice(0, 24)}`);
+  // `~` ends the name: `node-24`'s older keys are not `node-24-glibc`'s artifacts.
+  const dir = path.join(CACHE, `${name}~${key.slice(0, 24)}`);
   const done = path.join(dir, '.done');
   const lock = `${dir}.lock`;
   await mkdir(CACHE, { recursive: true });
@@ -51,7 +52,7 @@ export async function sharedArtifact(name: string, key: string, make: (dir: stri
     await make(dir);
     await writeFile(done, '');
     for (const entry of await readdir(CACHE)) {
-      if (entry.startsWith(`${name}-`) && !entry.endsWith('.lock') && path.join(CACHE, entry) !== dir) {
+      if (entry.startsWith(`${name}~`) && !entry.endsWith('.lock') && path.join(CACHE, entry) !== dir) {
         await rm(path.join(CACHE, entry), { recursive: true, force: true });
       }
     }
