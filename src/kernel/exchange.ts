@@ -45,8 +45,6 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   arguments: ControllerArguments | null = null;
   /** What the controller returned, while it is not yet a Response. */
   controllerResult: unknown = undefined;
-  /** True while an async controller runs. */
-  controllerPending = false;
   /** The error not yet handled; kernel.exception takes it. */
   error: unknown = null;
   /** The error kernel.exception took and is handling. */
@@ -55,8 +53,6 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   readonly errors: unknown[] = [];
   /** The error this exchange renders, for an error sub-request. */
   readonly renderedError: unknown;
-  /** True once an error response was produced for this exchange. */
-  errorRendered = false;
   subRequest: Exchange | null = null;
   /** The phase being dispatched; `null` between phases that have listeners. */
   dispatch: DispatchCursor | null = null;
