@@ -14,16 +14,34 @@ export interface RequestMachineInput {
   readonly role: 'main' | 'sub';
 }
 
+/**
+ * How a phase ended once every one of its listeners ran, the first that holds: the request has
+ * an `error` to handle; it has a `response`; it has a `controller` (chosen by a listener or the
+ * router); or `none` of these.
+ */
+export type PhaseOutcome = 'error' | 'response' | 'controller' | 'none';
+
 /** Events the request machine accepts. */
 export type RequestMachineEvent =
   | { type: 'request.received'; exchange: MachineExchange }
   | { type: 'listener.settled'; dispatch: number; ok: true }
   | { type: 'listener.settled'; dispatch: number; ok: false; error: unknown }
-  | { type: 'controller.done'; result: unknown }
+  | { type: 'phase.done'; outcome: PhaseOutcome; streamed: boolean }
+  | { type: 'controller.done'; result: unknown; isResponse: boolean }
   | { type: 'controller.failed'; error: unknown }
   | { type: 'request.aborted' }
   | { type: 'subrequest.done' }
+  | { type: 'subrequest.failed' }
   | { type: 'body.finished' };
+
+/** The machine's own data: the request it runs, its sub-request actor, and where it is in the request. */
+export interface RequestMachineContext {
+  readonly exchange: MachineExchange | null;
+  readonly subRequest: AnyActorRef | null;
+  readonly role: RequestMachineInput['role'];
+  /** Set once this request's error was answered (by the sub-request, or the minimal 500): a second error is not rendered again. */
+  readonly errorRendered: boolean;
+}
 
 /** What a listener's throw or rejection does in a phase: fail the request, or be logged. */
 export type OnListenerError = 'fail' | 'log';
@@ -54,31 +72,48 @@ const notProvided = (): never => {
   throw new Error('The request machine runs with the kernel implementations: use createKernelMachine().');
 };
 
-/** What a phase's exit checks once the phase's listeners ran; `done` always holds. */
-export type PhaseCheck = 'hasError' | 'hasResponse' | 'hasController' | 'isSubRequest' | 'isErrorAlreadyRendered' | 'hasStreamedBody' | 'done';
-type PhaseAction = 'failNoController' | 'resolveArguments' | 'failNoViewResponse' | 'renderMinimalError' | 'prepareErrorSubRequest' | 'sendResponse' | 'finishRequest' | 'reportSubRequest';
+/** What a phase's exit checks: the outcome `phase.done` carries, or the machine's own context. */
+type PhaseGuard = 'hasError' | 'hasResponse' | 'hasController' | 'isSubRequest' | 'isErrorAlreadyRendered' | 'hasStreamedBody';
+type PhaseAction =
+  | 'failNoController'
+  | 'resolveArguments'
+  | 'failNoViewResponse'
+  | 'renderMinimalError'
+  | 'markErrorRendered'
+  | 'prepareErrorSubRequest'
+  | 'sendResponse'
+  | 'finishRequest'
+  | 'reportSubRequest'
+  | 'reportSubRequestFailed';
 
 /**
  * A kernel phase: its listeners are dispatched on entry; while one of them is pending the phase
- * waits for `listener.settled`, and its exits hold only once every listener ran.
+ * waits for `listener.settled`; once every listener ran the dispatcher sends `phase.done` with
+ * the phase's outcome, and the first exit whose guard holds is taken.
  */
 function phase(
   name: KernelPhase,
   description: string,
   onError: OnListenerError,
-  exits: readonly { guard?: PhaseCheck; target: string; actions?: PhaseAction | readonly PhaseAction[] }[],
+  exits: readonly { guard?: PhaseGuard; target: string; actions?: PhaseAction | readonly PhaseAction[] }[],
 ) {
   return {
     description,
     entry: dispatch(name, onError),
-    on: { 'listener.settled': { actions: 'resumeDispatch' as const } },
-    always: exits.map(({ guard, target, actions }) => ({
-      // One guard per exit, not and(): a phase's exits are checked on every request.
-      guard: { type: 'isDispatched' as const, params: { check: guard ?? 'done' } },
-      target,
-      actions: actions === undefined ? [] : typeof actions === 'string' ? [actions] : [...actions],
-    })),
+    on: {
+      'listener.settled': { actions: 'resumeDispatch' as const },
+      'phase.done': exits.map(({ guard, target, actions }) => ({
+        ...(guard === undefined ? {} : { guard }),
+        target,
+        actions: actions === undefined ? [] : typeof actions === 'string' ? [actions] : [...actions],
+      })),
+    },
   };
+}
+
+/** True when `event` is the `phase.done` of a phase that ended with `outcome`. */
+function endedWith(event: RequestMachineEvent, outcome: PhaseOutcome): boolean {
+  return event.type === 'phase.done' && event.outcome === outcome;
 }
 
 /**
@@ -95,16 +130,20 @@ function phase(
  *   a listener's response at kernel.request → kernel.response
  *   any failing phase --error--> kernel.exception → error_sub_request: the actor's child, an actor
  *      of this same machine, runs the error controller through the same phases, from its own idle
- *      back to it, and tells its parent with `subrequest.done` → kernel.response …
+ *      back to it, and tells its parent with `subrequest.done` (or `subrequest.failed`: the parent
+ *      answers a minimal 500) → kernel.response …
  *   request.aborted (client gone) → aborted → kernel.terminate → idle
  *
- * A phase whose listener returned a promise waits in that phase for `listener.settled`; its
- * exits hold only once every listener ran (`isDispatched`, with the exit's own check). Synchronous
- * listeners never wait.
+ * Each phase ends with `phase.done`, which the dispatcher sends once every listener ran, with the
+ * phase's outcome (error, response, controller or none); its exits are chosen from that event
+ * and the machine's own context, never from the request's mutable state. A phase whose listener
+ * returned a promise waits for `listener.settled` first; after synchronous listeners `phase.done`
+ * is handled at once, in the same `send`. The controller ends with `controller.done` or
+ * `controller.failed`, sent at once by a synchronous controller.
  */
 export const requestMachine = setup({
     types: {
-      context: {} as { exchange: MachineExchange | null; subRequest: AnyActorRef | null },
+      context: {} as RequestMachineContext,
       input: {} as RequestMachineInput,
       events: {} as RequestMachineEvent,
     },
@@ -127,23 +166,27 @@ export const requestMachine = setup({
       acceptRequest: assign({ exchange: ({ event }) => (event.type === 'request.received' ? event.exchange : null) }),
       // An idle actor holds nothing of its last request: a pooled actor that waits long would
       // otherwise keep that request's whole state alive, scattered through the old heap.
-      releaseRequest: assign({ exchange: null }),
+      releaseRequest: assign({ exchange: null, errorRendered: false }),
+      markErrorRendered: assign({ errorRendered: true }),
       finishRequest: notProvided,
-      // A sub-request actor tells its parent its request is over; the parent reads the outcome
-      // from the sub-request's exchange.
-      reportSubRequest: sendParent({ type: 'subrequest.done' }),
+      // A sub-request actor tells its parent how its request ended: with a response from
+      // finish_request, without one (its own phase had no response, or it failed).
+      reportSubRequest: sendParent(({ event }) => (endedWith(event, 'response') ? { type: 'subrequest.done' as const } : { type: 'subrequest.failed' as const })),
+      reportSubRequestFailed: sendParent({ type: 'subrequest.failed' }),
       // Leaving error_sub_request before the child answered (the client went away): the child
       // abandons the sub-request too, and is idle for the parent's next one. Ignored when idle.
       abortSubRequest: sendTo(({ context }) => subRequestActorOf(context.subRequest), { type: 'request.aborted' }),
     },
+    // Guards read the event, or the machine's own context: never the request's state.
     guards: {
-      isDispatched: (_: unknown, _params: { check: PhaseCheck }) => notProvided(),
-      hasError: notProvided,
-      hasResponse: notProvided,
-      isControllerSettled: notProvided,
-      isResponseResult: notProvided,
-      hasSubRequestFailed: notProvided,
-      isSubRequest: notProvided,
+      hasError: ({ event }) => endedWith(event, 'error'),
+      hasResponse: ({ event }) => endedWith(event, 'response'),
+      hasController: ({ event }) => endedWith(event, 'controller'),
+      isResponseResult: ({ event }) => event.type === 'controller.done' && event.isResponse,
+      isSubRequest: ({ context }) => context.role === 'sub',
+      isErrorAlreadyRendered: ({ context }) => context.errorRendered,
+      // The phase ended with a response whose body is a stream: written chunk by chunk, kernel.terminate waits for its end.
+      hasStreamedBody: ({ event }) => event.type === 'phase.done' && event.streamed,
     },
     actors: {
       // Replaced by the provided machine itself (see createKernelMachine): the error
@@ -158,6 +201,8 @@ export const requestMachine = setup({
     context: ({ input, spawn }) => ({
       exchange: null,
       subRequest: input.role === 'main' ? spawn('handleSubRequest', { id: 'subRequest', input: { role: 'sub' } }) : null,
+      role: input.role,
+      errorRendered: false,
     }),
     initial: 'idle',
     on: {
@@ -197,11 +242,6 @@ export const requestMachine = setup({
           ],
           'controller.failed': { target: to('kernel.exception'), actions: 'storeControllerError' },
         },
-        always: [
-          { guard: 'hasError', target: to('kernel.exception') },
-          { guard: 'hasResponse', target: to('kernel.response') },
-          { guard: 'isControllerSettled', target: to('kernel.view') },
-        ],
       },
       'kernel.view': phase('kernel.view', 'The controller returned data, not a response; a view listener must make one.', 'fail', [
         { guard: 'hasError', target: to('kernel.exception') },
@@ -222,8 +262,8 @@ export const requestMachine = setup({
       'kernel.exception': {
         ...phase('kernel.exception', 'An error escaped a phase: it replaces the response; listeners log it or answer; a sub-request will render it.', 'log', [
           // A sub-request that fails does not render its own error: its parent answers with a minimal 500.
-          { guard: 'isSubRequest', target: 'idle', actions: ['finishRequest', 'reportSubRequest'] },
-          { guard: 'isErrorAlreadyRendered', target: to('kernel.finish_request'), actions: 'renderMinimalError' },
+          { guard: 'isSubRequest', target: 'idle', actions: ['finishRequest', 'reportSubRequestFailed'] },
+          { guard: 'isErrorAlreadyRendered', target: to('kernel.finish_request'), actions: ['renderMinimalError', 'markErrorRendered'] },
           { guard: 'hasResponse', target: to('kernel.response') },
           { target: 'error_sub_request', actions: 'prepareErrorSubRequest' },
         ]),
@@ -236,12 +276,10 @@ export const requestMachine = setup({
           sendTo(({ context }) => subRequestActorOf(context.subRequest), ({ context }) => ({ type: 'request.received' as const, exchange: subRequestOf(context.exchange) })),
         ],
         on: {
-          'subrequest.done': [
-            { guard: 'hasSubRequestFailed', target: to('kernel.response'), actions: 'renderMinimalError' },
-            { target: to('kernel.response'), actions: 'useErrorSubResponse' },
-          ],
+          'subrequest.done': { target: to('kernel.response'), actions: ['useErrorSubResponse', 'markErrorRendered'] },
+          'subrequest.failed': { target: to('kernel.response'), actions: ['renderMinimalError', 'markErrorRendered'] },
           // The child stopped with an error of its own (a bug): the parent still answers.
-          'xstate.error.actor.subRequest': { target: to('kernel.response'), actions: 'renderMinimalError' },
+          'xstate.error.actor.subRequest': { target: to('kernel.response'), actions: ['renderMinimalError', 'markErrorRendered'] },
         },
         exit: 'abortSubRequest',
       },

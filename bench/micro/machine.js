@@ -8,18 +8,18 @@ const { requestMachine } = require('../../dist/machines/request.machine');
 
 const noop = () => undefined;
 let finished = 0;
+// Each phase ends as the kernel's dispatcher ends it, with the outcome: a controller until the controller answered.
+const phaseDone = ({ context, self }) => self.send({ type: 'phase.done', outcome: context.exchange.response === null ? 'controller' : 'response', streamed: false });
 const machine = requestMachine.provide({
   actions: {
-    dispatch: noop, resumeDispatch: noop, recordState: noop, takeError: noop, failNoController: noop, resolveArguments: noop,
-    callController: ({ context }) => { context.exchange.response = 1; },
+    dispatch: phaseDone, resumeDispatch: noop, recordState: noop, takeError: noop, failNoController: noop, resolveArguments: noop,
+    callController: ({ context, self }) => {
+      context.exchange.response = 1;
+      self.send({ type: 'controller.done', result: 1, isResponse: true });
+    },
     storeControllerResult: noop, storeControllerError: noop, failNoViewResponse: noop, prepareErrorSubRequest: noop,
     useErrorSubResponse: noop, renderMinimalError: noop, sendResponse: noop, markAborted: noop,
     finishRequest: () => { finished++; },
-  },
-  guards: {
-    isDispatched: ({ context }, { check }) => check !== 'hasError' && check !== 'isSubRequest' && check !== 'isErrorAlreadyRendered' && (check !== 'hasResponse' || context.exchange.response !== null), hasError: () => false, hasResponse: ({ context }) => context.exchange.response !== null,
-    isControllerSettled: () => true, isResponseResult: () => false,
-    hasSubRequestFailed: () => false, isSubRequest: () => false,
   },
 });
 machine.implementations.actors.handleSubRequest = machine;

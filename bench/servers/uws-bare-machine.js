@@ -10,14 +10,16 @@ const noop = () => undefined;
 const idleActors = [];
 const machine = requestMachine.provide({
   actions: {
-    dispatch: noop,
+    // Each phase ends as the kernel's dispatcher ends it, with the outcome: a controller until the controller answered.
+    dispatch: ({ context, self }) => self.send({ type: 'phase.done', outcome: context.exchange.response === null ? 'controller' : 'response', streamed: false }),
     resumeDispatch: noop,
     recordState: noop,
     takeError: noop,
     failNoController: noop,
     resolveArguments: noop,
-    callController: ({ context }) => {
+    callController: ({ context, self }) => {
       context.exchange.response = 'Not Found';
+      self.send({ type: 'controller.done', result: context.exchange.response, isResponse: true });
     },
     storeControllerResult: noop,
     storeControllerError: noop,
@@ -33,15 +35,6 @@ const machine = requestMachine.provide({
     finishRequest: ({ self }) => {
       idleActors.push(self);
     },
-  },
-  guards: {
-    isDispatched: ({ context }, { check }) => check !== 'hasError' && check !== 'isSubRequest' && check !== 'isErrorAlreadyRendered' && (check !== 'hasResponse' || context.exchange.response !== null),
-    hasError: () => false,
-    hasResponse: ({ context }) => context.exchange.response !== null,
-    isControllerSettled: () => true,
-    isResponseResult: () => false,
-    hasSubRequestFailed: () => false,
-    isSubRequest: () => false,
   },
 });
 machine.implementations.actors.handleSubRequest = machine;

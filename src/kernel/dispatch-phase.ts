@@ -1,3 +1,4 @@
+import { isStreamBody } from '../http/response-body';
 import { describeValue } from './describe-value';
 import { createPhaseEvent } from './event/create-phase-event';
 import { type KernelEvent } from './event/kernel-event';
@@ -5,6 +6,7 @@ import { type DispatchCursor, type Exchange } from './exchange';
 import { type KernelPhase } from './kernel-events';
 import { type ListenerRegistry, type RegisteredListener } from './listener-registry';
 import { isThenable } from './is-thenable';
+import { type PhaseOutcome } from '../../machines/request.machine';
 
 /** Where a phase's dispatch stands: which listeners, which runs next, and what a failure does. */
 interface PhaseDispatch extends DispatchCursor {
@@ -28,26 +30,37 @@ function dispatchOf(exchange: Exchange): PhaseDispatch | null {
 
 let nextDispatchId = 1;
 
-/** True while a listener's promise keeps the exchange's current phase waiting. */
-export function isListenerPending(exchange: Exchange): boolean {
-  return exchange.dispatch !== null && exchange.dispatch.pending !== null;
-}
-
 /**
  * How a listener's promise ended, and which dispatch it belongs to: the machine hands it back
  * with `listener.settled`, and a settle of a dispatch the request left (an abort) is ignored.
  */
 export type ListenerOutcome = { readonly dispatch: number; readonly ok: true } | { readonly dispatch: number; readonly ok: false; readonly error: unknown };
 
-/** The request's actor: told with `listener.settled` when a pending listener's promise settles. */
-export interface SettleTarget {
-  send(event: { readonly type: 'listener.settled' } & ListenerOutcome): void;
+/**
+ * The request's actor: told with `listener.settled` when a pending listener's promise settles,
+ * and with `phase.done` once every listener of the phase ran.
+ */
+export interface PhaseTarget {
+  send(event: ({ readonly type: 'listener.settled' } & ListenerOutcome) | { readonly type: 'phase.done'; readonly outcome: PhaseOutcome; readonly streamed: boolean }): void;
   getSnapshot(): { readonly status: string };
 }
 
 /** Only to an actor that still runs: a listener may settle after the client went away. */
-function settle(target: SettleTarget, outcome: ListenerOutcome): void {
+function settle(target: PhaseTarget, outcome: ListenerOutcome): void {
   if (target.getSnapshot().status === 'active') target.send({ type: 'listener.settled', ...outcome });
+}
+
+/** What the phase's listeners left the request with, the first that holds (see PhaseOutcome). */
+function outcomeOf(exchange: Exchange): PhaseOutcome {
+  if (exchange.error !== null) return 'error';
+  if (exchange.response !== null) return 'response';
+  return exchange.controller === null ? 'none' : 'controller';
+}
+
+/** The phase is over: the machine chooses its exit from the outcome this sends. */
+function done(exchange: Exchange, target: PhaseTarget): void {
+  const response = exchange.response;
+  target.send({ type: 'phase.done', outcome: outcomeOf(exchange), streamed: response !== null && isStreamBody(response.body) });
 }
 
 /** A listener failed: in a failing phase the error becomes the request's and the phase ends; else it is logged. */
@@ -62,11 +75,11 @@ function failed(exchange: Exchange, dispatch: PhaseDispatch, name: string, error
 
 /**
  * Runs listeners from the dispatch's index in priority order, timing each into the trace, until
- * they are done, propagation is stopped, or one returns a promise: then the dispatch keeps that
- * listener as pending and returns; `target` is told when it settles. Synchronous listeners never
- * create a promise.
+ * they are done or propagation is stopped, and then tells `target` the phase is done; or until one
+ * returns a promise: then the dispatch keeps that listener as pending and returns, and `target` is
+ * told when it settles. Synchronous listeners never create a promise.
  */
-function runListeners(exchange: Exchange, dispatch: PhaseDispatch, target: SettleTarget): void {
+function runListeners(exchange: Exchange, dispatch: PhaseDispatch, target: PhaseTarget): void {
   const { trace } = exchange;
   const { listeners, event } = dispatch;
   while (dispatch.index < listeners.length && !event.isPropagationStopped) {
@@ -92,34 +105,39 @@ function runListeners(exchange: Exchange, dispatch: PhaseDispatch, target: Settl
     }
     trace.end(span);
   }
+  done(exchange, target);
 }
 
 /**
- * Starts `phase`: enters it in the trace and runs its listeners with the phase's event. In a
- * failing phase (`onError: 'fail'`) nothing runs once the request has an error.
+ * Starts `phase`: enters it in the trace and runs its listeners with the phase's event; `target`
+ * gets `phase.done` once they ran, at once when none is async. In a failing phase
+ * (`onError: 'fail'`) nothing runs once the request has an error.
  */
 export function dispatchPhase(
   registry: ListenerRegistry,
   exchange: Exchange,
   phase: KernelPhase,
   onError: 'fail' | 'log',
-  target: SettleTarget,
+  target: PhaseTarget,
 ): void {
   exchange.trace.enter(phase);
   const listeners = registry.for(phase);
   if (listeners.length === 0) {
     // Nothing to run (often kernel.controller and kernel.controller_arguments): no event to make.
     exchange.dispatch = null;
-    return;
+    return done(exchange, target);
   }
   const dispatch: PhaseDispatch = { id: nextDispatchId++, phase, event: createPhaseEvent(phase, exchange), listeners, index: 0, onError, pending: null };
   exchange.dispatch = dispatch;
-  if (onError === 'fail' && exchange.error !== null) return;
+  if (onError === 'fail' && exchange.error !== null) return done(exchange, target);
   runListeners(exchange, dispatch, target);
 }
 
-/** Takes the settled promise of the pending listener into account and runs the phase's remaining listeners. */
-export function resumePhase(exchange: Exchange, outcome: ListenerOutcome, target: SettleTarget): void {
+/**
+ * Takes the settled promise of the pending listener into account and runs the phase's remaining
+ * listeners; a settle of another dispatch than the exchange's current one changes nothing.
+ */
+export function resumePhase(exchange: Exchange, outcome: ListenerOutcome, target: PhaseTarget): void {
   const dispatch = dispatchOf(exchange);
   if (dispatch === null || dispatch.pending === null || dispatch.id !== outcome.dispatch) return;
   const { listener, span } = dispatch.pending;

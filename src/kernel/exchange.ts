@@ -47,8 +47,6 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   arguments: ControllerArguments | null = null;
   /** What the controller returned, while it is not yet a Response. */
   controllerResult: unknown = undefined;
-  /** True while an async controller runs. */
-  controllerPending = false;
   /** The error not yet handled; kernel.exception takes it. */
   error: unknown = null;
   /** The error kernel.exception took and is handling. */
@@ -57,8 +55,6 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   readonly errors: unknown[] = [];
   /** The error this exchange renders, for an error sub-request. */
   readonly renderedError: unknown;
-  /** True once an error response was produced for this exchange. */
-  errorRendered = false;
   subRequest: Exchange | null = null;
   /** The phase being dispatched; `null` between phases that have listeners. */
   dispatch: DispatchCursor | null = null;

@@ -1,12 +1,12 @@
 import { type AnyActorRef } from 'xstate';
-import { requestMachine, type MachineExchange, type PhaseCheck, type RequestMachineEvent } from '../../machines/request.machine';
+import { requestMachine, type MachineExchange, type RequestMachineEvent } from '../../machines/request.machine';
 import { HttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
 import { Response } from '../http/response';
-import { discardBody, isStreamBody } from '../http/response-body';
+import { discardBody } from '../http/response-body';
 import { type Controller } from './controller';
 import { describeValue } from './describe-value';
-import { dispatchPhase, isListenerPending, resumePhase } from './dispatch-phase';
+import { dispatchPhase, resumePhase } from './dispatch-phase';
 import { Exchange } from './exchange';
 import { type ListenerRegistry } from './listener-registry';
 import { minimalErrorResponse } from './minimal-error-response';
@@ -35,16 +35,10 @@ function requireSubRequest(exchange: Exchange): Exchange {
   return exchange.subRequest;
 }
 
-/** The checks of a phase's exits, and of the states that share them. */
-const CHECKS: Readonly<Record<PhaseCheck, (exchange: Exchange) => boolean>> = {
-  hasError: (exchange) => exchange.error !== null,
-  hasResponse: (exchange) => exchange.response !== null,
-  hasController: (exchange) => exchange.controller !== null,
-  isSubRequest: (exchange) => exchange.parent !== null,
-  isErrorAlreadyRendered: (exchange) => exchange.errorRendered,
-  hasStreamedBody: (exchange) => exchange.response !== null && isStreamBody(exchange.response.body),
-  done: () => true,
-};
+/** What the controller returned, as the machine takes it: a response goes to kernel.response, anything else to kernel.view. */
+function controllerDone(result: unknown): RequestMachineEvent {
+  return { type: 'controller.done', result, isResponse: result instanceof Response };
+}
 
 function storeResult(exchange: Exchange, result: unknown): void {
   if (result instanceof Response) exchange.response = result;
@@ -106,13 +100,13 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
           const result = controller.handle(exchange.resolveArguments());
           if (!isThenable(result)) {
             trace.end(span);
-            return storeResult(exchange, result);
+            // Handled in this same send, once the controller state is entered: no wait.
+            return self.send(controllerDone(result));
           }
-          exchange.controllerPending = true;
           result.then(
             (value) => {
               trace.end(span);
-              deliver(self, exchange, { type: 'controller.done', result: value });
+              deliver(self, exchange, controllerDone(value));
             },
             (error: unknown) => {
               trace.end(span);
@@ -121,18 +115,14 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
           );
         } catch (error) {
           trace.end(span);
-          exchange.fail(error);
+          self.send({ type: 'controller.failed', error });
         }
       },
       storeControllerResult: ({ context, event }) => {
-        const exchange = exchangeOf(context);
-        exchange.controllerPending = false;
-        if (event.type === 'controller.done') storeResult(exchange, event.result);
+        if (event.type === 'controller.done') storeResult(exchangeOf(context), event.result);
       },
       storeControllerError: ({ context, event }) => {
-        const exchange = exchangeOf(context);
-        exchange.controllerPending = false;
-        if (event.type === 'controller.failed') exchange.fail(event.error);
+        if (event.type === 'controller.failed') exchangeOf(context).fail(event.error);
       },
       failNoViewResponse: ({ context }) => {
         const exchange = exchangeOf(context);
@@ -165,7 +155,6 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
           }
         }
         exchange.response = response;
-        exchange.errorRendered = true;
       },
       renderMinimalError: ({ context }) => {
         const exchange = exchangeOf(context);
@@ -175,7 +164,6 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         exchange.errors.push(new LoupeError('LOUPE_ERR_KERNEL_ERROR_RENDERING_FAILED', 'Rendering the error page failed; a minimal 500 was sent.', { cause }));
         exchange.error = null;
         exchange.response = minimalErrorResponse();
-        exchange.errorRendered = true;
       },
       sendResponse: ({ context }) => {
         const exchange = exchangeOf(context);
@@ -193,21 +181,6 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         exchange.trace.finish();
         if (exchange.parent === null) deps.release(exchange);
       },
-    },
-    guards: {
-      isDispatched: ({ context }, { check }) => {
-        const exchange = exchangeOf(context);
-        return !isListenerPending(exchange) && CHECKS[check](exchange);
-      },
-      hasError: ({ context }) => CHECKS.hasError(exchangeOf(context)),
-      hasResponse: ({ context }) => CHECKS.hasResponse(exchangeOf(context)),
-      isControllerSettled: ({ context }) => !exchangeOf(context).controllerPending,
-      isResponseResult: ({ event }) => event.type === 'controller.done' && event.result instanceof Response,
-      hasSubRequestFailed: ({ context }) => {
-        const sub = requireSubRequest(exchangeOf(context));
-        return sub.errors.length > 0 || sub.response === null;
-      },
-      isSubRequest: ({ context }) => CHECKS.isSubRequest(exchangeOf(context)),
     },
   });
   // The error sub-request is a child actor of this very machine, with its implementations.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as patchedXstate from 'xstate';
 import { type KernelPhase } from '../../machines/kernel-phases';
 import { profileWriterMachine } from '../../machines/profile-writer.machine';
-import { requestMachine, type MachineExchange, type PhaseCheck } from '../../machines/request.machine';
+import { requestMachine, type MachineExchange, type PhaseOutcome } from '../../machines/request.machine';
 import { deferred, type Deferred } from '../helpers/deferred';
 
 // Loupe's machines on the patched XState (patches/, applied by npm's `dependencies` script) and on XState as
@@ -128,18 +128,16 @@ interface Plan {
   readonly sub?: Plan;
 }
 
-/** The state of one request that the guards read and the actions change, as the kernel's Exchange. */
+/** The state of one request that the actions change and tell the machine about, as the kernel's Exchange. */
 interface FakeExchange extends MachineExchange {
   readonly plan: Plan;
   readonly parent: FakeExchange | null;
   subRequest: FakeExchange | null;
   routed: boolean;
   pending: boolean;
-  controllerPending: boolean;
   controllerResult: unknown;
   response: string | null;
   error: string | null;
-  errorRendered: boolean;
 }
 
 type Step = { request: Plan } | { settle: boolean } | { done: unknown; to?: 'sub' } | { failed: string } | { abort: true } | { bodyFinished: true };
@@ -147,29 +145,24 @@ type Step = { request: Plan } | { settle: boolean } | { done: unknown; to?: 'sub
 /** The request machine with implementations that play each request's plan, as the kernel's would. */
 function kernelMachine(flavour: Flavour, recorder: Recorder) {
   const exchangeOf = ({ exchange }: { exchange: MachineExchange | null }): FakeExchange => exchange as FakeExchange;
-  const checks: Record<PhaseCheck, (x: FakeExchange) => boolean> = {
-    hasError: (x) => x.error !== null,
-    hasResponse: (x) => x.response !== null,
-    hasController: (x) => x.routed,
-    isSubRequest: (x) => x.parent !== null,
-    isErrorAlreadyRendered: (x) => x.errorRendered,
-    hasStreamedBody: (x) => x.plan.streamed === true && x.response !== null,
-    done: () => true,
-  };
+  const outcomeOf = (x: FakeExchange): PhaseOutcome => (x.error !== null ? 'error' : x.response !== null ? 'response' : x.routed ? 'controller' : 'none');
+  const streamedOf = (x: FakeExchange): boolean => x.plan.streamed === true && x.response !== null;
   const machine = flavour.requestMachine.provide({
     actions: {
-      dispatch: ({ context }, { phase, onError }) => {
+      dispatch: ({ context, self }, { phase, onError }) => {
         const x = exchangeOf(context);
         if (phase === 'kernel.request') x.routed = x.plan.routed ?? true;
         if (phase === 'kernel.view' && x.controllerResult !== undefined) x.response = 'view';
         if (phase === x.plan.answerAt) x.response = `answered at ${phase}`;
         if (phase === x.plan.failAt && onError === 'fail') x.error = `failed at ${phase}`;
         if (phase === x.plan.asyncAt) x.pending = true;
+        else self.send({ type: 'phase.done', outcome: outcomeOf(x), streamed: streamedOf(x) });
       },
-      resumeDispatch: ({ context, event }) => {
+      resumeDispatch: ({ context, event, self }) => {
         const x = exchangeOf(context);
         x.pending = false;
         if (event.type === 'listener.settled' && !event.ok) x.error = String(event.error);
+        self.send({ type: 'phase.done', outcome: outcomeOf(x), streamed: streamedOf(x) });
       },
       recordState: () => undefined,
       resolveArguments: () => undefined,
@@ -177,40 +170,29 @@ function kernelMachine(flavour: Flavour, recorder: Recorder) {
       finishRequest: () => undefined,
       takeError: ({ context }) => Object.assign(exchangeOf(context), { error: null, response: null }),
       failNoController: ({ context }) => void (exchangeOf(context).error = 'no controller'),
-      callController: ({ context }) => {
-        const x = exchangeOf(context);
-        const kind = x.plan.controller ?? 'response';
-        if (kind === 'response') x.response = 'controller';
-        else if (kind === 'data') x.controllerResult = { hello: 'world' };
-        else if (kind === 'throws') x.error = 'controller threw';
-        else if (kind === 'async') x.controllerPending = true;
+      callController: ({ context, self }) => {
+        const kind = exchangeOf(context).plan.controller ?? 'response';
+        if (kind === 'response') self.send({ type: 'controller.done', result: 'controller', isResponse: true });
+        else if (kind === 'data') self.send({ type: 'controller.done', result: { hello: 'world' }, isResponse: false });
+        else if (kind === 'nothing') self.send({ type: 'controller.done', result: undefined, isResponse: false });
+        else if (kind === 'throws') self.send({ type: 'controller.failed', error: 'controller threw' });
       },
       storeControllerResult: ({ context, event }) => {
         const x = exchangeOf(context);
-        x.controllerPending = false;
         if (event.type === 'controller.done' && typeof event.result === 'string') x.response = event.result;
         else if (event.type === 'controller.done') x.controllerResult = event.result;
       },
       storeControllerError: ({ context, event }) => {
-        Object.assign(exchangeOf(context), { controllerPending: false, error: event.type === 'controller.failed' ? String(event.error) : 'failed' });
+        exchangeOf(context).error = event.type === 'controller.failed' ? String(event.error) : 'failed';
       },
       failNoViewResponse: ({ context }) => void (exchangeOf(context).error = 'no view response'),
       prepareErrorSubRequest: ({ context }) => {
         const x = exchangeOf(context);
         x.subRequest = newExchange(recorder, `${String(recorder.describe(x))}'s sub-request`, x.plan.sub ?? {}, x);
       },
-      useErrorSubResponse: ({ context }) => Object.assign(exchangeOf(context), { response: exchangeOf(context).subRequest?.response ?? 'minimal', errorRendered: true }),
-      renderMinimalError: ({ context }) => Object.assign(exchangeOf(context), { error: null, response: 'minimal 500', errorRendered: true }),
+      useErrorSubResponse: ({ context }) => void (exchangeOf(context).response = exchangeOf(context).subRequest?.response ?? 'minimal'),
+      renderMinimalError: ({ context }) => Object.assign(exchangeOf(context), { error: null, response: 'minimal 500' }),
       sendResponse: ({ context }) => void (exchangeOf(context).response ??= 'minimal'),
-    },
-    guards: {
-      isDispatched: ({ context }, { check }) => !exchangeOf(context).pending && checks[check](exchangeOf(context)),
-      hasError: ({ context }) => checks.hasError(exchangeOf(context)),
-      hasResponse: ({ context }) => checks.hasResponse(exchangeOf(context)),
-      isControllerSettled: ({ context }) => !exchangeOf(context).controllerPending,
-      isResponseResult: ({ event }) => event.type === 'controller.done' && typeof event.result === 'string',
-      hasSubRequestFailed: ({ context }) => exchangeOf(context).subRequest?.response === null,
-      isSubRequest: ({ context }) => checks.isSubRequest(exchangeOf(context)),
     },
   });
   machine.implementations.actors['handleSubRequest'] = machine;
@@ -218,7 +200,7 @@ function kernelMachine(flavour: Flavour, recorder: Recorder) {
 }
 
 function newExchange(recorder: Recorder, label: string, plan: Plan, parent: FakeExchange | null): FakeExchange {
-  const exchange: FakeExchange = { plan, parent, subRequest: null, routed: false, pending: false, controllerPending: false, controllerResult: undefined, response: null, error: null, errorRendered: false };
+  const exchange: FakeExchange = { plan, parent, subRequest: null, routed: false, pending: false, controllerResult: undefined, response: null, error: null };
   recorder.label(exchange, label);
   return exchange;
 }
@@ -255,7 +237,7 @@ function runRequestMachine(flavour: Flavour): { entries: Record<string, unknown>
     for (const step of steps) {
       if ('request' in step) actor.send({ type: 'request.received', exchange: newExchange(recorder, `request ${index}`, step.request, null) });
       else if ('settle' in step) actor.send(step.settle ? { type: 'listener.settled', dispatch: 0, ok: true } : { type: 'listener.settled', dispatch: 0, ok: false, error: 'listener rejected' });
-      else if ('done' in step) (step.to === 'sub' ? actor.getSnapshot().children.subRequest : actor)?.send({ type: 'controller.done', result: step.done });
+      else if ('done' in step) (step.to === 'sub' ? actor.getSnapshot().children.subRequest : actor)?.send({ type: 'controller.done', result: step.done, isResponse: typeof step.done === 'string' });
       else if ('failed' in step) actor.send({ type: 'controller.failed', error: step.failed });
       else if ('bodyFinished' in step) actor.send({ type: 'body.finished' });
       else actor.send({ type: 'request.aborted' });
