@@ -37,10 +37,10 @@ export { type Logger, type LogMethod } from './log/logger';
 export { LOGGER_LEVELS, LOG_FORMATS, type LogConfig, type LoggerLevel, type LogFormat } from './log/log-config';
 
 // Requests, responses and errors.
-export { Request } from './http/request';
+export { LoupeRequest } from './http/request';
 export { type RequestData } from './http/request-data';
 export { type HeaderBag } from './http/header-bag';
-export { Response } from './http/response';
+export { LoupeResponse } from './http/response';
 export { type ResponseBody, type StreamBody } from './http/response-body';
 export { type AuthenticatedUser, type Session } from './http/session';
 export { type SessionStorage, type SessionData } from './session/session-storage';

@@ -22,7 +22,7 @@ function client(driver) {
 }
 
 async function child(driver, mode, runs) {
-  const { createLoupe, createLogger, readConfig, Response } = require('../../dist/src');
+  const { createLoupe, createLogger, readConfig, LoupeResponse } = require('../../dist/src');
   // The benchmark owns its process: tuned as serve() tunes one (createLoupe() and inject() leave it alone).
   require('../../dist/src/server/tune-process').tuneProcess();
   const db = client(driver);
@@ -37,7 +37,7 @@ async function child(driver, mode, runs) {
           name: 'sql',
           handle: async () => {
             for (let i = 0; i < CALLS; i++) await db.query(i);
-            return Response.json({ ok: true });
+            return LoupeResponse.json({ ok: true });
           },
         },
       },

@@ -12,7 +12,7 @@ const { spawnSync } = require('node:child_process');
 const CALLS = 10;
 
 async function child(mode, runs) {
-  const { createLoupe, createLogger, readConfig, Response } = require('../../dist/src');
+  const { createLoupe, createLogger, readConfig, LoupeResponse } = require('../../dist/src');
   // The benchmark owns its process: tuned as serve() tunes one (createLoupe() and inject() leave it alone).
   require('../../dist/src/server/tune-process').tuneProcess();
   const { default: Redis } = require('ioredis');
@@ -31,7 +31,7 @@ async function child(mode, runs) {
           handle: async () => {
             for (let i = 0; i < CALLS; i++) await redis.get(`${prefix}k${i}`);
             for (let i = 0; i < CALLS; i++) await pool.query('SELECT $1::int AS n', [i]);
-            return Response.json({ ok: true });
+            return LoupeResponse.json({ ok: true });
           },
         },
       },

@@ -7,7 +7,7 @@
 //   node bench/micro/router.js /nope chain 500000             # a 404 of both
 // A router of a build where misses were thrown is measured the same way: a throw is caught here.
 // STACK_TRACES=0 measures with Error.stackTraceLimit at 0: errors with no frames, as the RouterListener makes misses without debug.
-const { Response } = require('../../dist/src');
+const { LoupeResponse } = require('../../dist/src');
 const { UrlMatcherRouter } = require('../../dist/src/routing/url-matcher-router');
 const { ChainRouter } = require('../../dist/src/routing/chain-router');
 const { demoRoutes } = require('../../dist/demo/routes');
@@ -16,7 +16,7 @@ const [path = '/hello/anna', mode = 'own', count = '2000000'] = process.argv.sli
 const verifier = { verify: async () => null };
 const own = new UrlMatcherRouter(demoRoutes(['en', 'fr', 'de'], verifier));
 // The application's own router: a route table of its own, as createLoupe chains one after Loupe's.
-const app = new UrlMatcherRouter([{ name: 'page', path: '/pages/{slug}', methods: ['GET'], controller: { name: 'pages.show', handle: () => new Response('page') } }]);
+const app = new UrlMatcherRouter([{ name: 'page', path: '/pages/{slug}', methods: ['GET'], controller: { name: 'pages.show', handle: () => new LoupeResponse('page') } }]);
 const router = mode === 'chain' ? new ChainRouter([own, app]) : own;
 
 const answer = (method, target) => {

@@ -1,4 +1,4 @@
-import { createLoupe, html, Response, serve, type Controller, type CreateApp } from 'loupe-kernel';
+import { createLoupe, html, LoupeResponse, serve, type Controller, type CreateApp } from 'loupe-kernel';
 
 // An HTML page: with debug on (APP_ENV=dev, the default) the profiler's toolbar shows at its bottom.
 const home: Controller = {
@@ -14,7 +14,7 @@ const home: Controller = {
   </body>
 </html>`;
     stopwatch.stop('render');
-    return new Response(page.toString(), 200, { 'Content-Type': 'text/html; charset=utf-8' });
+    return new LoupeResponse(page.toString(), 200, { 'Content-Type': 'text/html; charset=utf-8' });
   },
 };
 

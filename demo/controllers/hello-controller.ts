@@ -1,4 +1,4 @@
-import { html, Response, type Controller } from '../../src';
+import { html, LoupeResponse, type Controller } from '../../src';
 
 const GREETINGS: Readonly<Record<string, string>> = { en: 'Hello', fr: 'Bonjour', de: 'Hallo' };
 
@@ -7,7 +7,7 @@ export const helloController: Controller = {
   name: 'hello.hello',
   handle: ({ params, locale }) => {
     const greeting = `${GREETINGS[locale] ?? GREETINGS['en'] ?? 'Hello'} ${params['name'] ?? ''}!`;
-    return new Response(
+    return new LoupeResponse(
       html`<!DOCTYPE html><html lang="${locale}"><head><meta charset="UTF-8"><title>${greeting}</title></head><body><h1>${greeting}</h1></body></html>`.toString(),
       200,
       { 'Content-Language': locale },

@@ -1,4 +1,4 @@
-import { BadRequestHttpError, KernelAttributes, Response, SecurityAttributes, type Controller, type CredentialsVerifier, type Request } from '../../src';
+import { BadRequestHttpError, KernelAttributes, LoupeResponse, SecurityAttributes, type Controller, type CredentialsVerifier, type LoupeRequest } from '../../src';
 
 /** What a login request carries, whichever its format. */
 interface LoginAttempt {
@@ -13,7 +13,7 @@ export interface LoginControllerOptions {
 
 const TRUTHY = new Set(['1', 'on', 'true', 'yes']);
 
-function readJson(request: Request): LoginAttempt {
+function readJson(request: LoupeRequest): LoginAttempt {
   let data: unknown;
   try {
     data = request.json();
@@ -38,7 +38,7 @@ function readForm(body: string): LoginAttempt {
   return { username, password, rememberMe: TRUTHY.has(form.get('_remember_me') ?? '') };
 }
 
-function readAttempt(request: Request): LoginAttempt {
+function readAttempt(request: LoupeRequest): LoginAttempt {
   const type = (request.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'application/json' || type.endsWith('+json')) return readJson(request);
   if (type === 'application/x-www-form-urlencoded') return readForm(request.data.body?.toString('utf8') ?? '');
@@ -59,7 +59,7 @@ export function createLoginController(options: LoginControllerOptions): Controll
       // Async scrypt: a login must not block other requests while the hash is computed.
       const user = await options.verifier.verify(attempt.username, attempt.password, request.data.remoteAddress);
       // As JsonLoginAuthenticator::onAuthenticationFailure.
-      if (user === null) return Response.json({ error: 'Invalid credentials.' }, 401);
+      if (user === null) return LoupeResponse.json({ error: 'Invalid credentials.' }, 401);
       attributes.set(KernelAttributes.USER, { identifier: user.identifier, roles: user.roles, via: 'form_login' });
       if (attempt.rememberMe) attributes.set(SecurityAttributes.REMEMBER_ME_REQUESTED, user.identifier);
       log('info', `Logged in "${user.identifier}".`, { remember_me: attempt.rememberMe });

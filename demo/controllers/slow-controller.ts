@@ -1,4 +1,4 @@
-import { Response, type Controller } from '../../src';
+import { LoupeResponse, type Controller } from '../../src';
 
 const MAX_DELAY_MS = 5_000;
 
@@ -12,6 +12,6 @@ export const slowController: Controller = {
     const requested = Number(request.queryParams.get('ms') ?? '100');
     const delay = Number.isFinite(requested) ? Math.min(Math.max(requested, 0), MAX_DELAY_MS) : 100;
     await stopwatch.span('wait', () => new Promise((resolve) => setTimeout(resolve, delay)));
-    return new Response(`Answered after ${delay} ms.`, 200, { 'Content-Type': 'text/plain' });
+    return new LoupeResponse(`Answered after ${delay} ms.`, 200, { 'Content-Type': 'text/plain' });
   },
 };

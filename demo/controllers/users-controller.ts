@@ -1,12 +1,12 @@
-import { html, Response, type Controller, type Request } from '../../src';
+import { html, LoupeResponse, type Controller, type LoupeRequest } from '../../src';
 import { SQL_ROUTES_HINT } from '../demo-config';
 import { type UserRepository } from '../io/user-repository';
 
 /** The SQL routes without DATABASE_URL: a 503 that says how to turn them on, as a page or as JSON. */
-function sqlRoutesOff(request: Request): Response {
+function sqlRoutesOff(request: LoupeRequest): LoupeResponse {
   const error = 'No database: DATABASE_URL is not set.';
-  if (!(request.header('accept') ?? '').includes('text/html')) return Response.json({ error, hint: SQL_ROUTES_HINT }, 503);
-  return new Response(
+  if (!(request.header('accept') ?? '').includes('text/html')) return LoupeResponse.json({ error, hint: SQL_ROUTES_HINT }, 503);
+  return new LoupeResponse(
     html`<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><title>No database</title></head><body><h1>${error}</h1><p>${SQL_ROUTES_HINT}</p></body></html>`.toString(),
     503,
   );

@@ -1,4 +1,4 @@
-import { html, ProfilerPaths, Response, trustedHtml, type Controller, type RouteDefinition, type SafeHtml } from '../../src';
+import { html, ProfilerPaths, LoupeResponse, trustedHtml, type Controller, type RouteDefinition, type SafeHtml } from '../../src';
 
 const STYLE = 'body{font:15px/1.5 system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3rem .8rem;text-align:left}code{font-size:13px}.notice{background:#fff8e1;border-left:4px solid #f0b400;padding:.5rem .8rem}';
 
@@ -18,7 +18,7 @@ export function createWelcomeController(routes: () => readonly RouteDefinition[]
         (route) =>
           html`<tr><td>${(route.methods ?? ['ANY']).join(', ')}</td><td><code>${route.path}</code></td><td>${route.name}</td><td><code>${route.controller.name}</code></td></tr>`,
       );
-      return new Response(
+      return new LoupeResponse(
         html`<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><link rel="icon" href="data:,"><title>Welcome to Loupe</title><style>${trustedHtml(STYLE)}</style></head><body><h1>Welcome to Loupe</h1><p>Every request runs through the kernel phases; its trace is in the profiler (see the <code>X-Debug-Token-Link</code> response header).</p>${profilerHome !== null && profilerLinks(profilerHome)}${notice !== null && html`<p class="notice">${notice}</p>`}<table><thead><tr><th>Methods</th><th>Path</th><th>Route</th><th>Controller</th></tr></thead><tbody>${rows}</tbody></table></body></html>`.toString(),
       );
     },

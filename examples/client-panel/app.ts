@@ -1,4 +1,4 @@
-import { createLoupe, currentRequest, html, Response, type PanelDefinition, type ProfileCollector } from 'loupe-kernel';
+import { createLoupe, currentRequest, html, LoupeResponse, type PanelDefinition, type ProfileCollector } from 'loupe-kernel';
 
 /** What the library records of each call, and what its panel shows. */
 interface FlagLookup {
@@ -37,7 +37,7 @@ const flagsPanel: PanelDefinition<FlagData> = {
 };
 
 const app = createLoupe({
-  routes: [{ name: 'checkout', path: '/checkout', methods: ['GET'], controller: { name: 'checkout', handle: () => new Response(isEnabled('new-checkout') ? 'New checkout' : 'Old checkout') } }],
+  routes: [{ name: 'checkout', path: '/checkout', methods: ['GET'], controller: { name: 'checkout', handle: () => new LoupeResponse(isEnabled('new-checkout') ? 'New checkout' : 'Old checkout') } }],
   collectors: [flagsCollector],
   panels: [flagsPanel],
 });

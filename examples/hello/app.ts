@@ -1,10 +1,10 @@
-import { createLoupe, defineListener, NotFoundHttpError, Response, type Controller } from 'loupe-kernel';
+import { createLoupe, defineListener, NotFoundHttpError, LoupeResponse, type Controller } from 'loupe-kernel';
 
 const poweredBy = defineListener('PoweredByListener', {
   'kernel.response': [0, ({ response }) => void response.headers.set('X-Powered-By', 'Loupe')],
 });
 
-const hello: Controller = { name: 'hello', handle: ({ params }) => new Response(`Hello ${params['name']}!`) };
+const hello: Controller = { name: 'hello', handle: ({ params }) => new LoupeResponse(`Hello ${params['name']}!`) };
 
 const book: Controller = {
   name: 'book',

@@ -1,4 +1,4 @@
-import { Response } from '../http/response';
+import { LoupeResponse } from '../http/response';
 import { type Controller } from '../kernel/controller';
 import { KernelAttributes } from '../kernel/kernel-attributes';
 import { errorStatus, flattenError } from './flatten-error';
@@ -38,7 +38,7 @@ export function createErrorController(options: ErrorControllerOptions): Controll
       // Without debug the page shows the status line alone: the error is not flattened (its message, class, causes).
       const flat = debug ? flattenError(error, { trace: true }) : null;
       const status = flat ?? errorStatus(error);
-      const respond = (body: string, contentType: string): Response => {
+      const respond = (body: string, contentType: string): LoupeResponse => {
         const headers: Record<string, string> = { 'Content-Type': contentType, Vary: 'Accept' };
         if (flat !== null) {
           headers['X-Debug-Exception'] = rawUrlEncode(truncateUtf8(flat.message, DEBUG_MESSAGE_MAX_BYTES));
@@ -46,7 +46,7 @@ export function createErrorController(options: ErrorControllerOptions): Controll
           if (origin !== undefined) headers['X-Debug-Exception-File'] = `${rawUrlEncode(origin.file)}:${origin.line}`;
         }
         // The error's own headers (Allow, WWW-Authenticate) win, as array_merge in Symfony's renderers.
-        const response = new Response(body, status.statusCode, headers);
+        const response = new LoupeResponse(body, status.statusCode, headers);
         for (const [name, value] of Object.entries(status.headers)) response.headers.set(name, value);
         return response;
       };

@@ -1,4 +1,4 @@
-import { type Request } from '../http/request';
+import { type LoupeRequest } from '../http/request';
 
 /** Symfony's Request::initializeFormats(): the formats a media type can name. */
 const FORMATS: Readonly<Record<string, readonly string[]>> = {
@@ -65,7 +65,7 @@ const MAX_CACHED_ACCEPT_LENGTH = 512;
  * `_format` attribute, else the first Accept media type (q-ordered) with a known format,
  * else `html`.
  */
-export function preferredFormat(request: Request): string {
+export function preferredFormat(request: LoupeRequest): string {
   const fromAttribute = request.attributes.get('_format');
   if (typeof fromAttribute === 'string' && fromAttribute !== '') return fromAttribute;
   const header = request.header('accept') ?? '';

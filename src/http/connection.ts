@@ -1,5 +1,5 @@
-import { type Request } from './request';
-import { type Response } from './response';
+import { type LoupeRequest } from './request';
+import { type LoupeResponse } from './response';
 import { type StreamOutcome } from './response-body';
 
 /** Where a finished response goes: the adapter writes it to the client once. */
@@ -10,5 +10,5 @@ export interface Connection {
    * given with a streamed body only, is called once when it is over — sent whole, failed, or
    * abandoned by the client — possibly before `write` returns (a HEAD request).
    */
-  write(response: Response, request: Request, ended?: (outcome: StreamOutcome) => void): boolean;
+  write(response: LoupeResponse, request: LoupeRequest, ended?: (outcome: StreamOutcome) => void): boolean;
 }

@@ -49,7 +49,7 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT'
 export const MAX_JSON_DEPTH = 128;
 
 /** One request as the kernel sees it: the copied data, plus attributes set while it runs. */
-export class Request {
+export class LoupeRequest {
   /** The request as received, copied out of uWS: method, raw path and query, headers, body. */
   readonly data: RequestData;
   /** Route parameters, `_route`, `_controller`, and whatever listeners attach. */
@@ -187,8 +187,8 @@ export class Request {
   }
 
   /** A copy for a sub-request: same data, its own attributes and method. */
-  duplicate(method: string): Request {
-    const copy = new Request(this.data, this.defaultLocale, method);
+  duplicate(method: string): LoupeRequest {
+    const copy = new LoupeRequest(this.data, this.defaultLocale, method);
     copy.locale = this.locale;
     // An invalid Host was already reported: the sub-request rendering that error must not fail on it again.
     copy.#hostFailed = this.#hostFailed;

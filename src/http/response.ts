@@ -11,7 +11,7 @@ const QUOTED: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>
  * `ReadableStream`) written chunk by chunk as the client takes them: see docs/building-apps.md,
  * "Streaming a response".
  */
-export class Response {
+export class LoupeResponse {
   /** The HTTP status code, 200 by default. */
   status: number;
   /** The headers to write; a `Content-Length` set here is not written, the server computes it from `body` (a streamed body is sent with it). */
@@ -33,15 +33,15 @@ export class Response {
    * default: `<`, `>`, `&`, `'` and `"` inside strings are hex escapes, so a JSON body can never be
    * sniffed or embedded as HTML.
    */
-  static json(data: unknown, status = 200, headers: Readonly<Record<string, string>> = {}): Response {
-    return new Response(encodeJson(data), status, { 'Content-Type': 'application/json', ...headers });
+  static json(data: unknown, status = 200, headers: Readonly<Record<string, string>> = {}): LoupeResponse {
+    return new LoupeResponse(encodeJson(data), status, { 'Content-Type': 'application/json', ...headers });
   }
 
   /**
    * A redirect to `url` with the given 3xx status, as Symfony's RedirectResponse: a small HTML
    * page naming the target, and for a 301 no `Cache-Control` (a permanent redirect may be cached).
    */
-  static redirect(url: string, status = 302): Response {
+  static redirect(url: string, status = 302): LoupeResponse {
     const escaped = url.replace(/[&<>"']/g, (char) => QUOTED[char] ?? char);
     const page = `<!DOCTYPE html>
 <html>
@@ -55,7 +55,7 @@ export class Response {
         Redirecting to <a href="${escaped}">${escaped}</a>.
     </body>
 </html>`;
-    const response = new Response(page, status, { 'Content-Type': 'text/html; charset=utf-8', Location: url });
+    const response = new LoupeResponse(page, status, { 'Content-Type': 'text/html; charset=utf-8', Location: url });
     if (status === 301) response.defaultCacheControl = false;
     return response;
   }

@@ -1,5 +1,5 @@
-import { type Request } from '../http/request';
-import { type Response } from '../http/response';
+import { type LoupeRequest } from '../http/request';
+import { type LoupeResponse } from '../http/response';
 import { type AttributeKey } from './attributes';
 import { type Controller } from './controller';
 import { type RecordedEntries } from './request-records';
@@ -54,9 +54,9 @@ export interface StreamedBody {
  */
 export interface CollectedRequest {
   /** The request as received (for an error sub-request, its GET copy of the parent's). */
-  readonly request: Request;
+  readonly request: LoupeRequest;
   /** The response built, even when it could not be sent; `null` when none was. */
-  readonly response: Response | null;
+  readonly response: LoupeResponse | null;
   /** The request this one rendered an error for, or `null` for a main request. */
   readonly parent: CollectedRequest | null;
   /** The error sub-request this one started, or `null`. */

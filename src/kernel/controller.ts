@@ -1,5 +1,5 @@
-import { type Request } from '../http/request';
-import { type Response } from '../http/response';
+import { type LoupeRequest } from '../http/request';
+import { type LoupeResponse } from '../http/response';
 import { type AuthenticatedUser, type Session } from '../http/session';
 import { type Attributes } from './attributes';
 import { type Stopwatch } from './stopwatch';
@@ -8,7 +8,7 @@ import { type LogLevel } from './trace';
 /** What a controller is called with, resolved at kernel.controller_arguments. */
 export interface ControllerArguments {
   /** The request being handled. */
-  readonly request: Request;
+  readonly request: LoupeRequest;
   /** Route parameters (defaults applied), without `_route` and `_controller`. */
   readonly params: Readonly<Record<string, string>>;
   /** The lazy session; `null` when the request has none (sub-requests). */
@@ -31,7 +31,7 @@ export interface ControllerArguments {
  * A controller returns a Response, or data that a kernel.view listener turns into one;
  * it may be async. A throw or a rejection leads to kernel.exception.
  */
-export type ControllerHandler = (args: ControllerArguments) => Response | unknown | Promise<unknown>;
+export type ControllerHandler = (args: ControllerArguments) => LoupeResponse | unknown | Promise<unknown>;
 
 /** A controller with the name the profiler shows as `_controller`. */
 export interface Controller {

@@ -1,5 +1,5 @@
-import { type Request } from '../http/request';
-import { type Response } from '../http/response';
+import { type LoupeRequest } from '../http/request';
+import { type LoupeResponse } from '../http/response';
 import { type StreamOutcome } from '../http/response-body';
 import { Attributes } from './attributes';
 import { type Controller, type ControllerArguments } from './controller';
@@ -36,13 +36,13 @@ export interface DispatchCursor {
  */
 export class Exchange implements CollectedRequest, CurrentRequest {
   readonly id = nextId++;
-  readonly request: Request;
+  readonly request: LoupeRequest;
   /** The exchange that started this one as its error sub-request, or `null` for a main request. */
   readonly parent: Exchange | null;
   readonly trace: Trace;
   /** State listeners and controllers share, by typed key. */
   readonly attributes = new Attributes();
-  response: Response | null = null;
+  response: LoupeResponse | null = null;
   controller: Controller | null = null;
   arguments: ControllerArguments | null = null;
   /** What the controller returned, while it is not yet a Response. */
@@ -70,7 +70,7 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   #records: RequestRecords | null = null;
 
   /** A sub-request does as its parent, whatever `options` say. */
-  constructor(request: Request, parent: Exchange | null = null, renderedError: unknown = null, options: ExchangeOptions = {}) {
+  constructor(request: LoupeRequest, parent: Exchange | null = null, renderedError: unknown = null, options: ExchangeOptions = {}) {
     this.request = request;
     this.parent = parent;
     this.trace = new Trace(parent?.trace.detailed ?? options.detailedTrace ?? true);
@@ -140,7 +140,7 @@ export class Exchange implements CollectedRequest, CurrentRequest {
   }
 
   /** The response; kernel.response is entered only with one. */
-  requireResponse(): Response {
+  requireResponse(): LoupeResponse {
     if (this.response === null) throw new Error('No response: the request machine entered kernel.response without one.');
     return this.response;
   }

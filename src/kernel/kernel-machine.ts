@@ -2,7 +2,7 @@ import { type AnyActorRef } from 'xstate';
 import { requestMachine, type MachineExchange, type RequestMachineEvent } from '../../machines/request.machine';
 import { HttpError } from '../errors/http-error';
 import { LoupeError } from '../errors/loupe-error';
-import { Response } from '../http/response';
+import { LoupeResponse } from '../http/response';
 import { discardBody } from '../http/response-body';
 import { type Controller } from './controller';
 import { describeValue } from './describe-value';
@@ -37,11 +37,11 @@ function requireSubRequest(exchange: Exchange): Exchange {
 
 /** What the controller returned, as the machine takes it: a response goes to kernel.response, anything else to kernel.view. */
 function controllerDone(result: unknown): RequestMachineEvent {
-  return { type: 'controller.done', result, isResponse: result instanceof Response };
+  return { type: 'controller.done', result, isResponse: result instanceof LoupeResponse };
 }
 
 function storeResult(exchange: Exchange, result: unknown): void {
-  if (result instanceof Response) exchange.response = result;
+  if (result instanceof LoupeResponse) exchange.response = result;
   else exchange.controllerResult = result;
 }
 

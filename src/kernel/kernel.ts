@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { createActor, type Actor } from 'xstate';
 import { type Connection } from '../http/connection';
-import { Request } from '../http/request';
+import { LoupeRequest } from '../http/request';
 import { type RequestData } from '../http/request-data';
-import { type Response } from '../http/response';
+import { type LoupeResponse } from '../http/response';
 import { discardBody, isStreamBody, type StreamOutcome } from '../http/response-body';
 import { type Controller } from './controller';
 import { Exchange, type ExchangeOptions } from './exchange';
@@ -84,7 +84,7 @@ export class Kernel {
   /** Runs the machine for one request; the response goes to `connection` when it is ready. */
   handle(data: RequestData, connection: Connection): RunningRequest {
     this.#handled++;
-    const exchange = new Exchange(new Request(data, this.#options.defaultLocale), null, null, this.#exchangeOptions);
+    const exchange = new Exchange(new LoupeRequest(data, this.#options.defaultLocale), null, null, this.#exchangeOptions);
     const actor = this.#idleActors.pop() ?? this.#createActor();
     this.#inFlight.set(exchange.id, { actor, connection });
     const inContext = this.#options.requestContext === true;
@@ -127,7 +127,7 @@ export class Kernel {
    * machine waits in `streaming` until then. A body the connection could not take (the client
    * is gone) is let go at once, and is over at once.
    */
-  #sendStream(exchange: Exchange, response: Response, entry: InFlight | undefined): boolean {
+  #sendStream(exchange: Exchange, response: LoupeResponse, entry: InFlight | undefined): boolean {
     if (this.#options.serverTiming === true) response.headers.set('Server-Timing', serverTimingHeader(exchange.trace));
     const written = entry !== undefined && !exchange.aborted && entry.connection.write(response, exchange.request, (outcome) => this.#streamEnded(exchange, outcome));
     if (!written) {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Request } from '../http/request';
+import { type LoupeRequest } from '../http/request';
 import { type Attributes } from './attributes';
 import { type SpanCategory, type Stopwatch } from './stopwatch';
 import { type LogLevel } from './trace';
@@ -11,7 +11,7 @@ import { type LogLevel } from './trace';
  */
 export interface CurrentRequest {
   /** The main request being handled, also while an error sub-request renders its error. */
-  readonly request: Request;
+  readonly request: LoupeRequest;
   /** State listeners and controllers share, by typed key. */
   readonly attributes: Attributes;
   /** Times parts of the work into the request's timeline (the Performance panel). */

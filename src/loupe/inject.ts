@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { PayloadTooLargeHttpError } from '../errors/http-error';
 import { openBodySource } from '../http/body-source';
 import { type RequestData } from '../http/request-data';
-import { type Response } from '../http/response';
+import { type LoupeResponse } from '../http/response';
 import { discardBody, isStreamBody, type StreamBody, type StreamOutcome } from '../http/response-body';
 import { type Kernel } from '../kernel/kernel';
 
@@ -31,7 +31,7 @@ export interface InjectResponse {
 }
 
 /** The header lines as InjectResponse has them. */
-function headersOf(response: Response): Record<string, string | string[]> {
+function headersOf(response: LoupeResponse): Record<string, string | string[]> {
   const written: Record<string, string | string[]> = {};
   response.headers.forEachLine((_spelled, value, name) => {
     const previous = written[name];
@@ -92,7 +92,7 @@ export function inject(kernel: Kernel, request: InjectRequest, server: { readonl
   const head = data.method === 'HEAD';
   return new Promise((resolve, reject) => {
     kernel.handle(data, {
-      write: (response: Response, _request, ended) => {
+      write: (response: LoupeResponse, _request, ended) => {
         const { body: sent, status } = response;
         const headers = headersOf(response);
         if (!isStreamBody(sent)) {

@@ -1,4 +1,4 @@
-import { Response } from '../http/response';
+import { LoupeResponse } from '../http/response';
 import { type Controller } from '../kernel/controller';
 
 /**
@@ -13,6 +13,6 @@ export const redirectController: Controller = {
   handle: ({ params, request }) => {
     const query = request.data.query;
     const location = request.schemeAndHttpHost + (params['path'] ?? '/') + (query === '' ? '' : `?${query}`);
-    return Response.redirect(location, params['permanent'] === 'true' ? 301 : 302);
+    return LoupeResponse.redirect(location, params['permanent'] === 'true' ? 301 : 302);
   },
 };

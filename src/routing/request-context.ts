@@ -1,4 +1,4 @@
-import { type Request } from '../http/request';
+import { type LoupeRequest } from '../http/request';
 import { attributeKey } from '../kernel/attributes';
 import { type Exchange } from '../kernel/exchange';
 
@@ -24,7 +24,7 @@ const CONTEXT_KEY = attributeKey<RequestContext>('router.request_context');
  * The context of `request`. Reads the host, so it throws the 400 for an invalid Host header;
  * the locale is read when used, because LocaleListener settles it after routing.
  */
-export function requestContextFromRequest(request: Request): RequestContext {
+export function requestContextFromRequest(request: LoupeRequest): RequestContext {
   const host = request.host;
   return {
     scheme: request.data.scheme,

@@ -1,5 +1,5 @@
 import { AuthenticationHttpError } from '../errors/http-error';
-import { Response } from '../http/response';
+import { LoupeResponse } from '../http/response';
 import { defineListener } from '../kernel/listener';
 
 /**
@@ -15,7 +15,7 @@ export const securityExceptionListener = defineListener('SecurityExceptionListen
       const { error } = event;
       if (!(error instanceof AuthenticationHttpError)) return;
       event.log('info', `Authentication required: ${error.message}`, { challenge: error.challenge });
-      event.setResponse(new Response('', 401, { 'WWW-Authenticate': error.challenge }));
+      event.setResponse(new LoupeResponse('', 401, { 'WWW-Authenticate': error.challenge }));
     },
   ],
 });

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { type HttpResponse } from 'uWebSockets.js';
 import { openBodySource, type BodySource } from '../http/body-source';
-import { type Response } from '../http/response';
+import { type LoupeResponse } from '../http/response';
 import { discardBody, type StreamBody, type StreamOutcome } from '../http/response-body';
 import { statusLine } from '../http/status-text';
 import { LoupeError } from '../errors/loupe-error';
@@ -21,13 +21,13 @@ export interface StreamFraming {
 }
 
 /** The application's `Content-Length`, when it is a plain count of bytes; anything else is ignored (the body goes chunked). */
-export function declaredLength(response: Response): number | null {
+export function declaredLength(response: LoupeResponse): number | null {
   const value = response.headers.get('Content-Length')?.trim();
   return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
 }
 
 /** Status and headers; uWS writes the framing headers itself (`Content-Length` or `Transfer-Encoding: chunked`). */
-function writeHead(res: HttpResponse, response: Response): void {
+function writeHead(res: HttpResponse, response: LoupeResponse): void {
   res.writeStatus(statusLine(response.status));
   response.headers.forEachLine((name, value, lowerCaseName) => {
     if (lowerCaseName !== 'content-length' && lowerCaseName !== 'transfer-encoding') res.writeHeader(name, value);
@@ -45,7 +45,7 @@ function writeHead(res: HttpResponse, response: Response): void {
  */
 class BodyPump implements StreamingResponse {
   readonly #res: HttpResponse;
-  readonly #response: Response;
+  readonly #response: LoupeResponse;
   readonly #source: BodySource;
   readonly #framing: StreamFraming;
   readonly #ended: (outcome: StreamOutcome) => void;
@@ -58,7 +58,7 @@ class BodyPump implements StreamingResponse {
   #unsent: Uint8Array | null = null;
   #unsentAt = 0;
 
-  constructor(res: HttpResponse, response: Response, body: StreamBody, framing: StreamFraming, ended: (outcome: StreamOutcome) => void) {
+  constructor(res: HttpResponse, response: LoupeResponse, body: StreamBody, framing: StreamFraming, ended: (outcome: StreamOutcome) => void) {
     this.#res = res;
     this.#response = response;
     this.#framing = framing;
@@ -185,7 +185,7 @@ class BodyPump implements StreamingResponse {
  * once when it is over. A HEAD request gets the head alone, with the application's
  * `Content-Length` if it set one, and the source is let go at once.
  */
-export function streamResponse(res: HttpResponse, response: Response, body: StreamBody, framing: StreamFraming & { readonly head: boolean }, ended: (outcome: StreamOutcome) => void): StreamingResponse {
+export function streamResponse(res: HttpResponse, response: LoupeResponse, body: StreamBody, framing: StreamFraming & { readonly head: boolean }, ended: (outcome: StreamOutcome) => void): StreamingResponse {
   if (framing.head) {
     const { length, closing } = framing;
     // Without a length, endWithoutBody must get no argument at all: uWS reads any first one as a number.

@@ -1,4 +1,4 @@
-import { type Response } from '../http/response';
+import { type LoupeResponse } from '../http/response';
 
 /** What ResponseListener sets when nothing else did; Symfony computes it only when no directive exists. */
 const DEFAULT_CACHE_CONTROL = 'no-cache, private';
@@ -18,7 +18,7 @@ function parseDirectives(header: string | undefined): Map<string, string | true>
  * private, revalidated, with `max-age` kept only on a response that was not public, and
  * `Expires` at now + max-age. Typically `Cache-Control: max-age=0, must-revalidate, private`.
  */
-export function applySessionCacheControl(response: Response, now: Date = new Date()): void {
+export function applySessionCacheControl(response: LoupeResponse, now: Date = new Date()): void {
   const directives = parseDirectives(response.headers.get('Cache-Control'));
   const current = Number(directives.get('max-age'));
   const maxAge = directives.has('public') || !Number.isInteger(current) || current < 0 ? 0 : current;

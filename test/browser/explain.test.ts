@@ -2,7 +2,7 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { type Browser } from 'playwright-core';
 import pg from 'pg';
-import { Response } from '../../src';
+import { LoupeResponse } from '../../src';
 import { launchChromium } from '../helpers/chromium';
 import { profiledRequest, startIoApp, type IoApp } from '../profiler/app-io/io-app';
 
@@ -21,7 +21,7 @@ test.before(async () => {
   await pgPool.query(`CREATE TABLE ${table} (id int PRIMARY KEY, name text)`);
   await pgPool.query(`INSERT INTO ${table} SELECT g, 'user' || g FROM generate_series(1, 100) g`);
   io = await startIoApp(
-    [{ name: 'users', path: '/users/{name}', methods: ['GET'], controller: { name: 'users', handle: async ({ params }) => Response.json((await pgPool.query(`SELECT id FROM ${table} WHERE name = $1`, [params['name']])).rows) } }],
+    [{ name: 'users', path: '/users/{name}', methods: ['GET'], controller: { name: 'users', handle: async ({ params }) => LoupeResponse.json((await pgPool.query(`SELECT id FROM ${table} WHERE name = $1`, [params['name']])).rows) } }],
     { PROFILER_EXPLAIN_DATABASE_URL: PG_URL },
   );
   ({ browser, launchError } = await launchChromium());

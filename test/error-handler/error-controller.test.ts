@@ -1,11 +1,11 @@
 import test from 'ava';
 import { createErrorController } from '../../src/error-handler/error-controller';
 import { MethodNotAllowedHttpError, NotFoundHttpError, UnauthorizedHttpError } from '../../src/errors/http-error';
-import { Response } from '../../src/http/response';
+import { LoupeResponse } from '../../src/http/response';
 import { exchangeFor } from '../helpers/request-data';
 
 /** Runs the error controller the way the kernel does: in the error sub-request of a failed main request. */
-async function render(error: unknown, debug: boolean, headers: Record<string, string> = {}): Promise<Response> {
+async function render(error: unknown, debug: boolean, headers: Record<string, string> = {}): Promise<LoupeResponse> {
   const controller = createErrorController({ debug });
   const main = exchangeFor({ method: 'POST', path: '/config.yaml', headers });
   main.trace.log('critical', 'Uncaught Exception logged <before>', {});
@@ -14,7 +14,7 @@ async function render(error: unknown, debug: boolean, headers: Record<string, st
   if (args.error !== error) throw new Error('the error sub-request must hand the controller the error it renders');
   // The debug HTML page reads the application's source lines first: it is answered asynchronously.
   const result: unknown = await controller.handle(args);
-  if (!(result instanceof Response)) throw new Error('the error controller must return a Response');
+  if (!(result instanceof LoupeResponse)) throw new Error('the error controller must return a Response');
   return result;
 }
 

@@ -3,7 +3,7 @@ import { type FlatError } from '../../src/error-handler/flatten-error';
 import { BadRequestHttpError, HttpError, NotFoundHttpError } from '../../src/errors/http-error';
 import { LoupeError } from '../../src/errors/loupe-error';
 import { Exchange } from '../../src/kernel/exchange';
-import { Request } from '../../src/http/request';
+import { LoupeRequest } from '../../src/http/request';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { createErrorListener } from '../../src/error-handler/error-listener';
 import { exchangeFor, requestData } from '../helpers/request-data';
@@ -61,7 +61,7 @@ test('nothing is logged when no error is being handled', (t) => {
 });
 
 test('without a detailed trace (prod, no Server-Timing) the error is not logged into the request, nothing reads it there', (t) => {
-  const exchange = new Exchange(new Request(requestData({ path: '/config.yaml' }), 'en'), null, null, { detailedTrace: false });
+  const exchange = new Exchange(new LoupeRequest(requestData({ path: '/config.yaml' }), 'en'), null, null, { detailedTrace: false });
   exchange.handlingError = new NotFoundHttpError('No route found for "GET http://127.0.0.1:8000/config.yaml"');
   runPhaseSync(createErrorListener({ debug: false }), 'kernel.exception', exchange);
   t.deepEqual(exchange.trace.logs, []);

@@ -1,10 +1,10 @@
 import test from 'ava';
 import { formatOfMediaType, preferredFormat } from '../../src/error-handler/negotiate-format';
-import { Request } from '../../src/http/request';
+import { LoupeRequest } from '../../src/http/request';
 import { requestData } from '../helpers/request-data';
 
-function request(headers: Record<string, string>): Request {
-  return new Request(requestData({ path: '/x', headers }), 'en');
+function request(headers: Record<string, string>): LoupeRequest {
+  return new LoupeRequest(requestData({ path: '/x', headers }), 'en');
 }
 
 test('no Accept header, or only */*, means html', (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { httpError, HttpError, Response, type RouteDefinition } from '../../src';
+import { httpError, HttpError, LoupeResponse, type RouteDefinition } from '../../src';
 import { type ExceptionCollectorData } from '../../src/profiler/collect/collectors/exception-collector';
 import { httpRequest } from '../helpers/http-client';
 import { profiledRequest, startIoApp, type IoApp } from '../profiler/app-io/io-app';
@@ -33,7 +33,7 @@ const ROUTES: readonly RouteDefinition[] = [
   route('bad-status', () => {
     throw httpError(302, 'Not an error status.');
   }),
-  { name: 'ok', path: '/ok', methods: ['GET'], controller: { name: 'ok', handle: () => Response.json({ ok: true }) } },
+  { name: 'ok', path: '/ok', methods: ['GET'], controller: { name: 'ok', handle: () => LoupeResponse.json({ ok: true }) } },
 ];
 
 let debug: IoApp;

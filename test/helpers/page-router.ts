@@ -1,4 +1,4 @@
-import { LoupeError, Response, routeMiss, type RequestContext, type RouteDescription, type RouteMatch, type RouteMiss, type Router } from '../../src';
+import { LoupeError, LoupeResponse, routeMiss, type RequestContext, type RouteDescription, type RouteMatch, type RouteMiss, type Router } from '../../src';
 
 /**
  * An application's own router, as a CMS would write one: pages looked up in a map by slug, no
@@ -19,7 +19,7 @@ export class PageRouter implements Router {
     const body = slug === undefined ? undefined : this.#pages.get(slug);
     if (slug === undefined || body === undefined) return routeMiss();
     if (method !== 'GET' && method !== 'HEAD') return routeMiss(['GET']);
-    return { matched: true, name: 'page', params: { slug }, controller: { name: 'pages.show', handle: ({ params }) => new Response(`${params['slug']}: ${body}`) } };
+    return { matched: true, name: 'page', params: { slug }, controller: { name: 'pages.show', handle: ({ params }) => new LoupeResponse(`${params['slug']}: ${body}`) } };
   }
 
   generate(name: string, params: Readonly<Record<string, string>> = {}): string {

@@ -1,4 +1,4 @@
-import { Request } from '../../src/http/request';
+import { LoupeRequest } from '../../src/http/request';
 import { type RequestData } from '../../src/http/request-data';
 import { Exchange } from '../../src/kernel/exchange';
 
@@ -26,5 +26,5 @@ export function requestData(overrides: Partial<RequestData> = {}): RequestData {
 
 /** A main-request Exchange for `requestData(overrides)`, with the default locale `en`. */
 export function exchangeFor(overrides: Partial<RequestData> = {}): Exchange {
-  return new Exchange(new Request(requestData(overrides), 'en'));
+  return new Exchange(new LoupeRequest(requestData(overrides), 'en'));
 }

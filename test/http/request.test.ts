@@ -1,22 +1,22 @@
 import test from 'ava';
 import { BadRequestHttpError } from '../../src/errors/http-error';
-import { Request } from '../../src/http/request';
+import { LoupeRequest } from '../../src/http/request';
 import { type RequestData } from '../../src/http/request-data';
 import { requestData } from '../helpers/request-data';
 
-function requestFor(overrides: Partial<RequestData> = {}): Request {
-  return new Request(requestData(overrides), 'en');
+function requestFor(overrides: Partial<RequestData> = {}): LoupeRequest {
+  return new LoupeRequest(requestData(overrides), 'en');
 }
 
-function withHost(host: string, overrides: Partial<RequestData> = {}): Request {
+function withHost(host: string, overrides: Partial<RequestData> = {}): LoupeRequest {
   return requestFor({ ...overrides, headers: { host } });
 }
 
 test('the method is the one sent unless another is given', (t) => {
   const data = requestData({ method: 'POST' });
-  t.is(new Request(data, 'en').method, 'POST');
-  t.is(new Request(data, 'en', 'GET').method, 'GET');
-  t.is(new Request(data, 'en').path, '/');
+  t.is(new LoupeRequest(data, 'en').method, 'POST');
+  t.is(new LoupeRequest(data, 'en', 'GET').method, 'GET');
+  t.is(new LoupeRequest(data, 'en').path, '/');
 });
 
 test('the host is lower-cased and loses its port', (t) => {
@@ -88,7 +88,7 @@ test('a duplicate made before the host was read still validates it', (t) => {
 test('the port comes from the Host header, else from the port the server listens on', (t) => {
   t.is(withHost('example.com:8080', { serverPort: 9000 }).port, 8080);
   t.is(withHost('[::1]:3000', { serverPort: 9000 }).port, 3000);
-  t.is(new Request({ ...requestData({ serverPort: 9000 }), headers: {} }, 'en').port, 9000);
+  t.is(new LoupeRequest({ ...requestData({ serverPort: 9000 }), headers: {} }, 'en').port, 9000);
 });
 
 test('schemeAndHttpHost leaves out the default port of the scheme', (t) => {
@@ -132,7 +132,7 @@ test('header() ignores the case of the name', (t) => {
 });
 
 test('duplicate keeps the data and the locales, takes the method given and has its own attributes', (t) => {
-  const request = new Request(requestData({ method: 'POST', path: '/login' }), 'en');
+  const request = new LoupeRequest(requestData({ method: 'POST', path: '/login' }), 'en');
   request.locale = 'fr';
   request.defaultLocale = 'de';
   request.attributes.set('_route', 'login');
@@ -149,7 +149,7 @@ test('duplicate keeps the data and the locales, takes the method given and has i
 });
 
 test('a new request starts in its default locale', (t) => {
-  const request = new Request(requestData(), 'de');
+  const request = new LoupeRequest(requestData(), 'de');
   t.is(request.locale, 'de');
   t.is(request.defaultLocale, 'de');
 });

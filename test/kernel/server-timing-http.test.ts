@@ -1,5 +1,5 @@
 import test from 'ava';
-import { createLogger, createLoupe, Response } from '../../src';
+import { createLogger, createLoupe, LoupeResponse } from '../../src';
 import { httpRequest } from '../helpers/http-client';
 import { parseServerTiming } from '../helpers/server-timing';
 import { deleteAppKeys, startTestServer, testConfig } from '../helpers/test-server';
@@ -50,7 +50,7 @@ test('debug with SERVER_TIMING=0: no header, the profiler records its timeline a
 test('a controller name with quotes, backslashes and non-ASCII is a well-formed quoted desc', async (t) => {
   const name = 'legacy "quoted" \\ päge';
   const app = createLoupe({
-    routes: [{ name: 'odd', path: '/odd', methods: ['GET'], controller: { name, handle: () => new Response('odd') } }],
+    routes: [{ name: 'odd', path: '/odd', methods: ['GET'], controller: { name, handle: () => new LoupeResponse('odd') } }],
     config: testConfig({ SERVER_TIMING: '1' }),
     logger: createLogger({ level: 'silent', format: 'json' }),
   });

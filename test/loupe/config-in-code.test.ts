@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import test, { type ExecutionContext } from 'ava';
-import { createLogger, createLoupe, Response, serve, type Config, type Loupe, type LoupeConfigInput, type LoupeOptions } from '../../src';
+import { createLogger, createLoupe, LoupeResponse, serve, type Config, type Loupe, type LoupeConfigInput, type LoupeOptions } from '../../src';
 import { type Profile } from '../../src/profiler';
 import { httpRequest, type HttpResult } from '../helpers/http-client';
 import { deleteKeys } from '../helpers/test-server';
@@ -18,13 +18,13 @@ const apps: Loupe[] = [];
 const prefixes: string[] = [];
 
 const ROUTES: NonNullable<LoupeOptions['routes']> = [
-  { name: 'hello', path: '/hello', methods: ['GET'], controller: { name: 'hello', handle: () => new Response('hello') } },
-  { name: 'upload', path: '/upload', methods: ['POST'], controller: { name: 'upload', handle: () => new Response('stored') } },
+  { name: 'hello', path: '/hello', methods: ['GET'], controller: { name: 'hello', handle: () => new LoupeResponse('hello') } },
+  { name: 'upload', path: '/upload', methods: ['POST'], controller: { name: 'upload', handle: () => new LoupeResponse('stored') } },
   {
     name: 'outgoing',
     path: '/outgoing',
     methods: ['GET'],
-    controller: { name: 'outgoing', handle: async ({ request }) => new Response(await (await fetch(new URL('/hello', request.uri))).text()) },
+    controller: { name: 'outgoing', handle: async ({ request }) => new LoupeResponse(await (await fetch(new URL('/hello', request.uri))).text()) },
   },
   {
     name: 'boom',

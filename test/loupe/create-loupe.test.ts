@@ -7,7 +7,7 @@ import {
   defineListener,
   hashPassword,
   KernelEvents,
-  Response,
+  LoupeResponse,
   type Loupe,
   type SecurityUser,
   type UserProvider,
@@ -71,9 +71,9 @@ test('a listener that answers at kernel.request skips the controller and the pha
   let later = 0;
   let controller = 0;
   const loupe = app({
-    routes: [{ name: 'home', path: '/', methods: ['GET'], controller: { name: 'home', handle: () => ((controller += 1), new Response('home')) } }],
+    routes: [{ name: 'home', path: '/', methods: ['GET'], controller: { name: 'home', handle: () => ((controller += 1), new LoupeResponse('home')) } }],
     listeners: [
-      defineListener('Maintenance', { 'kernel.request': [1000, (event) => event.setResponse(new Response('Down for maintenance', 503))] }),
+      defineListener('Maintenance', { 'kernel.request': [1000, (event) => event.setResponse(new LoupeResponse('Down for maintenance', 503))] }),
       defineListener('Later', { 'kernel.request': [500, () => void (later += 1)] }),
     ],
   });
@@ -86,7 +86,7 @@ test('a listener that answers at kernel.request skips the controller and the pha
 
 test('the listener set can be replaced: a function gets the defaults', async (t) => {
   const loupe = app(
-    { routes: [{ name: 'home', path: '/', methods: ['GET'], controller: { name: 'home', handle: () => new Response('home') } }], listeners: (defaults) => defaults.filter((l) => l.name !== 'DisallowRobotsIndexingListener') },
+    { routes: [{ name: 'home', path: '/', methods: ['GET'], controller: { name: 'home', handle: () => new LoupeResponse('home') } }], listeners: (defaults) => defaults.filter((l) => l.name !== 'DisallowRobotsIndexingListener') },
   );
   const res = await loupe.inject({ url: '/' });
   t.is(res.status, 200);
@@ -109,7 +109,7 @@ test('an asynchronous user provider works with HTTP Basic; the phase waits for i
 });
 
 test('listen serves the same application over HTTP; close stops it', async (t) => {
-  const loupe = app({ routes: [{ name: 'home', path: '/', methods: ['GET'], controller: { name: 'home', handle: () => new Response('over uWS') } }] });
+  const loupe = app({ routes: [{ name: 'home', path: '/', methods: ['GET'], controller: { name: 'home', handle: () => new LoupeResponse('over uWS') } }] });
   const { url, port } = await loupe.listen();
   t.is(url, `http://127.0.0.1:${port}`);
   const res = await httpRequest(port, { path: '/' });

@@ -4,7 +4,7 @@ import {
   createLogger,
   defineListener,
   ProfilerPaths,
-  Response,
+  LoupeResponse,
   type Controller,
   type Loupe,
   type LoupeOptions,
@@ -34,7 +34,7 @@ test.after.always(async () => {
   }
 });
 
-const text = (name: string, body: string): Controller => ({ name, handle: () => new Response(body) });
+const text = (name: string, body: string): Controller => ({ name, handle: () => new LoupeResponse(body) });
 
 test('an application router answers its routes over HTTP, after the profiler\'s and the application\'s own', async (t) => {
   const router = new PageRouter(new Map([['welcome', 'hello'], ['about', 'never served']]));
@@ -121,7 +121,7 @@ test('a session storage given to createLoupe holds the sessions; Redis holds non
       await session.start();
       const count = Number(session.get('count') ?? 0) + 1;
       session.set('count', count);
-      return new Response(String(count));
+      return new LoupeResponse(String(count));
     },
   };
   const routes = [{ name: 'visits', path: '/visits', methods: ['GET'], controller: counter }];

@@ -5,7 +5,7 @@ import {
   currentRequest,
   defineListener,
   html,
-  Response,
+  LoupeResponse,
   runCli,
   type CollectedRequest,
   type Loupe,
@@ -104,7 +104,7 @@ function cartPlugin(events: string[]): LoupePlugin {
               handle: ({ params }) => {
                 cartClient.add(params['item'] ?? '');
                 cartClient.add(`${params['item'] ?? ''}-again`);
-                return Response.json({ added: params['item'] });
+                return LoupeResponse.json({ added: params['item'] });
               },
             },
           },

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
-import { createLogger, createLoupe, LoupeError, readConfig, Response, serve } from '../../src';
+import { createLogger, createLoupe, LoupeError, readConfig, LoupeResponse, serve } from '../../src';
 import { TYPESCRIPT } from '../helpers/typescript-loader';
 
 /*
@@ -89,7 +89,7 @@ test('serve() refuses several workers without Redis in a configuration made in c
     serve(
       (appConfig, appLogger) => {
         created += 1;
-        return createLoupe({ config: appConfig, logger: appLogger, routes: [{ name: 'home', path: '/', methods: ['GET'], controller: { name: 'home', handle: () => new Response('home') } }] });
+        return createLoupe({ config: appConfig, logger: appLogger, routes: [{ name: 'home', path: '/', methods: ['GET'], controller: { name: 'home', handle: () => new LoupeResponse('home') } }] });
       },
       { config, logger },
     ),

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { NotFoundHttpError } from '../../src/errors/http-error';
 import { type Connection } from '../../src/http/connection';
-import { Response } from '../../src/http/response';
+import { LoupeResponse } from '../../src/http/response';
 import { type Controller } from '../../src/kernel/controller';
 import { type RequestEvent } from '../../src/kernel/event/request-event';
 import { type Exchange } from '../../src/kernel/exchange';
@@ -11,10 +11,10 @@ import { ListenerRegistry } from '../../src/kernel/listener-registry';
 import { requestData } from '../helpers/request-data';
 import { deferred } from '../helpers/deferred';
 
-const okController: Controller = { name: 'ok', handle: () => new Response('ok') };
+const okController: Controller = { name: 'ok', handle: () => new LoupeResponse('ok') };
 const dataController: Controller = { name: 'data', handle: () => ({ hello: 'world' }) };
 const nothingController: Controller = { name: 'nothing', handle: () => undefined };
-const asyncController: Controller = { name: 'async', handle: async () => new Response('later') };
+const asyncController: Controller = { name: 'async', handle: async () => new LoupeResponse('later') };
 const throwingController: Controller = {
   name: 'throwing',
   handle: () => {
@@ -26,7 +26,7 @@ const pendingForever: Controller = { name: 'pending', handle: () => new Promise(
 
 interface Run {
   readonly terminated: Exchange[];
-  readonly written: Response[];
+  readonly written: LoupeResponse[];
   readonly kernel: Kernel;
 }
 
@@ -36,7 +36,7 @@ interface Run {
  */
 function createKernel(routes: Readonly<Record<string, Controller>>, extra: Listener[] = [], errorController?: Controller): Run {
   const terminated: Exchange[] = [];
-  const written: Response[] = [];
+  const written: LoupeResponse[] = [];
   const listeners: Listener[] = [
     defineListener('TableRouter', {
       'kernel.request': [
@@ -53,7 +53,7 @@ function createKernel(routes: Readonly<Record<string, Controller>>, extra: Liste
       'kernel.view': [
         0,
         (event) => {
-          if (event.controllerResult !== undefined) event.setResponse(Response.json(event.controllerResult));
+          if (event.controllerResult !== undefined) event.setResponse(LoupeResponse.json(event.controllerResult));
         },
       ],
     }),
@@ -67,7 +67,7 @@ function createKernel(routes: Readonly<Record<string, Controller>>, extra: Liste
       name: 'error_controller',
       handle: ({ error }) => {
         const status = error instanceof NotFoundHttpError ? 404 : 500;
-        return new Response(`${status} ${error instanceof Error ? error.message : String(error)}`, status);
+        return new LoupeResponse(`${status} ${error instanceof Error ? error.message : String(error)}`, status);
       },
     },
   });
@@ -221,7 +221,7 @@ test('a failing kernel.response listener after an error page ends with the minim
 
 test('a response set at kernel.request skips the controller', (t) => {
   const shortCircuit = defineListener('ShortCircuit', {
-    'kernel.request': [64, (event) => event.setResponse(new Response('early', 200))],
+    'kernel.request': [64, (event) => event.setResponse(new LoupeResponse('early', 200))],
   });
   const run = createKernel({ '/': okController }, [shortCircuit]);
   run.kernel.handle(requestData({ path: '/' }), connection(run));
@@ -243,11 +243,11 @@ test('an abort while the controller runs writes nothing and still terminates', a
 });
 
 test('an async controller settling after an abort is ignored', async (t) => {
-  let settle: (value: Response) => void = () => undefined;
-  const late: Controller = { name: 'late', handle: () => new Promise<Response>((resolve) => (settle = resolve)) };
+  let settle: (value: LoupeResponse) => void = () => undefined;
+  const late: Controller = { name: 'late', handle: () => new Promise<LoupeResponse>((resolve) => (settle = resolve)) };
   const run = createKernel({ '/late': late });
   run.kernel.handle(requestData({ path: '/late' }), connection(run)).abort();
-  settle(new Response('too late'));
+  settle(new LoupeResponse('too late'));
   await new Promise((resolve) => setImmediate(resolve));
   t.is(run.written.length, 0);
   t.is(run.kernel.activeRequests, 0);
@@ -455,7 +455,7 @@ for (const timing of ['synchronously', 'after an await'] as const) {
     const calls: string[] = [];
     const answer = (event: RequestEvent): void => {
       calls.push('answering');
-      event.setResponse(new Response('from a listener', 203));
+      event.setResponse(new LoupeResponse('from a listener', 203));
     };
     const answering = defineListener('Answering', {
       'kernel.request': [
@@ -526,18 +526,18 @@ test('requests one after the other each get a full pass through the phases, with
 });
 
 test('a controller settling after its request was aborted does not reach the request its actor runs next', async (t) => {
-  const settles: ((value: Response) => void)[] = [];
-  const late: Controller = { name: 'late', handle: () => new Promise<Response>((resolve) => settles.push(resolve)) };
+  const settles: ((value: LoupeResponse) => void)[] = [];
+  const late: Controller = { name: 'late', handle: () => new Promise<LoupeResponse>((resolve) => settles.push(resolve)) };
   const run = createKernel({ '/late': late });
   run.kernel.handle(requestData({ path: '/late' }), connection(run)).abort();
   // The same actor, idle again, takes the next request and waits for its own controller.
   run.kernel.handle(requestData({ path: '/late' }), connection(run));
   t.is(run.kernel.activeRequests, 1);
-  settles[0]?.(new Response('the aborted request'));
+  settles[0]?.(new LoupeResponse('the aborted request'));
   await new Promise((resolve) => setImmediate(resolve));
   t.is(run.written.length, 0, 'the first settle is not the second request');
   t.is(run.kernel.activeRequests, 1);
-  settles[1]?.(new Response('the second request'));
+  settles[1]?.(new LoupeResponse('the second request'));
   await run.kernel.whenIdle();
   t.deepEqual(
     run.written.map((response) => response.body),
@@ -564,7 +564,7 @@ test('an abort while the error sub-request waits leaves the sub-request actor re
     handle: async () => {
       calls++;
       if (calls === 1) await gate.promise;
-      return new Response('error page', 404);
+      return new LoupeResponse('error page', 404);
     },
   };
   const run = createKernel({}, [], slowErrorController);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Response } from '../../src/http/response';
+import { LoupeResponse } from '../../src/http/response';
 import { ChainRouter } from '../../src/routing/chain-router';
 import { isTraceable } from '../../src/routing/traceable-router';
 import { UrlMatcherRouter } from '../../src/routing/url-matcher-router';
@@ -17,7 +17,7 @@ routerAnswerContract("An application's own router", () => ({
 
 // createLoupe's chain: Loupe's own matcher first, the application's router after it.
 routerAnswerContract("Loupe's router chained with an application's own", () => ({
-  router: new ChainRouter([new UrlMatcherRouter([{ name: 'home', path: '/', methods: ['GET'], controller: { name: 'home', handle: () => new Response('home') } }]), pages()]),
+  router: new ChainRouter([new UrlMatcherRouter([{ name: 'home', path: '/', methods: ['GET'], controller: { name: 'home', handle: () => new LoupeResponse('home') } }]), pages()]),
   answered: { path: '/', name: 'home' },
   otherMethods: { path: '/pages/welcome', method: 'POST' },
   unknown: '/pages/nope',

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Response } from '../../src/http/response';
+import { LoupeResponse } from '../../src/http/response';
 import { type Controller } from '../../src/kernel/controller';
 import { ChainRouter } from '../../src/routing/chain-router';
 import { redirectController } from '../../src/routing/redirect-controller';
@@ -15,7 +15,7 @@ import { routerAnswerContract, routerContract } from './router-contract';
 // Every route in the second router: the chain must then behave as that router alone.
 routerContract('ChainRouter', (routes) => new ChainRouter([new UrlMatcherRouter([]), new UrlMatcherRouter(routes)]));
 
-const controller = (name: string): Controller => ({ name, handle: () => new Response(name) });
+const controller = (name: string): Controller => ({ name, handle: () => new LoupeResponse(name) });
 const own = new UrlMatcherRouter([
   { name: '_profiler', path: '/_profiler/{token}', methods: ['GET'], controller: controller('profiler.panel') },
   { name: 'form', path: '/form', methods: ['GET'], controller: controller('form.show') },

@@ -1,12 +1,12 @@
 import test from 'ava';
-import { Response } from '../../src/http/response';
+import { LoupeResponse } from '../../src/http/response';
 import { redirectController } from '../../src/routing/redirect-controller';
 import { exchangeFor } from '../helpers/request-data';
 
-function run(query: string, params: Record<string, string>): Response {
+function run(query: string, params: Record<string, string>): LoupeResponse {
   const exchange = exchangeFor({ path: '/foo/', query });
   const result = redirectController.handle({ ...exchange.resolveArguments(), params });
-  if (!(result instanceof Response)) throw new Error('the redirect controller must return a Response');
+  if (!(result instanceof LoupeResponse)) throw new Error('the redirect controller must return a Response');
   return result;
 }
 
@@ -33,7 +33,7 @@ test('the host is lower-cased, a default port left out, an IPv6 host keeps its b
   const location = (host: string, scheme: 'http' | 'https' = 'http'): string | undefined => {
     const exchange = exchangeFor({ path: '/foo/', scheme, headers: { host } });
     const result = redirectController.handle({ ...exchange.resolveArguments(), params: { path: '/foo', permanent: 'true' } });
-    return result instanceof Response ? result.headers.get('Location') : undefined;
+    return result instanceof LoupeResponse ? result.headers.get('Location') : undefined;
   };
   t.is(location('Loupe.EXAMPLE:80'), 'http://loupe.example/foo');
   t.is(location('loupe.example:8080'), 'http://loupe.example:8080/foo');
@@ -41,7 +41,7 @@ test('the host is lower-cased, a default port left out, an IPv6 host keeps its b
   t.is(location('[::1]:8000'), 'http://[::1]:8000/foo');
   const exchange = exchangeFor({ path: "/a'b/", query: 'x="<y>"' });
   const page = redirectController.handle({ ...exchange.resolveArguments(), params: { path: "/a'b" } });
-  t.true(page instanceof Response && String(page.body).includes('http://127.0.0.1:8000/a&#039;b?x=&quot;&lt;y&gt;&quot;'));
+  t.true(page instanceof LoupeResponse && String(page.body).includes('http://127.0.0.1:8000/a&#039;b?x=&quot;&lt;y&gt;&quot;'));
 });
 
 test('is named as Symfony names its redirect action', (t) => {

@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { LoupeError } from '../../src/errors/loupe-error';
-import { Response } from '../../src/http/response';
+import { LoupeResponse } from '../../src/http/response';
 import { type Controller } from '../../src/kernel/controller';
 import { redirectController } from '../../src/routing/redirect-controller';
 import { type RequestContext } from '../../src/routing/request-context';
@@ -12,7 +12,7 @@ import { isTraceable, traceOf, type TraceableRouter } from '../../src/routing/tr
 /** Builds the router under test from an ordered list of routes. */
 export type RouterFactory = (routes: readonly RouteDefinition[]) => TraceableRouter;
 
-const controller = (name: string): Controller => ({ name, handle: () => new Response(name) });
+const controller = (name: string): Controller => ({ name, handle: () => new LoupeResponse(name) });
 const route = (name: string, path: string, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({ name, path, controller: controller(name), ...extra });
 
 /** The route `router` answers, or an error that fails the test naming the miss. */

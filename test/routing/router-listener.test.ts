@@ -1,9 +1,9 @@
 import test from 'ava';
 import { BadRequestHttpError, MethodNotAllowedHttpError, NotFoundHttpError, PayloadTooLargeHttpError } from '../../src/errors/http-error';
-import { Response } from '../../src/http/response';
+import { LoupeResponse } from '../../src/http/response';
 import { type Controller } from '../../src/kernel/controller';
 import { Exchange } from '../../src/kernel/exchange';
-import { Request } from '../../src/http/request';
+import { LoupeRequest } from '../../src/http/request';
 import { Kernel } from '../../src/kernel/kernel';
 import { type KernelPhase } from '../../src/kernel/kernel-events';
 import { ListenerRegistry } from '../../src/kernel/listener-registry';
@@ -18,8 +18,8 @@ import { UrlMatcherRouter } from '../../src/routing/url-matcher-router';
 import { exchangeFor, requestData } from '../helpers/request-data';
 import { runPhaseSync } from '../helpers/run-phase';
 
-const helloController: Controller = { name: 'hello.hello', handle: () => new Response('hello') };
-const errorController: Controller = { name: 'error_controller', handle: () => new Response('error page') };
+const helloController: Controller = { name: 'hello.hello', handle: () => new LoupeResponse('hello') };
+const errorController: Controller = { name: 'error_controller', handle: () => new LoupeResponse('error page') };
 
 const router = new UrlMatcherRouter([
   { name: 'hello', path: '/hello/{name}', methods: ['GET'], controller: helloController },
@@ -157,7 +157,7 @@ test('deprecated: a router that still throws ResourceNotFoundError or MethodNotA
 });
 
 test('without a detailed trace (prod) a match and a 404 are the same, and the request keeps no log entry', (t) => {
-  const prod = (path: string): Exchange => new Exchange(new Request(requestData({ path }), 'en'), null, null, { detailedTrace: false });
+  const prod = (path: string): Exchange => new Exchange(new LoupeRequest(requestData({ path }), 'en'), null, null, { detailedTrace: false });
   const matched = route(prod('/hello/anna'));
   t.is(matched.controller, helloController);
   t.is(matched.request.attributes.get('name'), 'anna');
@@ -224,7 +224,7 @@ test('routing records the request context; a finished sub-request gives its pare
 });
 
 test('a body larger than the matched controller accepts is a 413 once the route matched', (t) => {
-  const small: Controller = { name: 'upload.small', handle: () => new Response('ok'), maxBodySize: 4 };
+  const small: Controller = { name: 'upload.small', handle: () => new LoupeResponse('ok'), maxBodySize: 4 };
   const limited = new UrlMatcherRouter([
     { name: 'upload', path: '/upload', methods: ['POST'], controller: small },
     { name: 'open', path: '/open', methods: ['POST'], controller: helloController },
@@ -248,9 +248,9 @@ test('without routing the context is Symfony\'s default http://localhost', (t) =
 });
 
 test('through the kernel, the 405 response carries Allow and the redirect is a 301 with the query kept', async (t) => {
-  const written: Response[] = [];
+  const written: LoupeResponse[] = [];
   const kernel = new Kernel({ defaultLocale: 'en', errorController, listeners: new ListenerRegistry([createRouterListener(router)]) });
-  const connection = { write: (response: Response) => written.push(response) > 0 };
+  const connection = { write: (response: LoupeResponse) => written.push(response) > 0 };
   kernel.handle(requestData({ method: 'DELETE', path: '/only-get' }), connection);
   kernel.handle(requestData({ path: '/foo/', query: 'a=1&b=2' }), connection);
   await kernel.whenIdle();

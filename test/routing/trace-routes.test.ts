@@ -1,7 +1,7 @@
 import test from 'ava';
 import { demoRoutes } from '../../demo/routes';
 import { DEMO_USERS } from '../../demo/users';
-import { Response } from '../../src/http/response';
+import { LoupeResponse } from '../../src/http/response';
 import { type Controller } from '../../src/kernel/controller';
 import { type RouteDefinition } from '../../src/routing/route';
 import { type RouteTrace } from '../../src/routing/route-trace';
@@ -11,7 +11,7 @@ import { InMemoryUserProvider } from '../../src/security/user-provider';
 
 const demo = demoRoutes(['en', 'fr', 'de'], new CredentialsVerifier(new InMemoryUserProvider(DEMO_USERS)));
 const router = new UrlMatcherRouter(demo);
-const controller: Controller = { name: 'test.show', handle: () => new Response('test') };
+const controller: Controller = { name: 'test.show', handle: () => new LoupeResponse('test') };
 
 /** Each route's `name: log`, in order. */
 const logs = (trace: RouteTrace): string[] => trace.routes.map((route) => `${route.name}: ${route.log}`);

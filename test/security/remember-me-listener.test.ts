@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Response } from '../../src/http/response';
+import { LoupeResponse } from '../../src/http/response';
 import { DEMO_FIREWALLS } from '../../demo/firewalls';
 import { type AuthenticatedUser } from '../../src/http/session';
 import { type Exchange } from '../../src/kernel/exchange';
@@ -46,7 +46,7 @@ test('a valid cookie authenticates the user via remember_me', (t) => {
   const exchange = get('/admin', { cookie: validCookie() });
   run('kernel.request', exchange);
   t.deepEqual(userOf(exchange), { identifier: 'admin', roles: ['ROLE_ADMIN'], via: 'remember_me' });
-  exchange.response = new Response('ok');
+  exchange.response = new LoupeResponse('ok');
   run('kernel.response', exchange);
   t.false(exchange.response.headers.has('Set-Cookie'));
 });
@@ -58,7 +58,7 @@ test('a tampered cookie is ignored and cleared on the response', (t) => {
   run('kernel.request', exchange);
   t.is(userOf(exchange), null);
   t.true(exchange.attributes.get(SecurityAttributes.REMEMBER_ME_CLEAR));
-  exchange.response = new Response('denied', 401);
+  exchange.response = new LoupeResponse('denied', 401);
   run('kernel.response', exchange);
   t.regex(exchange.response.headers.get('Set-Cookie') ?? '', /^LOUPE_REMEMBERME=; Max-Age=0; .*HttpOnly; SameSite=Lax$/);
 });
@@ -87,7 +87,7 @@ test('a login that asked to be remembered gets a signed cookie for the lifetime'
   clock = NOW_MS;
   const exchange = get('/login');
   exchange.attributes.set(SecurityAttributes.REMEMBER_ME_REQUESTED, 'admin');
-  exchange.response = new Response('{}');
+  exchange.response = new LoupeResponse('{}');
   run('kernel.response', exchange);
   const setCookie = exchange.response.headers.get('Set-Cookie') ?? '';
   t.regex(setCookie, /^LOUPE_REMEMBERME=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Max-Age=3600; Expires=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
@@ -103,7 +103,7 @@ test('sub-requests neither read nor write the cookie', (t) => {
   run('kernel.request', sub);
   t.is(userOf(sub), null);
   sub.attributes.set(SecurityAttributes.REMEMBER_ME_REQUESTED, 'admin');
-  sub.response = new Response('');
+  sub.response = new LoupeResponse('');
   run('kernel.response', sub);
   t.false(sub.response.headers.has('Set-Cookie'));
 });
@@ -124,7 +124,7 @@ test('with an asynchronous user provider the cookie is checked once the user is 
 
   const login = get('/login');
   login.attributes.set(SecurityAttributes.REMEMBER_ME_REQUESTED, 'admin');
-  login.response = new Response('{}');
+  login.response = new LoupeResponse('{}');
   await runPhase(asyncListener, 'kernel.response', login);
   t.regex(login.response.headers.get('Set-Cookie') ?? '', /^LOUPE_REMEMBERME=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Max-Age=3600; /);
 });

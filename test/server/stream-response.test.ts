@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { Readable, Writable } from 'node:stream';
 import test from 'ava';
-import { createLogger, createLoupe, Response, type Controller, type Loupe, type StreamBody } from '../../src';
+import { createLogger, createLoupe, LoupeResponse, type Controller, type Loupe, type StreamBody } from '../../src';
 import { parseProfile } from '../../src/profiler/profile-schema';
 import { httpRequest } from '../helpers/http-client';
 import { entries } from '../helpers/profile-entries';
@@ -75,27 +75,27 @@ let headSourceDestroyed = false;
 const logLines: string[] = [];
 
 const controllers: Controller[] = [
-  { name: 'source', handle: ({ params }) => new Response(SOURCES[params['kind'] ?? '']?.() ?? 'unknown', 200, { 'Content-Type': 'text/plain' }) },
-  { name: 'big', handle: ({ request }) => new Response(chunks(Number(request.queryParams.get('mib')) * 16, 64 * KIB), 200, { 'Content-Type': 'application/octet-stream' }) },
+  { name: 'source', handle: ({ params }) => new LoupeResponse(SOURCES[params['kind'] ?? '']?.() ?? 'unknown', 200, { 'Content-Type': 'text/plain' }) },
+  { name: 'big', handle: ({ request }) => new LoupeResponse(chunks(Number(request.queryParams.get('mib')) * 16, 64 * KIB), 200, { 'Content-Type': 'application/octet-stream' }) },
   {
     name: 'sized-big',
     handle: ({ request }) => {
       const mib = Number(request.queryParams.get('mib'));
-      return new Response(chunks(mib * 16, 64 * KIB), 200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(mib * MIB) });
+      return new LoupeResponse(chunks(mib * 16, 64 * KIB), 200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(mib * MIB) });
     },
   },
-  { name: 'sized', handle: () => new Response(Readable.from([Buffer.from('0123456789'), Buffer.from('abcdef')]), 200, { 'Content-Type': 'text/plain', 'Content-Length': '16' }) },
+  { name: 'sized', handle: () => new LoupeResponse(Readable.from([Buffer.from('0123456789'), Buffer.from('abcdef')]), 200, { 'Content-Type': 'text/plain', 'Content-Length': '16' }) },
   {
     name: 'head',
     handle: () => {
       const stream = new Readable({ read: () => undefined, destroy: (error, callback) => ((headSourceDestroyed = true), callback(error)) });
-      return new Response(stream, 200, { 'Content-Type': 'text/plain', 'Content-Length': '42' });
+      return new LoupeResponse(stream, 200, { 'Content-Type': 'text/plain', 'Content-Length': '42' });
     },
   },
   {
     name: 'failing',
     handle: () =>
-      new Response(
+      new LoupeResponse(
         (async function* () {
           yield Buffer.alloc(256 * KIB, 'f');
           await new Promise((resolve) => setImmediate(resolve));
@@ -105,7 +105,7 @@ const controllers: Controller[] = [
         { 'Content-Type': 'text/csv' },
       ),
   },
-  { name: 'page', handle: () => new Response(Readable.from(['<html><body>', '<p>streamed</p>', '</body></html>']), 200, { 'Content-Type': 'text/html; charset=UTF-8' }) },
+  { name: 'page', handle: () => new LoupeResponse(Readable.from(['<html><body>', '<p>streamed</p>', '</body></html>']), 200, { 'Content-Type': 'text/html; charset=UTF-8' }) },
 ];
 
 let app: Loupe;

@@ -2,7 +2,7 @@ import test from 'ava';
 import type Redis from 'ioredis';
 import { ServiceUnavailableHttpError } from '../../src/errors/http-error';
 import { LoupeError } from '../../src/errors/loupe-error';
-import { Response } from '../../src/http/response';
+import { LoupeResponse } from '../../src/http/response';
 import { type Session } from '../../src/http/session';
 import { type Exchange } from '../../src/kernel/exchange';
 import { KernelAttributes } from '../../src/kernel/kernel-attributes';
@@ -54,7 +54,7 @@ test('a request that never touches its session gets no cookie and keeps its cach
   runPhaseSync(listener, 'kernel.request', exchange);
   t.truthy(sessionOf(exchange));
   t.false(sessionOf(exchange)?.isStarted);
-  exchange.response = new Response('ok', 200, { 'Cache-Control': 'no-cache, private' });
+  exchange.response = new LoupeResponse('ok', 200, { 'Cache-Control': 'no-cache, private' });
   // Nothing to save: kernel.response stays synchronous and the phase never waits.
   runPhaseSync(listener, 'kernel.response', exchange);
   t.false(exchange.response.headers.has('Set-Cookie'));
@@ -67,7 +67,7 @@ test('a session started but never read or written counts as unused: no cookie, c
   await run('kernel.request', exchange);
   await sessionOf(exchange)?.start();
   t.true(sessionOf(exchange)?.isStarted);
-  exchange.response = new Response('ok', 200, { 'Cache-Control': 'no-cache, private' });
+  exchange.response = new LoupeResponse('ok', 200, { 'Cache-Control': 'no-cache, private' });
   await run('kernel.response', exchange);
   t.false(exchange.response.headers.has('Set-Cookie'));
   t.is(exchange.response.headers.get('Cache-Control'), 'no-cache, private');
@@ -80,7 +80,7 @@ test('a new session that was written is saved, gets a cookie and makes the respo
   if (session === null) return t.fail('no session');
   await session.start();
   session.set('count', 1);
-  exchange.response = new Response('ok', 200, { 'Cache-Control': 'no-cache, private' });
+  exchange.response = new LoupeResponse('ok', 200, { 'Cache-Control': 'no-cache, private' });
   await run('kernel.response', exchange);
   const { headers } = exchange.response;
   t.is(headers.get('Set-Cookie'), `LOUPESESSID=${session.id}; Path=/; HttpOnly; SameSite=Lax`);
@@ -97,7 +97,7 @@ test('an existing session keeps its cookie: no Set-Cookie, but still private', a
   await run('kernel.request', exchange);
   await sessionOf(exchange)?.start();
   t.is(sessionOf(exchange)?.get('count'), 4);
-  exchange.response = new Response('ok');
+  exchange.response = new LoupeResponse('ok');
   await run('kernel.response', exchange);
   t.false(exchange.response.headers.has('Set-Cookie'));
   t.is(exchange.response.headers.get('Cache-Control'), 'max-age=0, must-revalidate, private');
@@ -108,14 +108,14 @@ test('the internal no-auto-cache-control header is never sent and keeps the dire
   await run('kernel.request', exchange);
   await sessionOf(exchange)?.start();
   sessionOf(exchange)?.set('a', 1);
-  exchange.response = new Response('ok', 200, { 'Cache-Control': 'public, max-age=60', [NO_AUTO_CACHE_CONTROL_HEADER]: '1' });
+  exchange.response = new LoupeResponse('ok', 200, { 'Cache-Control': 'public, max-age=60', [NO_AUTO_CACHE_CONTROL_HEADER]: '1' });
   await run('kernel.response', exchange);
   t.false(exchange.response.headers.has(NO_AUTO_CACHE_CONTROL_HEADER));
   t.is(exchange.response.headers.get('Cache-Control'), 'public, max-age=60');
 
   const untouched = sessionExchange();
   await run('kernel.request', untouched);
-  untouched.response = new Response('ok', 200, { [NO_AUTO_CACHE_CONTROL_HEADER]: '1' });
+  untouched.response = new LoupeResponse('ok', 200, { [NO_AUTO_CACHE_CONTROL_HEADER]: '1' });
   await run('kernel.response', untouched);
   t.false(untouched.response.headers.has(NO_AUTO_CACHE_CONTROL_HEADER));
 });
@@ -127,7 +127,7 @@ test('a session emptied by the request is deleted and its cookie cleared', async
   await run('kernel.request', exchange);
   await sessionOf(exchange)?.start();
   sessionOf(exchange)?.remove('a');
-  exchange.response = new Response('ok');
+  exchange.response = new LoupeResponse('ok');
   await run('kernel.response', exchange);
   t.regex(exchange.response.headers.get('Set-Cookie') ?? '', /^LOUPESESSID=; Max-Age=0; /);
   t.is(await redis.exists(`${prefix}session:${id}`), 0);
@@ -142,7 +142,7 @@ test('sub-requests get no session, and lose any at finish_request', async (t) =>
   const mainSession = sessionOf(main);
   if (mainSession === null) return t.fail('no main session');
   sub.attributes.set(KernelAttributes.SESSION, mainSession);
-  sub.response = new Response('error', 500);
+  sub.response = new LoupeResponse('error', 500);
   await run('kernel.response', sub);
   t.false(sub.response.headers.has('Set-Cookie'));
   await run('kernel.finish_request', sub);
@@ -177,14 +177,14 @@ test('a session whose write rejects makes kernel.response fail with a 503, never
   await runPhase(failing, 'kernel.request', exchange);
   await sessionOf(exchange)?.start();
   sessionOf(exchange)?.set('a', 1);
-  exchange.response = new Response('ok');
+  exchange.response = new LoupeResponse('ok');
   const error = await t.throwsAsync(runPhase(failing, 'kernel.response', exchange), { instanceOf: ServiceUnavailableHttpError });
   t.is(error?.code, 'LOUPE_ERR_SESSION_NOT_SAVED');
   t.is(error?.statusCode, 503);
   t.is(error?.cause, unwritable.cause);
   t.is(unwritable.writes, 1);
   // The error page goes through kernel.response again: the save is not attempted a second time.
-  exchange.response = new Response('error page', 503);
+  exchange.response = new LoupeResponse('error page', 503);
   await t.notThrowsAsync(runPhase(failing, 'kernel.response', exchange));
   t.is(unwritable.writes, 1);
 });
@@ -198,7 +198,7 @@ test('a Redis that went away while the request ran also ends in the 503', async 
   await sessionOf(exchange)?.start();
   sessionOf(exchange)?.set('a', 1);
   await closed.quit();
-  exchange.response = new Response('ok');
+  exchange.response = new LoupeResponse('ok');
   const error = await t.throwsAsync(runPhase(failing, 'kernel.response', exchange), { instanceOf: ServiceUnavailableHttpError });
   t.is(error?.code, 'LOUPE_ERR_SESSION_NOT_SAVED');
   t.like(error?.cause, { code: 'LOUPE_ERR_SESSION_STORAGE_UNAVAILABLE' });

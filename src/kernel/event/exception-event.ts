@@ -1,4 +1,4 @@
-import { type Response } from '../../http/response';
+import { type LoupeResponse } from '../../http/response';
 import { KernelEvent } from './kernel-event';
 
 /**
@@ -17,12 +17,12 @@ export class ExceptionEvent extends KernelEvent {
   }
 
   /** The response a listener set with `setResponse`, or `null` (the error is then rendered). */
-  get response(): Response | null {
+  get response(): LoupeResponse | null {
     return this.exchange.response;
   }
 
   /** Answers with `response` instead of rendering the error, and ends the phase. */
-  setResponse(response: Response): void {
+  setResponse(response: LoupeResponse): void {
     this.exchange.response = response;
     this.stopPropagation();
   }

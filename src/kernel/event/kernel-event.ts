@@ -1,4 +1,4 @@
-import { type Request } from '../../http/request';
+import { type LoupeRequest } from '../../http/request';
 import { type AuthenticatedUser, type Session } from '../../http/session';
 import { type Attributes } from '../attributes';
 import { type CollectedRequest } from '../collected-request';
@@ -28,7 +28,7 @@ export abstract class KernelEvent {
   }
 
   /** The request this phase handles (for an error sub-request, its GET copy of the parent's). */
-  get request(): Request {
+  get request(): LoupeRequest {
     return this.exchange.request;
   }
 
@@ -46,7 +46,7 @@ export abstract class KernelEvent {
   }
 
   /** The request that started this sub-request, or `null` for a main request. */
-  get parentRequest(): Request | null {
+  get parentRequest(): LoupeRequest | null {
     return this.exchange.parent?.request ?? null;
   }
 

@@ -1,4 +1,4 @@
-import { type Response } from '../../http/response';
+import { type LoupeResponse } from '../../http/response';
 import { type Controller } from '../controller';
 import { KernelEvent } from './kernel-event';
 
@@ -8,12 +8,12 @@ import { KernelEvent } from './kernel-event';
  */
 export class RequestEvent extends KernelEvent {
   /** The response a listener answered with, or `null`. */
-  get response(): Response | null {
+  get response(): LoupeResponse | null {
     return this.exchange.response;
   }
 
   /** Answers the request with `response` and ends the phase: no later listener runs. */
-  setResponse(response: Response): void {
+  setResponse(response: LoupeResponse): void {
     this.exchange.response = response;
     this.stopPropagation();
   }

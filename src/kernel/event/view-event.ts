@@ -1,4 +1,4 @@
-import { type Response } from '../../http/response';
+import { type LoupeResponse } from '../../http/response';
 import { KernelEvent } from './kernel-event';
 
 /** kernel.view (Symfony's ViewEvent): the controller returned data; a listener turns it into a response. */
@@ -9,12 +9,12 @@ export class ViewEvent extends KernelEvent {
   }
 
   /** The response a listener set, or `null`; still `null` after the last listener is a 500 (LOUPE_ERR_KERNEL_CONTROLLER_NO_RESPONSE). */
-  get response(): Response | null {
+  get response(): LoupeResponse | null {
     return this.exchange.response;
   }
 
   /** Sets the response and ends the phase. */
-  setResponse(response: Response): void {
+  setResponse(response: LoupeResponse): void {
     this.exchange.response = response;
     this.stopPropagation();
   }

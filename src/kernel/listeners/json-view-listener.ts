@@ -1,4 +1,4 @@
-import { Response } from '../../http/response';
+import { LoupeResponse } from '../../http/response';
 import { defineListener } from '../listener';
 
 /** Turns data a controller returned into a JSON response at kernel.view. */
@@ -8,7 +8,7 @@ export const jsonViewListener = defineListener('JsonViewListener', {
     (event) => {
       const result = event.controllerResult;
       if (event.response !== null || result === undefined || result === null) return;
-      event.setResponse(Response.json(result));
+      event.setResponse(LoupeResponse.json(result));
     },
   ],
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { HeaderBag } from '../../http/header-bag';
-import { type Request } from '../../http/request';
+import { type LoupeRequest } from '../../http/request';
 import { type ProfiledRequest } from '../core/profiled-request';
 import { serverTimingOf } from './server-timing-of';
 import { profilePath, PROFILER_PREFIX, TOOLBAR_PREFIX } from '../profiler-paths';
@@ -28,7 +28,7 @@ export interface MarkOptions {
 }
 
 /** Whether a response gets the toolbar, as Loupe's WebDebugToolbarListener and Symfony's decide. */
-function wantsToolbar(request: Request, status: number, headers: ResponseHeaderAccess): boolean {
+function wantsToolbar(request: LoupeRequest, status: number, headers: ResponseHeaderAccess): boolean {
   // Unlike the kernel, which measures a HEAD page as its GET, a foreign server has already sized its HEAD answer.
   if (request.data.method === 'HEAD' || (status >= 300 && status < 400)) return false;
   if (!(headers.get('content-type') ?? '').trimStart().toLowerCase().startsWith('text/html')) return false;

@@ -1,5 +1,5 @@
-import { Request } from '../../http/request';
-import { type Response } from '../../http/response';
+import { LoupeRequest } from '../../http/request';
+import { type LoupeResponse } from '../../http/response';
 import { Attributes } from '../../kernel/attributes';
 import { type CollectedRequest } from '../../kernel/collected-request';
 import { type Controller } from '../../kernel/controller';
@@ -32,14 +32,14 @@ function handlerNamed(name: string): Controller {
  * request of Loupe's kernel, and makes the same profile.
  */
 export class ProfiledRequest implements CollectedRequest, CurrentRequest {
-  readonly request: Request;
+  readonly request: LoupeRequest;
   readonly trace = new Trace(true);
   readonly attributes = new Attributes();
   readonly errors: unknown[] = [];
   readonly parent: CollectedRequest | null = null;
   readonly subRequest: CollectedRequest | null = null;
   readonly renderedError: unknown = null;
-  response: Response | null = null;
+  response: LoupeResponse | null = null;
   controller: Controller | null = null;
   aborted = false;
   sent = false;
@@ -50,7 +50,7 @@ export class ProfiledRequest implements CollectedRequest, CurrentRequest {
 
   /** @internal Made by the profiler's `startRequest`. */
   constructor(start: RequestStart, owner: ProfiledRequestOwner, recordLimit: number) {
-    this.request = new Request(requestDataOf(start), 'en');
+    this.request = new LoupeRequest(requestDataOf(start), 'en');
     this.#owner = owner;
     this.#records = new RequestRecords(recordLimit);
     this.trace.enter(FIRST_STATE);

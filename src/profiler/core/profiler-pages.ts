@@ -1,6 +1,6 @@
 import { createIpRangeMatcher } from '../../http/ip-range-matcher';
-import { Request } from '../../http/request';
-import { Response } from '../../http/response';
+import { LoupeRequest } from '../../http/request';
+import { LoupeResponse } from '../../http/response';
 import { isStreamBody } from '../../http/response-body';
 import { Attributes } from '../../kernel/attributes';
 import { Trace } from '../../kernel/trace';
@@ -37,7 +37,7 @@ export interface ProfilerPages {
 }
 
 /** What the pages' controllers are given besides the request: nothing of a session, a user or a timed trace. */
-function controllerArguments(request: Request, params: Readonly<Record<string, string>>) {
+function controllerArguments(request: LoupeRequest, params: Readonly<Record<string, string>>) {
   return { request, params, session: null, user: null, locale: request.locale, error: null, attributes: new Attributes(), log: () => undefined, stopwatch: new Trace(false) };
 }
 
@@ -46,7 +46,7 @@ function statusOf(error: unknown): number {
   return typeof status === 'number' && status >= 400 && status <= 599 ? status : 500;
 }
 
-function pageResponse(response: Response, isHead: boolean): PageResponse {
+function pageResponse(response: LoupeResponse, isHead: boolean): PageResponse {
   const { body } = response;
   // The profiler's pages are rendered whole: none of them streams.
   return { status: response.status, headers: [...response.headers.lines()], body: isHead || isStreamBody(body) ? '' : body };
@@ -64,7 +64,7 @@ export function createProfilerPages(options: ProfilerPagesOptions): ProfilerPage
   const isAllowedAddress = createIpRangeMatcher(allowedIps);
   const isAllowedHost = createHostMatcher(allowedHosts);
   const owns = (path: string): boolean => path === PROFILER_PREFIX || path.startsWith(`${PROFILER_PREFIX}/`) || path.startsWith(`${TOOLBAR_PREFIX}/`);
-  const answer = async (request: Request): Promise<Response> => {
+  const answer = async (request: LoupeRequest): Promise<LoupeResponse> => {
     const host = request.header('host') ?? '';
     if (!isAllowedHost(host)) return panelErrorResponse(request, 403, 'Forbidden', `The profiler answers only for an IP address, localhost or a host of PROFILER_ALLOWED_HOSTS, not for the Host "${host}".`);
     const address = request.data.remoteAddress;
@@ -76,13 +76,13 @@ export function createProfilerPages(options: ProfilerPagesOptions): ProfilerPage
     request.attributes.set('_route', match.name);
     for (const [name, value] of Object.entries(match.params)) request.attributes.set(name, value);
     const response = await match.controller.handle(controllerArguments(request, match.params));
-    if (!(response instanceof Response)) throw new Error(`The profiler's controller ${match.controller.name} answered no Response.`);
+    if (!(response instanceof LoupeResponse)) throw new Error(`The profiler's controller ${match.controller.name} answered no Response.`);
     return response;
   };
   return {
     owns,
     serve: async (start) => {
-      const request = new Request(requestDataOf(start), 'en');
+      const request = new LoupeRequest(requestDataOf(start), 'en');
       const isHead = request.data.method === 'HEAD';
       try {
         return pageResponse(await answer(request), isHead);

@@ -1,5 +1,5 @@
 import { type RequestData } from '../../http/request-data';
-import { Response } from '../../http/response';
+import { LoupeResponse } from '../../http/response';
 
 /** A header as Node's `http` module gives it: one value, several, or a number it set itself. */
 type HeaderValue = string | number | readonly string[] | undefined;
@@ -64,7 +64,7 @@ export function requestDataOf(start: RequestStart): RequestData {
 }
 
 /** The response the collectors read, from what a server tells of the one it sent. */
-export function responseOf(end: ResponseEnd): Response {
+export function responseOf(end: ResponseEnd): LoupeResponse {
   const body = end.body ?? '';
-  return new Response(body, end.status, plainHeaders(end.headers));
+  return new LoupeResponse(body, end.status, plainHeaders(end.headers));
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createIpRangeMatcher } from '../../http/ip-range-matcher';
-import { type Request } from '../../http/request';
-import { type Response } from '../../http/response';
+import { type LoupeRequest } from '../../http/request';
+import { type LoupeResponse } from '../../http/response';
 import { isStreamBody } from '../../http/response-body';
 import { defineListener, type Listener } from '../../kernel/listener';
 import { PROFILER_PREFIX, TOOLBAR_PREFIX } from '../profiler-paths';
@@ -27,7 +27,7 @@ export function lastBodyEnd(body: string | Buffer): number {
 }
 
 /** True when the response is of a kind that never gets the toolbar; cheapest checks first. */
-function isExcluded(request: Request, response: Response): boolean {
+function isExcluded(request: LoupeRequest, response: LoupeResponse): boolean {
   // HEAD gets it too, unsent: its Content-Length is then its GET's (RFC 9110 §9.3.2), as in Symfony.
   if (response.isRedirect) return true;
   const type = (response.headers.get('Content-Type') ?? '').trimStart().toLowerCase();

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Response } from '../../../src/http/response';
+import { LoupeResponse } from '../../../src/http/response';
 import { type Exchange } from '../../../src/kernel/exchange';
 import { ListenerRegistry } from '../../../src/kernel/listener-registry';
 import { jsonViewListener as viewListener } from '../../../src/kernel/listeners/json-view-listener';
@@ -43,7 +43,7 @@ test('undefined or null gives no response, so the kernel can say the controller 
 
 test('a response already set is kept', (t) => {
   const exchange = exchangeFor();
-  const existing = new Response('set by another listener');
+  const existing = new LoupeResponse('set by another listener');
   exchange.response = existing;
   exchange.controllerResult = { ignored: true };
   runPhaseSync(viewListener, 'kernel.view', exchange);

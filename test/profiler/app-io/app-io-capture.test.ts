@@ -8,7 +8,7 @@ import { createClient as createClient6 } from 'redis-client-6';
 import Redis from 'ioredis';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { currentRequest, Response, type Profile, type RouteDefinition } from '../../../src';
+import { currentRequest, LoupeResponse, type Profile, type RouteDefinition } from '../../../src';
 import {
   DATABASE_COLLECTOR,
   HTTP_CLIENT_COLLECTOR,
@@ -49,7 +49,7 @@ const NODE_REDIS_CLIENTS: readonly (readonly [string, typeof createClient])[] = 
 const redisCommands = (profile: Profile) => profile.collectors['redis'] as unknown as RedisCollectorData;
 
 function route(name: string, handle: (params: Readonly<Record<string, string>>) => Promise<unknown>): RouteDefinition {
-  return { name, path: `/${name}/{id}`, methods: ['GET'], controller: { name, handle: async ({ params }) => Response.json((await handle(params)) ?? { ok: true }) } };
+  return { name, path: `/${name}/{id}`, methods: ['GET'], controller: { name, handle: async ({ params }) => LoupeResponse.json((await handle(params)) ?? { ok: true }) } };
 }
 
 async function app(routes: readonly RouteDefinition[], env: Readonly<Record<string, string>> = {}): Promise<IoApp> {
@@ -180,7 +180,7 @@ test.serial('Loupe’s own Redis commands (sessions, the profile writer) are nev
         handle: async ({ session }) => {
           await session?.start();
           session?.set('visits', Number(session.get('visits') ?? 0) + 1);
-          return Response.json({ ok: true });
+          return LoupeResponse.json({ ok: true });
         },
       },
     },

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { Response, type RouteDefinition } from '../../../src';
+import { LoupeResponse, type RouteDefinition } from '../../../src';
 import { type DatabaseCollectorData, type HttpClientCollectorData, type RedisCollectorData } from '../../../src/profiler/collect/collectors/app-io-collectors';
 import { collectorData, type Profile } from '../../../src/profiler/profile';
 import { runMain } from '../../cli/run-loupe';
@@ -37,11 +37,11 @@ function lineOf(file: string, marker: string): number {
 const routes: RouteDefinition[] = [
   {
     name: 'authors', path: '/authors', methods: ['GET'],
-    controller: { name: 'authors', handle: async () => Response.json(await authorsWithCounts(pool, table, AUTHORS)) }, // authors-controller
+    controller: { name: 'authors', handle: async () => LoupeResponse.json(await authorsWithCounts(pool, table, AUTHORS)) }, // authors-controller
   },
   {
     name: 'many', path: '/many', methods: ['GET'],
-    controller: { name: 'many', handle: async () => Response.json(await authorsWithCounts(pool, table, MANY)) },
+    controller: { name: 'many', handle: async () => LoupeResponse.json(await authorsWithCounts(pool, table, MANY)) },
   },
   ...[200, 404, 502].map((status): RouteDefinition => ({
     name: `upstream-${status}`, path: `/upstream/${status}`, methods: ['GET'],
@@ -49,7 +49,7 @@ const routes: RouteDefinition[] = [
       name: 'upstream',
       handle: async () => {
         await (await fetch(`${upstream.url}/status/${status}`)).text();
-        return Response.json({ ok: true });
+        return LoupeResponse.json({ ok: true });
       },
     },
   })),
@@ -60,7 +60,7 @@ const routes: RouteDefinition[] = [
       handle: async () => {
         await redis.set(redisKey, 'not a number', 'EX', 60);
         const failed = await redis.incr(redisKey).then(() => false, () => true);
-        return Response.json({ failed });
+        return LoupeResponse.json({ failed });
       },
     },
   },

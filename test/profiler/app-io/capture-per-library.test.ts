@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { createClient } from '@redis/client';
 import Redis from 'ioredis';
-import { Response, type Profile, type RouteDefinition } from '../../../src';
+import { LoupeResponse, type Profile, type RouteDefinition } from '../../../src';
 import { type HttpClientCollectorData, type RedisCollectorData } from '../../../src/profiler/collect/collectors/app-io-collectors';
 import { profiledRequest, startIoApp, startUpstream, type IoApp } from './io-app';
 
@@ -58,7 +58,7 @@ const bothOfEach: RouteDefinition = {
       await new Promise<void>((resolve, reject) => http.get(`${upstream.url}/json?id=${id}`, (res) => res.resume().on('end', resolve)).on('error', reject));
       await ioredis.set(`${keyPrefix}io:${id}`, '1');
       await nodeRedis.get(`${keyPrefix}nr:${id}`);
-      return Response.json({ ok: true });
+      return LoupeResponse.json({ ok: true });
     },
   },
 };

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { PassThrough } from 'node:stream';
-import { createLoupe, createLogger, Response } from '../../../src';
+import { createLoupe, createLogger, LoupeResponse } from '../../../src';
 import { deleteKeys, testConfig } from '../../helpers/test-server';
 
 /*
@@ -14,7 +14,7 @@ async function warningsOf(env: Readonly<Record<string, string>>): Promise<string
   out.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter((line) => line !== '')));
   const config = testConfig(env);
   const app = createLoupe({
-    routes: [{ name: 'ok', path: '/ok', methods: ['GET'], controller: { name: 'ok', handle: () => Response.json({ ok: true }) } }],
+    routes: [{ name: 'ok', path: '/ok', methods: ['GET'], controller: { name: 'ok', handle: () => LoupeResponse.json({ ok: true }) } }],
     config,
     logger: createLogger({ level: 'warn', format: 'json' }, out),
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import mysql from 'mysql2/promise';
 import type pg from 'pg';
-import { Response, type Profile, type RouteDefinition } from '../../../src';
+import { LoupeResponse, type Profile, type RouteDefinition } from '../../../src';
 import { type StoredOrigin, type StoredQuery } from '../../../src/profiler/app-io/analyze-calls';
 import { type DatabaseCollectorData } from '../../../src/profiler/collect/collectors/app-io-collectors';
 
@@ -20,7 +20,7 @@ export const queriesOf = (profile: Profile): readonly StoredQuery[] => dbOf(prof
 
 /** A GET route `/name/{id}` whose controller, `nameController`, answers what `handle` returns as JSON. */
 export function route(name: string, handle: (id: number) => Promise<unknown>): RouteDefinition {
-  return { name, path: `/${name}/{id}`, methods: ['GET'], controller: { name: `${name}Controller`, handle: async ({ params }) => Response.json((await handle(Number(params['id']))) ?? { ok: true }) } };
+  return { name, path: `/${name}/{id}`, methods: ['GET'], controller: { name: `${name}Controller`, handle: async ({ params }) => LoupeResponse.json((await handle(Number(params['id']))) ?? { ok: true }) } };
 }
 
 /** The line of `file` holding `marker`, as an origin names it. */

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { Response, type Profile, type RouteDefinition } from '../../../src';
+import { LoupeResponse, type Profile, type RouteDefinition } from '../../../src';
 import { type StoredQuery } from '../../../src/profiler/app-io/analyze-calls';
 import { type DatabaseCollectorData } from '../../../src/profiler/collect/collectors/app-io-collectors';
 import { httpRequest } from '../../helpers/http-client';
@@ -59,7 +59,7 @@ function lineOf(marker: string): number {
 }
 
 function route(name: string, handle: () => Promise<void>): RouteDefinition {
-  return { name, path: `/${name}`, methods: ['GET'], controller: { name: `${name}Controller`, handle: async () => (await handle(), Response.json({ ok: true })) } };
+  return { name, path: `/${name}`, methods: ['GET'], controller: { name: `${name}Controller`, handle: async () => (await handle(), LoupeResponse.json({ ok: true })) } };
 }
 
 const routes: RouteDefinition[] = [

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
-import { Response, type Profile, type RouteDefinition } from '../../../src';
+import { LoupeResponse, type Profile, type RouteDefinition } from '../../../src';
 import { type DatabaseCollectorData } from '../../../src/profiler/collect/collectors/app-io-collectors';
 import { REDACTED } from '../../../src/profiler/collect/redaction-policy';
 import { httpRequest } from '../../helpers/http-client';
@@ -41,7 +41,7 @@ function lineOf(marker: string, file = __filename): number {
 }
 
 function route(name: string, handle: (id: number) => Promise<unknown>): RouteDefinition {
-  return { name, path: `/${name}/{id}`, methods: ['GET'], controller: { name, handle: async ({ params }) => Response.json((await handle(Number(params['id']))) ?? { ok: true }) } };
+  return { name, path: `/${name}/{id}`, methods: ['GET'], controller: { name, handle: async ({ params }) => LoupeResponse.json((await handle(Number(params['id']))) ?? { ok: true }) } };
 }
 
 async function app(routes: readonly RouteDefinition[], env: Readonly<Record<string, string>> = {}): Promise<IoApp> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { Response } from '../../../src';
+import { LoupeResponse } from '../../../src';
 import { profiledRequest, startIoApp, startUpstream, type IoApp } from './io-app';
 import { redisConfigOf } from '../../helpers/test-server';
 
@@ -51,7 +51,7 @@ export async function startQueryLoopApp(): Promise<QueryLoopApp> {
     name,
     path: `/${name}`,
     methods: ['GET'],
-    controller: { name, handle: async () => Response.json(await handle()) },
+    controller: { name, handle: async () => LoupeResponse.json(await handle()) },
   });
   const io = await startIoApp([
     route('loop', async () => {

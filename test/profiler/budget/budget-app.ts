@@ -1,7 +1,7 @@
 import { redisConfigOf } from '../../helpers/test-server';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { Response, type RouteDefinition } from '../../../src';
+import { LoupeResponse, type RouteDefinition } from '../../../src';
 import { startIoApp, startUpstream, type IoApp } from '../app-io/io-app';
 
 /** Rows in the table: `/loop` runs one query per row. */
@@ -41,7 +41,7 @@ export async function startBudgetApp(more: (pool: pg.Pool, table: string) => Rou
     name,
     path: `/${name}`,
     methods: ['GET'],
-    controller: { name, handle: async () => Response.json(await handle()) },
+    controller: { name, handle: async () => LoupeResponse.json(await handle()) },
   });
   const names = async (): Promise<string[]> => (await pool.query<{ name: string }>(`SELECT id, name FROM ${table} ORDER BY id`)).rows.map((row) => row.name);
   const io = await startIoApp([

@@ -4,7 +4,7 @@ import { flattenError } from '../../../src/error-handler/flatten-error';
 import { NotFoundHttpError } from '../../../src/errors/http-error';
 import { type Connection } from '../../../src/http/connection';
 import { type RequestData } from '../../../src/http/request-data';
-import { Response } from '../../../src/http/response';
+import { LoupeResponse } from '../../../src/http/response';
 import { type Session } from '../../../src/http/session';
 import { type Controller } from '../../../src/kernel/controller';
 import { type Exchange } from '../../../src/kernel/exchange';
@@ -37,7 +37,7 @@ interface Collected {
   readonly main: Profile;
   readonly sub: Profile | null;
   readonly exchange: Exchange;
-  readonly written: Response[];
+  readonly written: LoupeResponse[];
 }
 
 const MAIN_TOKEN = 'a1b2c3';
@@ -48,7 +48,7 @@ const errorController: Controller = {
   name: 'error_controller',
   handle: ({ error }) => {
     const flat = flattenError(error, { trace: false });
-    return new Response(`${flat.statusCode} ${flat.message}`, flat.statusCode);
+    return new LoupeResponse(`${flat.statusCode} ${flat.message}`, flat.statusCode);
   },
 };
 
@@ -108,7 +108,7 @@ function stored(profile: Profile): Profile {
 }
 
 async function run(routes: Readonly<Record<string, Route>>, data: RequestData, options: RunOptions = {}): Promise<Collected> {
-  const written: Response[] = [];
+  const written: LoupeResponse[] = [];
   const crashes: unknown[] = [];
   const collected: Omit<Collected, 'written'>[] = [];
   const collectors = [...defaultCollectors({ secretCookies: options.secretCookies ?? new Set<string>() }), ...(options.collectors ?? [])];
@@ -164,7 +164,7 @@ const decimals = (value: number): number => String(value).split('.')[1]?.length 
 
 const hello: Route = {
   name: 'hello',
-  controller: { name: 'hello.hello', handle: () => new Response('Hello anna', 201, { 'X-Answer': 'yes' }) },
+  controller: { name: 'hello.hello', handle: () => new LoupeResponse('Hello anna', 201, { 'X-Answer': 'yes' }) },
   params: { name: 'anna' },
 };
 
@@ -386,7 +386,7 @@ const echo: Route = {
   name: 'login',
   controller: {
     name: 'login.login',
-    handle: () => new Response('{}', 200, { 'Set-Cookie': 'LOUPESESSID=fresh; Path=/', 'Content-Type': 'application/json' }),
+    handle: () => new LoupeResponse('{}', 200, { 'Set-Cookie': 'LOUPESESSID=fresh; Path=/', 'Content-Type': 'application/json' }),
   },
 };
 
@@ -526,7 +526,7 @@ test('session attributes are recorded, redacted, only when the session was start
       name: 'cart.show',
       handle: async ({ session }) => {
         await session?.start();
-        return new Response('cart');
+        return new LoupeResponse('cart');
       },
     },
   };

@@ -4,7 +4,7 @@ import { flattenError } from '../../../src/error-handler/flatten-error';
 import { NotFoundHttpError } from '../../../src/errors/http-error';
 import { type Connection } from '../../../src/http/connection';
 import { type RequestData } from '../../../src/http/request-data';
-import { Response } from '../../../src/http/response';
+import { LoupeResponse } from '../../../src/http/response';
 import { type Controller } from '../../../src/kernel/controller';
 import { Kernel, type RunningRequest } from '../../../src/kernel/kernel';
 import { defineListener, type Listener } from '../../../src/kernel/listener';
@@ -27,7 +27,7 @@ const NOT_PROFILED = 'Redis is unavailable: the profile could not be stored.';
 
 const redis = useTestRedis(test, 'loupe-test-profiler-listener');
 
-const hello: Controller = { name: 'hello.hello', handle: () => new Response('Hello') };
+const hello: Controller = { name: 'hello.hello', handle: () => new LoupeResponse('Hello') };
 const failing: Controller = {
   name: 'fail.fail',
   handle: () => {
@@ -65,7 +65,7 @@ const errorController: Controller = {
   name: 'error_controller',
   handle: ({ error }) => {
     const flat = flattenError(error, { trace: false });
-    return new Response(flat.message, flat.statusCode);
+    return new LoupeResponse(flat.message, flat.statusCode);
   },
 };
 
@@ -80,7 +80,7 @@ interface Setup {
   readonly storage: RedisProfileStorage;
   readonly notProfiled: string[];
   /** Runs one request to the end; answers the written responses (none when aborted). */
-  run(data: RequestData, whileRunning?: (running: RunningRequest) => void): Promise<Response[]>;
+  run(data: RequestData, whileRunning?: (running: RunningRequest) => void): Promise<LoupeResponse[]>;
   /** The stored profile under `token`, parsed. */
   read(token: string | undefined): Promise<Profile | null>;
 }
@@ -122,7 +122,7 @@ async function setUp(options: SetUpOptions = {}): Promise<Setup> {
     storage,
     notProfiled,
     run: async (data, whileRunning) => {
-      const written: Response[] = [];
+      const written: LoupeResponse[] = [];
       const connection: Connection = {
         write: (response) => {
           written.push(response);

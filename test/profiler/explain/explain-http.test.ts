@@ -3,7 +3,7 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { Response, type RouteDefinition } from '../../../src';
+import { LoupeResponse, type RouteDefinition } from '../../../src';
 import { httpRequest, type HttpResult } from '../../helpers/http-client';
 import { runLoupe } from '../../cli/run-loupe';
 import { profiledRequest, startIoApp, type IoApp } from '../app-io/io-app';
@@ -50,7 +50,7 @@ function route(): RouteDefinition {
         await pgPool.query(`SELECT 1; SELECT 2`);
         await pgPool.query(`SELECT ${writer}() AS written`);
         await myPool.query(`SELECT ${myWriter}() AS written`);
-        return Response.json({ ok: true });
+        return LoupeResponse.json({ ok: true });
       },
     },
   };

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { Request } from '../../../src/http/request';
+import { LoupeRequest } from '../../../src/http/request';
 import { type RequestData } from '../../../src/http/request-data';
-import { Response } from '../../../src/http/response';
+import { LoupeResponse } from '../../../src/http/response';
 import { Exchange } from '../../../src/kernel/exchange';
 import { defineListener, type Listener } from '../../../src/kernel/listener';
 import { ListenerRegistry } from '../../../src/kernel/listener-registry';
@@ -22,7 +22,7 @@ function respond(exchange: Exchange, listeners: readonly Listener[] = [debugToke
 
 function withResponse(overrides: Partial<RequestData> = {}): Exchange {
   const exchange = exchangeFor(overrides);
-  exchange.response = new Response('ok');
+  exchange.response = new LoupeResponse('ok');
   return exchange;
 }
 
@@ -51,8 +51,8 @@ test('the link names the host and port the client addressed, leaving out the def
   t.is(link({ scheme: 'https', headers: { host: 'loupe.example:443' } }), 'https://loupe.example/_profiler/a1b2c3');
   t.is(link({ scheme: 'https', headers: { host: 'Loupe.Example:8443' } }), 'https://loupe.example:8443/_profiler/a1b2c3');
   // Without a Host header: the loopback address and the port the server listens on.
-  const withoutHost = new Exchange(new Request({ ...requestData({ serverPort: 9000 }), headers: {} }, 'en'));
-  withoutHost.response = new Response('ok');
+  const withoutHost = new Exchange(new LoupeRequest({ ...requestData({ serverPort: 9000 }), headers: {} }, 'en'));
+  withoutHost.response = new LoupeResponse('ok');
   t.is(respond(withoutHost).response?.headers.get('X-Debug-Token-Link'), 'http://127.0.0.1:9000/_profiler/a1b2c3');
 });
 
@@ -74,7 +74,7 @@ test('a token set after the link listener ran gets no link: the order of priorit
 test('an error sub-request response with a token gets its link too', (t) => {
   const main = exchangeFor({ path: '/fail' });
   const sub = main.createErrorSubRequest(new Error('boom'), { name: 'error_controller', handle: () => null });
-  sub.response = new Response('error', 500);
+  sub.response = new LoupeResponse('error', 500);
   respond(sub);
   t.is(sub.response.headers.get('X-Debug-Token-Link'), 'http://127.0.0.1:8000/_profiler/a1b2c3');
 });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type Redis from 'ioredis';
-import { Response } from '../../../src/http/response';
+import { LoupeResponse } from '../../../src/http/response';
 import { collectProfile } from '../../../src/profiler/collect/collect-profile';
 import { defaultCollectors } from '../../../src/profiler/collect/collectors/default-collectors';
 import { type Profile } from '../../../src/profiler/profile';
@@ -102,7 +102,7 @@ test('every enqueued profile is stored, in batches, once the writer is idle', as
 test('a profile collected from an exchange is stored as the JSON of it', async (t) => {
   const { writer, reader } = await setUp();
   const exchange = exchangeFor({ path: '/hello/anna', query: 'page=2', headers: { authorization: 'Basic eDp5' } });
-  exchange.response = new Response('hi');
+  exchange.response = new LoupeResponse('hi');
   exchange.sent = true;
   const collected = collectProfile(exchange, { token: 'c0ffee', parent: null, children: [], collectors: defaultCollectors({ secretCookies: new Set() }), redaction: new RedactionPolicy() });
   writer.enqueue(collected);

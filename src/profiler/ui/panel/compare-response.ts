@@ -1,5 +1,5 @@
-import { type Request } from '../../../http/request';
-import { type Response } from '../../../http/response';
+import { type LoupeRequest } from '../../../http/request';
+import { type LoupeResponse } from '../../../http/response';
 import { compareProfiles } from '../compare-profiles';
 import { unreadableProfileMessage } from '../../profile-schema';
 import { type ProfilerStats } from '../../profiler';
@@ -8,7 +8,7 @@ import { loadProfile, type ProfileLookup, type ProfileSource } from './load-prof
 import { negotiatedResponse, panelErrorResponse } from './panel-response';
 
 /** A lookup that found no readable profile, as the compare page words it: a 404 in both formats. */
-export function notFoundResponse(request: Request, lookup: Exclude<ProfileLookup, { kind: 'found' }>): Response {
+export function notFoundResponse(request: LoupeRequest, lookup: Exclude<ProfileLookup, { kind: 'found' }>): LoupeResponse {
   switch (lookup.kind) {
     case 'none':
       return panelErrorResponse(request, 404, 'There are no profiles', 'No profiles found.');
@@ -22,7 +22,7 @@ export function notFoundResponse(request: Request, lookup: Exclude<ProfileLookup
 }
 
 /** `/_profiler/{token}/compare/{other}`: the profile `other` (B) measured against `token` (A), or why one cannot be. */
-export async function compareResponse(source: ProfileSource & { readonly stats: () => ProfilerStats | null }, request: Request, token: string, other: string): Promise<Response> {
+export async function compareResponse(source: ProfileSource & { readonly stats: () => ProfilerStats | null }, request: LoupeRequest, token: string, other: string): Promise<LoupeResponse> {
   const a = await loadProfile(source, token);
   if (a.kind !== 'found') return notFoundResponse(request, a);
   const b = await loadProfile(source, other);

@@ -1,4 +1,4 @@
-import { type Request } from '../../../http/request';
+import { type LoupeRequest } from '../../../http/request';
 
 /**
  * Why a POST to the profiler looks sent by another site's page, or `null`: an action that connects
@@ -7,7 +7,7 @@ import { type Request } from '../../../http/request';
  * naming another site refuses it. A request with neither comes from no browser page (curl, a
  * script), which no other site can make a browser send; the access rule applies to it as to all.
  */
-export function crossSiteRefusal(request: Request): string | null {
+export function crossSiteRefusal(request: LoupeRequest): string | null {
   const site = request.header('sec-fetch-site');
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return `The profiler's actions take a POST from its own pages only, not from a ${site} page (Sec-Fetch-Site).`;
   const origin = request.header('origin');

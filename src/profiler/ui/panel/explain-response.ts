@@ -1,5 +1,5 @@
-import { type Request } from '../../../http/request';
-import { type Response } from '../../../http/response';
+import { type LoupeRequest } from '../../../http/request';
+import { type LoupeResponse } from '../../../http/response';
 import { type Controller } from '../../../kernel/controller';
 import { EXPLAIN_DEFAULTS, type ExplainConfig } from '../../explain/explain-config';
 import { explainStoredQuery } from '../../explain/explain-stored-query';
@@ -22,7 +22,7 @@ export interface ExplainSource extends ProfileSource {
  * not configured, 502 when the database failed. The access rule of every profiler page applies
  * before (PROFILER_ALLOWED_IPS, PROFILER_ALLOWED_HOSTS).
  */
-export async function explainResponse(source: ExplainSource, request: Request, token: string, number: number, analyze: boolean): Promise<Response> {
+export async function explainResponse(source: ExplainSource, request: LoupeRequest, token: string, number: number, analyze: boolean): Promise<LoupeResponse> {
   const crossSite = crossSiteRefusal(request);
   if (crossSite !== null) return panelErrorResponse(request, 403, 'Forbidden', crossSite);
   const lookup = await loadProfile(source, token);

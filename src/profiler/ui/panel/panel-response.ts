@@ -1,6 +1,6 @@
 import { preferredFormat } from '../../../error-handler/negotiate-format';
-import { type Request } from '../../../http/request';
-import { Response } from '../../../http/response';
+import { type LoupeRequest } from '../../../http/request';
+import { LoupeResponse } from '../../../http/response';
 import { type LoupeError } from '../../../errors/loupe-error';
 import { STATUS_TEXT } from '../../../errors/status-text';
 import { html } from '../../../view/html';
@@ -28,13 +28,13 @@ export interface NegotiatedContent {
  * A profiler response negotiated as the error pages are: JSON when the client's first
  * acceptable Accept type is JSON (`application/json`), else the HTML page.
  */
-export function negotiatedResponse(request: Request, status: number, content: NegotiatedContent, options: { readonly htmlCsp?: string } = {}): Response {
+export function negotiatedResponse(request: LoupeRequest, status: number, content: NegotiatedContent, options: { readonly htmlCsp?: string } = {}): LoupeResponse {
   if (preferredFormat(request) === 'json') {
-    return new Response(JSON.stringify(content.json()), status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json' });
+    return new LoupeResponse(JSON.stringify(content.json()), status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json' });
   }
   // A page that runs a script of its own names exactly that script in its policy.
   const csp = options.htmlCsp === undefined ? {} : { 'Content-Security-Policy': options.htmlCsp };
-  return new Response(content.html(), status, { ...SECURITY_HEADERS, ...csp, 'Content-Type': 'text/html; charset=UTF-8' });
+  return new LoupeResponse(content.html(), status, { ...SECURITY_HEADERS, ...csp, 'Content-Type': 'text/html; charset=UTF-8' });
 }
 
 /**
@@ -42,7 +42,7 @@ export function negotiatedResponse(request: Request, status: number, content: Ne
  * rather than thrown: a thrown error is rendered by an error sub-request, which is not a
  * profiler route and would be profiled, handing the client an X-Debug-Token.
  */
-export function panelErrorResponse(request: Request, status: number, heading: string, message: string): Response {
+export function panelErrorResponse(request: LoupeRequest, status: number, heading: string, message: string): LoupeResponse {
   const statusText = STATUS_TEXT[status] ?? 'Error';
   return negotiatedResponse(request, status, {
     json: () => ({ type: 'https://tools.ietf.org/html/rfc2616#section-10', title: heading, status, detail: message }),
@@ -58,7 +58,7 @@ export function panelErrorResponse(request: Request, status: number, heading: st
  * 503: the profile storage failed or did not answer in time. The JSON form carries the error's
  * code; both say where this process's counters can still be read.
  */
-export function storageUnavailableResponse(request: Request, error: LoupeError): Response {
+export function storageUnavailableResponse(request: LoupeRequest, error: LoupeError): LoupeResponse {
   const detail = `${error.message} Profiles cannot be read until it answers again; ${ProfilerPaths.STATUS} shows this process's counters.`;
   return negotiatedResponse(request, 503, {
     json: () => ({ type: 'https://tools.ietf.org/html/rfc2616#section-10', title: 'Profile storage unavailable', status: 503, detail, code: error.code }),
@@ -75,9 +75,9 @@ export function storageUnavailableResponse(request: Request, error: LoupeError):
  * Symfony's "Token not found" info page (ProfilerController::panelAction renders
  * `Profiler/info.html.twig` with `about: no_token`): a 200, since the profiler worked.
  */
-export function tokenNotFoundPage(token: string): Response {
+export function tokenNotFoundPage(token: string): LoupeResponse {
   const content = html`<section class="summary"><h2>Token not found</h2>
 <p class="message">${`Token "${token}" not found.`}</p>
 <p>The profile may have expired, or not be stored yet; <a href="${ProfilerPaths.HOME}">search the profiles</a>.</p></section>`;
-  return new Response(renderPanelLayout({ content }), 200, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=UTF-8' });
+  return new LoupeResponse(renderPanelLayout({ content }), 200, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=UTF-8' });
 }

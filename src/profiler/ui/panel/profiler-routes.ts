@@ -1,7 +1,7 @@
 import { preferredFormat } from '../../../error-handler/negotiate-format';
 import { rawUrlEncode } from '../../../http/raw-url-encode';
-import { type Request } from '../../../http/request';
-import { Response } from '../../../http/response';
+import { type LoupeRequest } from '../../../http/request';
+import { LoupeResponse } from '../../../http/response';
 import { type Controller } from '../../../kernel/controller';
 import { type ProfilerStats } from '../../profiler';
 import { type RouteDefinition } from '../../../routing/route';
@@ -64,7 +64,7 @@ export interface ProfilerRoutesDeps {
 }
 
 /** A page that reads the storage: the storage failing or not answering makes it a 503 that says so. */
-async function unlessUnavailable(request: Request, page: () => Promise<Response>): Promise<Response> {
+async function unlessUnavailable(request: LoupeRequest, page: () => Promise<LoupeResponse>): Promise<LoupeResponse> {
   try {
     return await page();
   } catch (error) {
@@ -74,7 +74,7 @@ async function unlessUnavailable(request: Request, page: () => Promise<Response>
 }
 
 /** The results of the request's search filters, in the format the client asked for. */
-function searchResults(deps: ProfilerRoutesDeps, request: Request): Promise<Response> {
+function searchResults(deps: ProfilerRoutesDeps, request: LoupeRequest): Promise<LoupeResponse> {
   return unlessUnavailable(request, async () => {
     const search = parseSearchQuery(request.queryParams);
     if (!search.ok) return panelErrorResponse(request, 400, 'Invalid search', search.message);
@@ -141,7 +141,7 @@ function createSearchController(deps: ProfilerRoutesDeps, name: string, homeQuer
       if (preferredFormat(request) === 'json') return searchResults(deps, request);
       const query = request.queryParams;
       const token = (query.get('token') ?? '').trim().toLowerCase();
-      return Response.redirect(resultsPath(token, homeQuery !== null && query.size === 0 ? homeQuery : searchRedirectQuery(query)), 302);
+      return LoupeResponse.redirect(resultsPath(token, homeQuery !== null && query.size === 0 ? homeQuery : searchRedirectQuery(query)), 302);
     },
   };
 }
@@ -192,7 +192,7 @@ function createStatusController(deps: ProfilerRoutesDeps): Controller {
  * `Upgrade` header to the kernel, which would otherwise answer 404.
  */
 function createLivePageController(): Controller {
-  return { name: 'profiler.live', handle: () => Response.redirect(resultsPath('', `limit=${DEFAULT_LIMIT}`), 302) };
+  return { name: 'profiler.live', handle: () => LoupeResponse.redirect(resultsPath('', `limit=${DEFAULT_LIMIT}`), 302) };
 }
 
 /** `/_profiler/{token}/compare/{other}`: the profile `other` (B) measured against `token` (A). */

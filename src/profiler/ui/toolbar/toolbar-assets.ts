@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { NotFoundHttpError } from '../../../errors/http-error';
-import { Response } from '../../../http/response';
+import { LoupeResponse } from '../../../http/response';
 import { type Controller } from '../../../kernel/controller';
 import { TOOLBAR_PREFIX } from '../../profiler-paths';
 import { TOOLBAR_STYLE } from './toolbar-style';
@@ -96,7 +96,7 @@ export function createToolbarAssetController(): Controller {
       const file = files.get(params['file'] ?? '');
       // Another version: the 404 every unknown path gets.
       if (file === undefined) throw new NotFoundHttpError(`No toolbar file "${params['file'] ?? ''}": this server's are of version ${VERSION}.`);
-      return new Response(file.body, 200, { 'Content-Type': file.type, 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' });
+      return new LoupeResponse(file.body, 200, { 'Content-Type': file.type, 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Response } from '../../../http/response';
+import { LoupeResponse } from '../../../http/response';
 import { type Controller } from '../../../kernel/controller';
 import { type SafeHtml } from '../../../view/html';
 import { loadProfile, type ProfileLookup, type ProfileSource } from '../panel/load-profile';
@@ -28,8 +28,8 @@ async function waitForProfile(source: ProfileSource, token: string, timeoutMs: n
   }
 }
 
-function fragment(content: SafeHtml, status: number): Response {
-  return new Response(content.toString(), status, HEADERS);
+function fragment(content: SafeHtml, status: number): LoupeResponse {
+  return new LoupeResponse(content.toString(), status, HEADERS);
 }
 
 /**

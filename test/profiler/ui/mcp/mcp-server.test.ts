@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import Redis from 'ioredis';
-import { Response } from '../../../../src';
+import { LoupeResponse } from '../../../../src';
 import { MCP_ANSWER_CHARS } from '../../../../src/profiler/ui/mcp/bound-answer';
 import { profiledRequest } from '../../app-io/io-app';
 import { ROWS, startBudgetApp, type BudgetApp } from '../../budget/budget-app';
@@ -95,7 +95,7 @@ test.before(async () => {
         name: 'many',
         handle: async () => {
           for (let id = 1; id <= MANY; id++) await pool.query(`SELECT name, '${PADDING}' AS padding FROM ${table} WHERE id = $1`, [id]);
-          return Response.json({ ran: MANY });
+          return LoupeResponse.json({ ran: MANY });
         },
       },
     },

@@ -3,7 +3,7 @@ import test from 'ava';
 import Redis from 'ioredis';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { Response, type RouteDefinition } from '../../../../src';
+import { LoupeResponse, type RouteDefinition } from '../../../../src';
 import { httpRequest } from '../../../helpers/http-client';
 import { parseServerTiming } from '../../../helpers/server-timing';
 import { profiledRequest, startIoApp, startUpstream, type IoApp } from '../../app-io/io-app';
@@ -39,7 +39,7 @@ const routes: RouteDefinition[] = [
         await fetch(`${upstream.url}/json?page=2`, { headers: { 'X-Quote': `it's "here"` } });
         await redis.set(redisKey, 'v', 'EX', 60);
         await redis.get(redisKey);
-        return Response.json({ ok: true });
+        return LoupeResponse.json({ ok: true });
       },
     },
   },
@@ -51,7 +51,7 @@ const routes: RouteDefinition[] = [
         // A REST loop: one endpoint, an item each time, the id in the path.
         for (const id of [1, 2, 3]) await (await fetch(`${upstream.url}/item/${id}`)).text(); // rest-loop-line
         await (await fetch(`${upstream.url}/item/4`)).text();
-        return Response.json({ ok: true });
+        return LoupeResponse.json({ ok: true });
       },
     },
   },

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { Response } from '../../../../src';
+import { LoupeResponse } from '../../../../src';
 import { httpRequest } from '../../../helpers/http-client';
 import { redisConfigOf } from '../../../helpers/test-server';
 import { runLoupe } from '../../../cli/run-loupe';
@@ -32,7 +32,7 @@ function shapesRoutes(): Parameters<typeof startIoApp>[0] {
         handle: async ({ request }) => {
           const count = await pool.query(`SELECT count(*) AS n FROM ${table}`);
           const then = request.queryParams.get('then') === '1' ? await pool.query(`SELECT id FROM ${table} ORDER BY id DESC LIMIT 1`) : await pool.query(`SELECT name FROM ${table} WHERE id = $1`, [1]);
-          return Response.json([count.rows, then.rows]);
+          return LoupeResponse.json([count.rows, then.rows]);
         },
       },
     },

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { type Response } from '../../../../src/http/response';
+import { type LoupeResponse } from '../../../../src/http/response';
 import { DEFAULT_PANELS } from '../../../../src/profiler/ui/panel/panel-registry';
 import { createProfilerRoutes, type ProfilerRoutesDeps } from '../../../../src/profiler/ui/panel/profiler-routes';
 import { type ProfileSummary } from '../../../../src/profiler/profile';
@@ -28,11 +28,11 @@ function storage(entries: Record<string, ReadResult>, latest: string | null = nu
   };
 }
 
-async function call(deps: ProfilerRoutesDeps, routeName: string, params: Record<string, string>, query = '', accept = 'text/html'): Promise<Response> {
+async function call(deps: ProfilerRoutesDeps, routeName: string, params: Record<string, string>, query = '', accept = 'text/html'): Promise<LoupeResponse> {
   const route = createProfilerRoutes(deps).find((candidate) => candidate.name === routeName);
   if (route === undefined) throw new Error(`no route ${routeName}`);
   const exchange = exchangeFor({ path: '/_profiler/x', query, headers: { host: '127.0.0.1', accept } });
-  return (await route.controller.handle({ ...exchange.resolveArguments(), params })) as Response;
+  return (await route.controller.handle({ ...exchange.resolveArguments(), params })) as LoupeResponse;
 }
 
 const deps = (entries: Record<string, ReadResult>, droppedByWriter: Record<string, string> = {}, latest: string | null = null): ProfilerRoutesDeps => ({

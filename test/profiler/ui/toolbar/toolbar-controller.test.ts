@@ -1,5 +1,5 @@
 import test from 'ava';
-import { type Response } from '../../../../src/http/response';
+import { type LoupeResponse } from '../../../../src/http/response';
 import { type ProfileSource } from '../../../../src/profiler/ui/panel/load-profile';
 import { type ProfileStorage, type ReadResult } from '../../../../src/profiler/storage/profile-storage';
 import { createToolbarController } from '../../../../src/profiler/ui/toolbar/toolbar-controller';
@@ -27,9 +27,9 @@ function source(reads: readonly ReadResult[], droppedByWriter: Record<string, st
   return { storage, droppedReason: (token) => droppedByWriter[token], calls: () => calls };
 }
 
-async function call(from: ProfileSource, timeoutMs = 2_000): Promise<Response> {
+async function call(from: ProfileSource, timeoutMs = 2_000): Promise<LoupeResponse> {
   const exchange = exchangeFor({ path: '/_wdt/abc123' });
-  return (await createToolbarController(from, [], timeoutMs).handle({ ...exchange.resolveArguments(), params: { token: 'abc123' } })) as Response;
+  return (await createToolbarController(from, [], timeoutMs).handle({ ...exchange.resolveArguments(), params: { token: 'abc123' } })) as LoupeResponse;
 }
 
 const FOUND: ReadResult = { kind: 'found', json: JSON.stringify(sampleProfile()) };
