@@ -1,3 +1,6 @@
+import { type ExecutionContext } from 'ava';
+import { httpRequest } from './http-client';
+
 /** One metric of a Server-Timing header: its name and parameters (`dur` as a number). */
 export interface ServerTimingMetric {
   readonly name: string;
@@ -39,4 +42,24 @@ export function parseServerTiming(value: string): ServerTimingMetric[] {
     metrics.push({ name: name[1] ?? '', params, ...(dur === undefined ? {} : { dur: Number(dur) }), ...(params['desc'] === undefined ? {} : { desc: params['desc'] }) });
   }
   return metrics;
+}
+
+/**
+ * What every adapter's Server-Timing holds whatever its framework: each metric of a profiled
+ * response's `header` named `names` with a duration; at `/timed` of the server on `port` the
+ * application's own `app;dur=1.5` first and Loupe's `total` last; with `nowhere` given, a 404 ends
+ * with `total` too. Answers the response's metrics.
+ */
+export async function checkServerTiming(t: ExecutionContext, port: number, header: unknown, names: readonly string[], nowhere?: string): Promise<ServerTimingMetric[]> {
+  const timing = parseServerTiming(String(header));
+  t.deepEqual(timing.map((metric) => metric.name), [...names]);
+  t.true(timing.every((metric) => typeof metric.dur === 'number' && metric.dur >= 0));
+  if (nowhere !== undefined) {
+    const missing = parseServerTiming(String((await httpRequest(port, { path: nowhere })).headers['server-timing']));
+    t.is(missing.at(-1)?.name, 'total', 'a 404 has its Server-Timing too');
+  }
+  const timed = parseServerTiming(String((await httpRequest(port, { path: '/timed' })).headers['server-timing']));
+  t.deepEqual(timed[0], { name: 'app', dur: 1.5, params: { dur: '1.5' } });
+  t.is(timed.at(-1)?.name, 'total');
+  return timing;
 }
