@@ -40,9 +40,10 @@ function controllerDone(result: unknown): RequestMachineEvent {
   return { type: 'controller.done', result, isResponse: result instanceof LoupeResponse };
 }
 
-function storeResult(exchange: Exchange, result: unknown): void {
-  if (result instanceof LoupeResponse) exchange.response = result;
-  else exchange.controllerResult = result;
+/** Keeps the controller's result where the next phase reads it, as controllerDone classed it. */
+function storeResult(exchange: Exchange, event: Extract<RequestMachineEvent, { type: 'controller.done' }>): void {
+  if (event.isResponse) exchange.response = event.result as LoupeResponse;
+  else exchange.controllerResult = event.result;
 }
 
 /**
@@ -119,7 +120,7 @@ export function createKernelMachine(deps: KernelMachineDeps): typeof requestMach
         }
       },
       storeControllerResult: ({ context, event }) => {
-        if (event.type === 'controller.done') storeResult(exchangeOf(context), event.result);
+        if (event.type === 'controller.done') storeResult(exchangeOf(context), event);
       },
       storeControllerError: ({ context, event }) => {
         if (event.type === 'controller.failed') exchangeOf(context).fail(event.error);
