@@ -91,26 +91,49 @@ function sourceMapOf(file: string): SourceMap | undefined {
  * the whole stack would source-map forty frames (over 100 µs) to keep one.
  */
 function mapSite(site: NodeJS.CallSite, file: string, format: PrepareStackTrace | undefined): CallOrigin {
-  const fn = site.getFunctionName() ?? site.getMethodName() ?? '';
   const found = site.isAsync() ? 'async' : 'stack';
   const line = site.getLineNumber() ?? 0;
   const column = site.getColumnNumber() ?? 0;
   // A loop's calls share their frames: each position is mapped once. A new object every time, as
   // an origin gets its own callers (see callerFrames).
-  const key = `${found}\0${fn}\0${file}:${line}:${column}`;
-  let mapped = mappedSites.get(key);
+  const key = positionKey(line, column);
+  let mapped = key === undefined ? undefined : mappedSites.get(file)?.get(key);
   if (mapped === undefined) {
-    if (mappedSites.size >= MAX_MAPPED_SITES) mappedSites.clear();
-    mapped = mapPosition(site, file, format, fn, found, line, column);
-    mappedSites.set(key, mapped);
+    mapped = mapPosition(site, file, format, site.getFunctionName() ?? site.getMethodName() ?? '', found, line, column);
+    if (key !== undefined) remember(file, key, mapped);
   }
   return { file: mapped.file, line: mapped.line, column: mapped.column, function: mapped.function, found };
 }
 
-/** Positions mapped lately, by frame: a source-mapped position never changes while its file is loaded. */
-const mappedSites = new Map<string, Readonly<Pick<CallOrigin, 'file' | 'line' | 'column' | 'function'>>>();
+type MappedPosition = Readonly<Pick<CallOrigin, 'file' | 'line' | 'column' | 'function'>>;
+
+/**
+ * Positions mapped lately, by file, then by line and column (see positionKey): a source-mapped
+ * position never changes while its file is loaded, nor does the function it is in.
+ */
+const mappedSites = new Map<string, Map<number, MappedPosition>>();
+let mappedCount = 0;
 /** Enough for every line of an application that makes calls; a process that makes more starts over. */
 const MAX_MAPPED_SITES = 10_000;
+
+/** A line and column as one number, cheaper to look up than a string made of them; `undefined` past a column a minified file may reach, never kept. */
+function positionKey(line: number, column: number): number | undefined {
+  return column < 2 ** 24 && line < 2 ** 28 ? line * 2 ** 24 + column : undefined;
+}
+
+function remember(file: string, key: number, mapped: MappedPosition): void {
+  if (mappedCount >= MAX_MAPPED_SITES) {
+    mappedSites.clear();
+    mappedCount = 0;
+  }
+  let positions = mappedSites.get(file);
+  if (positions === undefined) {
+    positions = new Map();
+    mappedSites.set(file, positions);
+  }
+  positions.set(key, mapped);
+  mappedCount += 1;
+}
 
 function mapPosition(site: NodeJS.CallSite, file: string, format: PrepareStackTrace | undefined, fn: string, found: 'async' | 'stack', line: number, column: number): CallOrigin {
   // Node's own formatter maps through findSourceMap, which is cheaper to ask directly.

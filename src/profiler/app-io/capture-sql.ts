@@ -23,12 +23,30 @@ const HIDDEN = /'(?:[^']|'')*'?|"(?:[^"]|"")*"?|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/
 /** Where each verb names its table (OpenTelemetry's `db.collection.name`). */
 const TABLE_AFTER: Readonly<Record<string, RegExp>> = { SELECT: /\bFROM\b/i, DELETE: /\bFROM\b/i, INSERT: /\bINTO\b/i, REPLACE: /\bINTO\b/i, UPDATE: /^/ };
 
+/** Span names by statement: an application sends the same few statements again and again, a loop's at every turn. */
+const spanNames = new Map<string, string>();
+/** Enough for every statement of an application; one that makes more (literals in its SQL) starts over. */
+const MAX_SPAN_NAMES = 1_000;
+/** Longer statements (a bulk INSERT's) are named each time rather than kept. */
+const MAX_NAMED_LENGTH = 2_048;
+
 /**
  * The span's name, as OpenTelemetry names a database span (`SELECT posts`): the statement's first
  * word and the table it reads or writes when a simple scan finds one (`sql SELECT posts`), else
  * the word alone (`sql SELECT`). A table name is an identifier of the schema, never a value.
  */
 export function spanName(sql: string): string {
+  const known = spanNames.get(sql);
+  if (known !== undefined) return known;
+  const name = nameStatement(sql);
+  if (sql.length <= MAX_NAMED_LENGTH) {
+    if (spanNames.size >= MAX_SPAN_NAMES) spanNames.clear();
+    spanNames.set(sql, name);
+  }
+  return name;
+}
+
+function nameStatement(sql: string): string {
   const match = /^\s*(?:\/\*.*?\*\/\s*)*([A-Za-z]+)/s.exec(sql);
   const verb = match?.[1]?.toUpperCase();
   if (match === null || verb === undefined) return 'sql query';
