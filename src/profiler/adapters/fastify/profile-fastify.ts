@@ -92,8 +92,10 @@ export async function profileFastify(app: FastifyInstance, options: LoupeOptions
     handles.set(request, handle);
     handle.enter('onRequest');
     nameRoute(handle, request);
-    request.log = profiledLogger(request.log, handle);
-    reply.log = profiledLogger(reply.log, handle);
+    // Fastify gives the request and its reply one child logger: one wrapper serves both.
+    const logger = request.log;
+    request.log = profiledLogger(logger, handle);
+    reply.log = reply.log === logger ? request.log : profiledLogger(reply.log, handle);
     // The hooks after this one and the handler continue from here, synchronously or not: they all
     // run in the request's context, as does the body's parsing, whose events come from the same connection.
     requestContext.enterWith(handle);
