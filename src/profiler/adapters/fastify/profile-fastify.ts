@@ -31,15 +31,32 @@ declare module 'fastify' {
   }
 }
 
-function headerAccess(reply: FastifyReply): ResponseHeaderAccess {
-  return {
-    get: (name) => {
-      const value = reply.getHeader(name);
-      return value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : String(value);
-    },
-    set: (name, value) => void reply.header(name, value),
-    remove: (name) => void reply.removeHeader(name),
-  };
+/** A reply's headers as markResponse reads and changes them: one object per response, no closures. */
+class ReplyHeaders implements ResponseHeaderAccess {
+  readonly #reply: FastifyReply;
+
+  constructor(reply: FastifyReply) {
+    this.#reply = reply;
+  }
+
+  get(name: string): string | undefined {
+    const value = this.#reply.getHeader(name);
+    return value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : String(value);
+  }
+
+  set(name: string, value: string): void {
+    this.#reply.header(name, value);
+  }
+
+  remove(name: string): void {
+    this.#reply.removeHeader(name);
+  }
+}
+
+/** The path of a request target, without its query. */
+function pathOf(url: string): string {
+  const question = url.indexOf('?');
+  return question === -1 ? url : url.slice(0, question);
 }
 
 /**
@@ -87,7 +104,7 @@ export async function profileFastify(app: FastifyInstance, options: LoupeOptions
   if (pages !== null) mountProfilerPages(app, pages);
 
   app.addHook('onRequest', (request, reply, done) => {
-    if (pages?.owns((request.raw.url ?? '/').split('?')[0] ?? '') === true) return done();
+    if (pages?.owns(pathOf(request.raw.url ?? '/')) === true) return done();
     const handle = profiler.startRequest(requestStartOf(request.raw));
     handles.set(request, handle);
     handle.enter('onRequest');
@@ -125,7 +142,7 @@ export async function profileFastify(app: FastifyInstance, options: LoupeOptions
     const handle = handles.get(request);
     if (handle === undefined) return done(null, payload);
     handle.enter('onSend');
-    const headers = headerAccess(reply);
+    const headers = new ReplyHeaders(reply);
     const snippet = markResponse(handle, reply.statusCode, headers, marking);
     // A stream (or anything but a whole body) is sent as it comes: holding it is the application's choice, not Loupe's.
     const page = snippet === null ? null : typeof payload === 'string' ? insertToolbar(payload, snippet) : Buffer.isBuffer(payload) ? insertToolbar(payload, snippet) : null;
