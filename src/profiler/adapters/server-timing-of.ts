@@ -34,8 +34,18 @@ function tokenOf(name: string): string {
   return token;
 }
 
+/**
+ * Milliseconds with three decimals, as `toFixed(3)` writes them (durations are never negative) at a
+ * third of its cost: each profiled response has a metric per state.
+ */
+function millisecondsText(duration: number): string {
+  const micros = Math.round(duration * 1000);
+  const fraction = micros % 1000;
+  return `${(micros - fraction) / 1000}.${fraction < 10 ? '00' : fraction < 100 ? '0' : ''}${fraction}`;
+}
+
 function metric(name: string, duration: number, description?: string): string {
-  const dur = `${tokenOf(name)};dur=${duration.toFixed(3)}`;
+  const dur = `${tokenOf(name)};dur=${millisecondsText(duration)}`;
   return description === undefined || description === '' ? dur : `${dur};desc=${quoted(description)}`;
 }
 

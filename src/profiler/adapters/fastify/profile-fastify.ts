@@ -31,6 +31,30 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Where each request of one application keeps its handle: a decoration of the plugin's own (as
+ * any plugin's `decorateRequest`), under a symbol of this registration's, as another application
+ * of the process has its own (Fastify's handler channel tells every one of them of every request).
+ * Fastify makes it a field of every request object, which a WeakMap entry per request, swept by
+ * the garbage collector, is not.
+ */
+class RequestHandles {
+  readonly #key = Symbol('loupe.profiledRequest');
+
+  constructor(app: FastifyInstance) {
+    app.decorateRequest(this.#key, null);
+  }
+
+  /** The handle of a request this application profiles, else `undefined`. */
+  get(request: object): ProfiledRequest | undefined {
+    return (request as Partial<Record<symbol, ProfiledRequest | null>>)[this.#key] ?? undefined;
+  }
+
+  set(request: FastifyRequest, handle: ProfiledRequest): void {
+    (request as unknown as Record<symbol, ProfiledRequest | null>)[this.#key] = handle;
+  }
+}
+
 /** A reply's headers as markResponse reads and changes them: one object per response, no closures. */
 class ReplyHeaders implements ResponseHeaderAccess {
   readonly #reply: FastifyReply;
@@ -87,7 +111,7 @@ export async function profileFastify(app: FastifyInstance, options: LoupeOptions
   const profiler = await startProfiler(options);
   const pages: ProfilerPages | null = options.pages === false ? null : profiler.pages();
   const marking = { isAllowedClient: createIpRangeMatcher(profiler.config.profiler.allowedIps), serverTiming: options.serverTiming !== false };
-  const handles = new WeakMap<object, ProfiledRequest>();
+  const handles = new RequestHandles(app);
   const onHandlerStart = (message: unknown): void => {
     const request = (message as { request?: unknown } | null)?.request;
     if (typeof request === 'object' && request !== null) handles.get(request)?.enter('handler');
