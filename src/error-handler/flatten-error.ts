@@ -166,6 +166,20 @@ function flattenOne(error: unknown, withTrace: boolean): FlatErrorEntry {
   };
 }
 
+/**
+ * Whether flattening `error` again costs less than remembering it: one of Loupe's errors made
+ * without a stack trace and without a cause (an unrouted request's 404, one per request). A
+ * WeakMap entry is an ephemeron that every garbage collection visits while the error lives.
+ */
+function isCheapToFlatten(error: object): boolean {
+  try {
+    return error instanceof LoupeError && isStackless(error) && !Object.hasOwn(error, 'cause');
+  } catch {
+    // A Proxy's traps may throw: such an error is remembered, as any other.
+    return false;
+  }
+}
+
 /** Flattened errors by error object: the listener, the error page and the profiles share one. */
 const flattened = { withTrace: new WeakMap<object, FlatError>(), withoutTrace: new WeakMap<object, FlatError>() };
 
@@ -178,7 +192,7 @@ const flattened = { withTrace: new WeakMap<object, FlatError>(), withoutTrace: n
 export function flattenError(error: unknown, options: { trace?: boolean } = {}): FlatError {
   const withTrace = options.trace ?? true;
   const cache = withTrace ? flattened.withTrace : flattened.withoutTrace;
-  const cacheable = typeof error === 'object' && error !== null;
+  const cacheable = typeof error === 'object' && error !== null && !isCheapToFlatten(error);
   const cached = cacheable ? cache.get(error) : undefined;
   if (cached !== undefined) return cached;
   const flat = flattenUncached(error, withTrace);
