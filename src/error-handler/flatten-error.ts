@@ -1,6 +1,6 @@
 import { STATUS_TEXT } from '../errors/status-text';
 import { HttpError } from '../errors/http-error';
-import { LoupeError } from '../errors/loupe-error';
+import { isStackless, LoupeError } from '../errors/loupe-error';
 import { hideMachineFrames } from './hide-machine-frames';
 import { parseStack, type StackFrame } from './parse-stack';
 import { stackTrace } from './read-stack';
@@ -34,6 +34,8 @@ export interface FlatError extends FlatErrorEntry {
 }
 
 const MAX_PREVIOUS = 10;
+/** The trace of an error without one: shared, as it is never changed. */
+const NO_FRAMES: readonly StackFrame[] = Object.freeze([]);
 const MAX_FRAMES = 50;
 const UNKNOWN_STATUS_TEXT = 'Whoops, looks like something went wrong.';
 
@@ -144,14 +146,15 @@ function flattenOne(error: unknown, withTrace: boolean): FlatErrorEntry {
   }
   const message = read(error, 'message');
   const code = read(error, 'code');
-  // Formatting and parsing a stack is the costly part: skipped when nobody will see it.
-  const trace = withTrace ? traceOf(error) : [];
   let isLoupe = false;
   try {
     isLoupe = error instanceof LoupeError;
   } catch {
     isLoupe = false;
   }
+  // Formatting and parsing a stack is the costly part: skipped when nobody will see it, and when
+  // there is none (an unrouted request's 404, made without one), as is swapping the formatter to read it.
+  const trace = withTrace && !(isLoupe && isStackless(error as LoupeError)) ? traceOf(error) : NO_FRAMES;
   return {
     class: className(error),
     message: typeof message === 'string' ? message : toText(message ?? ''),
@@ -161,6 +164,20 @@ function flattenOne(error: unknown, withTrace: boolean): FlatErrorEntry {
     headers: headersOf(error),
     trace,
   };
+}
+
+/**
+ * Whether flattening `error` again costs less than remembering it: one of Loupe's errors made
+ * without a stack trace and without a cause (an unrouted request's 404, one per request). A
+ * WeakMap entry is an ephemeron that every garbage collection visits while the error lives.
+ */
+function isCheapToFlatten(error: object): boolean {
+  try {
+    return error instanceof LoupeError && isStackless(error) && !Object.hasOwn(error, 'cause');
+  } catch {
+    // A Proxy's traps may throw: such an error is remembered, as any other.
+    return false;
+  }
 }
 
 /** Flattened errors by error object: the listener, the error page and the profiles share one. */
@@ -175,7 +192,7 @@ const flattened = { withTrace: new WeakMap<object, FlatError>(), withoutTrace: n
 export function flattenError(error: unknown, options: { trace?: boolean } = {}): FlatError {
   const withTrace = options.trace ?? true;
   const cache = withTrace ? flattened.withTrace : flattened.withoutTrace;
-  const cacheable = typeof error === 'object' && error !== null;
+  const cacheable = typeof error === 'object' && error !== null && !isCheapToFlatten(error);
   const cached = cacheable ? cache.get(error) : undefined;
   if (cached !== undefined) return cached;
   const flat = flattenUncached(error, withTrace);
@@ -185,15 +202,17 @@ export function flattenError(error: unknown, options: { trace?: boolean } = {}):
 
 function flattenUncached(error: unknown, withTrace: boolean): FlatError {
   try {
-    const seen = new Set<unknown>([error]);
     const previous: FlatErrorEntry[] = [];
     let cause = isError(error) ? read(error, 'cause') : undefined;
-    while (cause !== undefined && cause !== null && previous.length < MAX_PREVIOUS && !seen.has(cause)) {
+    // Most errors have no cause: no set of the ones seen to make.
+    const seen = cause === undefined || cause === null ? null : new Set<unknown>([error]);
+    while (seen !== null && cause !== undefined && cause !== null && previous.length < MAX_PREVIOUS && !seen.has(cause)) {
       seen.add(cause);
       previous.push(flattenOne(cause, withTrace));
       cause = isError(cause) ? read(cause, 'cause') : undefined;
     }
-    return { ...flattenOne(error, withTrace), previous };
+    // Object.assign, not a spread: a spread into a new literal costs microseconds on Node 20.
+    return Object.assign(flattenOne(error, withTrace), { previous });
   } catch {
     // Only reachable through something as odd as a Proxy that breaks Set or spread; stay useful.
     return { class: 'NonError', message: '', code: null, statusCode: 500, statusText: STATUS_TEXT[500] ?? UNKNOWN_STATUS_TEXT, headers: {}, trace: [], previous: [] };

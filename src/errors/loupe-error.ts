@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { ERROR_CODES, type ErrorCode } from './error-codes';
 import { capturesStackTraces } from './without-stack-traces';
 
@@ -49,4 +50,12 @@ export class LoupeError extends Error {
   override get name(): string {
     return this.constructor.name;
   }
+}
+
+/**
+ * Whether `error` was made inside withoutStackTraces: its `stack` is its name and message alone,
+ * no frame to read (a LoupeError that Error did not make is one stacklessError made).
+ */
+export function isStackless(error: LoupeError): boolean {
+  return !types.isNativeError(error);
 }

@@ -1,6 +1,8 @@
 /** Parses a `Cookie` header (RFC 6265 §4.2); values are percent-decoded where valid. */
 export function parseCookies(header: string): Readonly<Record<string, string>> {
   const cookies: Record<string, string> = {};
+  // Most requests send none (an API client, a first visit): nothing to split.
+  if (header === '') return cookies;
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
     if (eq <= 0) continue;

@@ -74,7 +74,7 @@ export function markResponse(request: ProfiledRequest, status: number, headers: 
   if (options.serverTiming) addServerTiming(request, headers);
   const token = request.respond(status);
   const directive = headers.get(TOOLBAR_HEADER);
-  headers.remove(TOOLBAR_HEADER);
+  if (directive !== undefined) headers.remove(TOOLBAR_HEADER);
   if (token === null) return null;
   const { request: incoming } = request;
   headers.set('X-Debug-Token', token);

@@ -51,6 +51,8 @@ export class Sampler {
 
   /** Whether `request` (main or sub-request) is profiled, with `status` its response's status. */
   decide(request: CollectedRequest, status: number): SamplingDecision {
+    // The rate 1 (the default) keeps every request: nothing to draw, nor to remember.
+    if (this.stats.rate >= 1) return 'sampled';
     let main = request;
     while (main.parent !== null) main = main.parent;
     const decided = this.#decisions.get(main);
@@ -61,8 +63,7 @@ export class Sampler {
   }
 
   #draw(main: CollectedRequest, status: number): SamplingDecision {
-    // The rate 1 (the default) never draws.
-    if (this.stats.rate >= 1 || this.#random() < this.stats.rate) return 'sampled';
+    if (this.#random() < this.stats.rate) return 'sampled';
     if (status >= 500 || main.errors.some(isServerError)) {
       this.stats.keptAsError += 1;
       return 'kept-error';

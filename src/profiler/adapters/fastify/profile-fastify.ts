@@ -31,15 +31,56 @@ declare module 'fastify' {
   }
 }
 
-function headerAccess(reply: FastifyReply): ResponseHeaderAccess {
-  return {
-    get: (name) => {
-      const value = reply.getHeader(name);
-      return value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : String(value);
-    },
-    set: (name, value) => void reply.header(name, value),
-    remove: (name) => void reply.removeHeader(name),
-  };
+/**
+ * Where each request of one application keeps its handle: a decoration of the plugin's own (as
+ * any plugin's `decorateRequest`), under a symbol of this registration's, as another application
+ * of the process has its own (Fastify's handler channel tells every one of them of every request).
+ * Fastify makes it a field of every request object, which a WeakMap entry per request, swept by
+ * the garbage collector, is not.
+ */
+class RequestHandles {
+  readonly #key = Symbol('loupe.profiledRequest');
+
+  constructor(app: FastifyInstance) {
+    app.decorateRequest(this.#key, null);
+  }
+
+  /** The handle of a request this application profiles, else `undefined`. */
+  get(request: object): ProfiledRequest | undefined {
+    return (request as Partial<Record<symbol, ProfiledRequest | null>>)[this.#key] ?? undefined;
+  }
+
+  set(request: FastifyRequest, handle: ProfiledRequest): void {
+    (request as unknown as Record<symbol, ProfiledRequest | null>)[this.#key] = handle;
+  }
+}
+
+/** A reply's headers as markResponse reads and changes them: one object per response, no closures. */
+class ReplyHeaders implements ResponseHeaderAccess {
+  readonly #reply: FastifyReply;
+
+  constructor(reply: FastifyReply) {
+    this.#reply = reply;
+  }
+
+  get(name: string): string | undefined {
+    const value = this.#reply.getHeader(name);
+    return value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : String(value);
+  }
+
+  set(name: string, value: string): void {
+    this.#reply.header(name, value);
+  }
+
+  remove(name: string): void {
+    this.#reply.removeHeader(name);
+  }
+}
+
+/** The path of a request target, without its query. */
+function pathOf(url: string): string {
+  const question = url.indexOf('?');
+  return question === -1 ? url : url.slice(0, question);
 }
 
 /**
@@ -55,10 +96,16 @@ function nameRoute(handle: ProfiledRequest, request: FastifyRequest): void {
     handle.fail(withoutStackTraces(() => new NotFoundHttpError(message)));
     return;
   }
+  // Read once: Fastify builds a new object of a dozen fields at each reading.
+  const { handler, url } = request.routeOptions;
   // Fastify binds the handler to the instance: its name is the function's behind `bound `.
-  const name = request.routeOptions.handler.name.replace(/^bound /, '');
-  handle.setRoute(`${request.method} ${request.routeOptions.url ?? request.url}`, name === '' ? undefined : name);
-  for (const [key, value] of Object.entries(request.params ?? {})) if (typeof value === 'string') incoming.attributes.set(key, value);
+  const name = handler.name.replace(/^bound /, '');
+  handle.setRoute(`${request.method} ${url ?? request.url}`, name === '' ? undefined : name);
+  const params = (request.params ?? {}) as Readonly<Record<string, unknown>>;
+  for (const key in params) {
+    const value = params[key];
+    if (typeof value === 'string' && Object.hasOwn(params, key)) incoming.attributes.set(key, value);
+  }
 }
 
 /**
@@ -70,7 +117,7 @@ export async function profileFastify(app: FastifyInstance, options: LoupeOptions
   const profiler = await startProfiler(options);
   const pages: ProfilerPages | null = options.pages === false ? null : profiler.pages();
   const marking = { isAllowedClient: createIpRangeMatcher(profiler.config.profiler.allowedIps), serverTiming: options.serverTiming !== false };
-  const handles = new WeakMap<object, ProfiledRequest>();
+  const handles = new RequestHandles(app);
   const onHandlerStart = (message: unknown): void => {
     const request = (message as { request?: unknown } | null)?.request;
     if (typeof request === 'object' && request !== null) handles.get(request)?.enter('handler');
@@ -87,13 +134,15 @@ export async function profileFastify(app: FastifyInstance, options: LoupeOptions
   if (pages !== null) mountProfilerPages(app, pages);
 
   app.addHook('onRequest', (request, reply, done) => {
-    if (pages?.owns((request.raw.url ?? '/').split('?')[0] ?? '') === true) return done();
+    if (pages?.owns(pathOf(request.raw.url ?? '/')) === true) return done();
     const handle = profiler.startRequest(requestStartOf(request.raw));
     handles.set(request, handle);
     handle.enter('onRequest');
     nameRoute(handle, request);
-    request.log = profiledLogger(request.log, handle);
-    reply.log = profiledLogger(reply.log, handle);
+    // Fastify gives the request and its reply one child logger: one wrapper serves both.
+    const logger = request.log;
+    request.log = profiledLogger(logger, handle);
+    reply.log = reply.log === logger ? request.log : profiledLogger(reply.log, handle);
     // The hooks after this one and the handler continue from here, synchronously or not: they all
     // run in the request's context, as does the body's parsing, whose events come from the same connection.
     requestContext.enterWith(handle);
@@ -123,7 +172,7 @@ export async function profileFastify(app: FastifyInstance, options: LoupeOptions
     const handle = handles.get(request);
     if (handle === undefined) return done(null, payload);
     handle.enter('onSend');
-    const headers = headerAccess(reply);
+    const headers = new ReplyHeaders(reply);
     const snippet = markResponse(handle, reply.statusCode, headers, marking);
     // A stream (or anything but a whole body) is sent as it comes: holding it is the application's choice, not Loupe's.
     const page = snippet === null ? null : typeof payload === 'string' ? insertToolbar(payload, snippet) : Buffer.isBuffer(payload) ? insertToolbar(payload, snippet) : null;

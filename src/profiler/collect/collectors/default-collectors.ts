@@ -3,7 +3,7 @@ import { PROFILER_DEFAULTS } from '../../profiler-config';
 import { createDatabaseCollector, createHttpClientCollector, createRedisCollector, type AppIoCollectorOptions } from './app-io-collectors';
 import { exceptionCollector } from './exception-collector';
 import { logsCollector } from './logs-collector';
-import { memoryCollector } from './memory-collector';
+import { createMemoryCollector } from './memory-collector';
 import { createRequestCollector, type RequestCollectorOptions } from './request-collector';
 import { routerCollector } from './router-collector';
 import { timelineCollector } from './timeline-collector';
@@ -21,7 +21,7 @@ export function defaultCollectors(options: RequestCollectorOptions & Partial<App
     logsCollector,
     routerCollector,
     timelineCollector,
-    memoryCollector,
+    createMemoryCollector(),
     createDatabaseCollector(appIo),
     createHttpClientCollector(appIo),
     createRedisCollector(appIo),

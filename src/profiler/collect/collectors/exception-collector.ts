@@ -41,22 +41,26 @@ function redactFrame(frame: StackFrame, redaction: RedactionPolicy): StackFrame 
 
 /**
  * An error as recorded, every string of it redacted: its message and the headers it asks for
- * above all (cached FlatErrors are shared: copied).
+ * above all (cached FlatErrors are shared: copied). Made as one literal, in the order of
+ * FlatErrorEntry's fields: a copy then overwritten (a spread, or Object.assign onto `{}`) costs
+ * several times as much on Node 20.
  */
-function redactEntry<TEntry extends FlatErrorEntry>(entry: TEntry, redaction: RedactionPolicy): TEntry {
-  // Object.assign, not a spread followed by properties: that costs microseconds an object on Node 20.
-  return Object.assign({}, entry, {
+function redactEntry(entry: FlatErrorEntry, redaction: RedactionPolicy): FlatErrorEntry {
+  return {
     class: redaction.text(entry.class),
     message: redaction.text(entry.message),
     code: textOrNull(entry.code, redaction),
+    statusCode: entry.statusCode,
     statusText: redaction.text(entry.statusText),
     headers: redaction.headers(entry.headers),
-    trace: entry.trace.map((frame) => redactFrame(frame, redaction)),
-  });
+    // Most errors recorded (a 404, a 405) have no trace: nothing to copy.
+    trace: entry.trace.length === 0 ? entry.trace : entry.trace.map((frame) => redactFrame(frame, redaction)),
+  };
 }
 
 function redactError(error: unknown, redaction: RedactionPolicy): FlatError {
   const flat = flattenError(error);
+  // Onto the new entry: one field added, nothing copied.
   return Object.assign(redactEntry(flat, redaction), { previous: flat.previous.map((previous) => redactEntry(previous, redaction)) });
 }
 
