@@ -8,7 +8,8 @@ const LEVELS: Readonly<Record<string, LogLevel>> = { trace: 'debug', debug: 'deb
 /** The message and context of a pino call: `(message, ...values)`, `(object, message?, ...values)` or `(error, message?)`. */
 function entryOf(args: readonly unknown[]): { message: string; context: Record<string, unknown> } {
   const [first, ...rest] = args;
-  if (typeof first === 'string') return { message: format(first, ...rest), context: {} };
+  // util.format gives a lone string back as it is: a line without values (Fastify's own) skips it.
+  if (typeof first === 'string') return { message: rest.length === 0 ? first : format(first, ...rest), context: {} };
   const [second, ...values] = rest;
   const message = typeof second === 'string' ? format(second, ...values) : '';
   if (first instanceof Error) return { message: message === '' ? first.message : message, context: { err: { type: first.name, message: first.message } } };
