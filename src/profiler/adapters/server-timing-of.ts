@@ -19,33 +19,8 @@ function quoted(text: string): string {
   return `"${text.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, '\\$&')}"`;
 }
 
-/** Metric names by state name: an adapter enters the same few states on every request. */
-const tokens = new Map<string, string>();
-const MAX_TOKENS = 256;
-
-/** `name` as a metric name (NOT_TOKEN characters replaced), remembered. */
-function tokenOf(name: string): string {
-  let token = tokens.get(name);
-  if (token === undefined) {
-    token = HAS_NOT_TOKEN.test(name) ? name.replace(NOT_TOKEN, '_') : name;
-    if (tokens.size >= MAX_TOKENS) tokens.clear();
-    tokens.set(name, token);
-  }
-  return token;
-}
-
-/**
- * Milliseconds with three decimals, as `toFixed(3)` writes them (durations are never negative) at a
- * third of its cost: each profiled response has a metric per state.
- */
-function millisecondsText(duration: number): string {
-  const micros = Math.round(duration * 1000);
-  const fraction = micros % 1000;
-  return `${(micros - fraction) / 1000}.${fraction < 10 ? '00' : fraction < 100 ? '0' : ''}${fraction}`;
-}
-
 function metric(name: string, duration: number, description?: string): string {
-  const dur = `${tokenOf(name)};dur=${millisecondsText(duration)}`;
+  const dur = `${HAS_NOT_TOKEN.test(name) ? name.replace(NOT_TOKEN, '_') : name};dur=${duration.toFixed(3)}`;
   return description === undefined || description === '' ? dur : `${dur};desc=${quoted(description)}`;
 }
 

@@ -97,8 +97,6 @@ export class RedactionPolicy {
    * held a secret; bounded, as SecretNames' cache.
    */
   readonly #clean = new Set<string>();
-  /** Whether each header name seen is a secret one (see isSecretHeader); bounded as `#clean`. */
-  readonly #secretHeaders = new Map<string, boolean>();
 
   /** An invalid name pattern throws LOUPE_ERR_CONFIG_INVALID. */
   constructor(options: RedactionOptions = {}) {
@@ -197,22 +195,11 @@ export class RedactionPolicy {
     for (const name in headers) {
       const value = headers[name];
       if (value === undefined || !Object.hasOwn(headers, name)) continue;
-      const secret = this.#isSecretHeaderName(name);
+      const secret = this.isSecretHeader(name);
       if (typeof value === 'string') out[name] = secret ? REDACTED : this.text(value);
       else out[name] = value.map((item) => (secret ? REDACTED : this.text(item)));
     }
     return out;
-  }
-
-  /** isSecretHeader, remembered: every request and response sends the same few header names. */
-  #isSecretHeaderName(name: string): boolean {
-    let secret = this.#secretHeaders.get(name);
-    if (secret === undefined) {
-      secret = this.isSecretHeader(name);
-      if (this.#secretHeaders.size >= MAX_REMEMBERED) this.#secretHeaders.clear();
-      this.#secretHeaders.set(name, secret);
-    }
-    return secret;
   }
 
   /**
