@@ -84,8 +84,9 @@ export class MemoryProfileStorage implements ProfileStorage {
   async write(profiles: readonly StoredProfile[], batch: BatchId = ANONYMOUS_BATCH): Promise<BatchOutcome> {
     const now = Date.now();
     let replaced = 0;
-    for (const { summary, json } of profiles) {
-      const row = JSON.stringify(summary);
+    for (const profile of profiles) {
+      const { summary, json } = profile;
+      const row = profile.row ?? JSON.stringify(summary);
       if (this.#remove(summary.token)) replaced += 1;
       const size = Buffer.byteLength(row) + (typeof json === 'string' ? Buffer.byteLength(json) : json.length);
       this.#insert({ token: summary.token, time: summary.time, json, row, found: parseSummary(summary.token, row), size, expiresAt: now + this.#lifetimeMs });

@@ -3,6 +3,8 @@ import { type ProfileSummary } from '../profile';
 /** A profile to store: its search row and its serialized JSON. */
 export interface StoredProfile {
   readonly summary: ProfileSummary;
+  /** The summary's JSON, the search row stored, when it is serialized already (the writer's, which announces it to live lists too); else the storage serializes the summary. */
+  readonly row?: string;
   /** The profile's JSON, as text or as its UTF-8 bytes (what the writer hands over: encoded once, stored as they are). */
   readonly json: string | Buffer;
 }

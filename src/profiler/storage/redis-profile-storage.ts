@@ -104,7 +104,7 @@ export class RedisProfileStorage implements ProfileStorage {
     // A profile given as bytes is written as it is (ioredis copies Buffers into the command).
     const args: (string | number | Buffer)[] = [keys.index, keys.meta, keys.sizes, keys.bytes, keys.writer(batch.writer), keys.profilePrefix];
     args.push(this.#lifetime, this.#maxProfiles, this.#maxBytes, now, batch.number);
-    for (const { summary, json } of profiles) args.push(summary.token, summary.time, JSON.stringify(summary), json);
+    for (const { summary, row, json } of profiles) args.push(summary.token, summary.time, row ?? JSON.stringify(summary), json);
     const [stored, replaced] = await this.#redis.loupeWriteProfiles(...args);
     return { stored, replaced };
   }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { profileWriterMachine } from '../../../machines/profile-writer.machine';
 import { type LivePublisher } from '../ui/live/live-publisher';
-import { liveSummary, type LiveSummary } from '../ui/live/live-summary';
 import { summarize, type Profile } from '../profile';
 import { encodeWithinBudget } from './profile-budget';
 import { type BatchId, type ProfileStorage, type StoredProfile } from '../storage/profile-storage';
@@ -51,8 +50,8 @@ const TOMBSTONES_KEPT = 10_000;
 /** A profile waiting to be stored: already serialized, so that its objects die young. */
 interface QueuedProfile extends StoredProfile {
   readonly token: string;
-  /** What the live lists announce of it once stored; null without a live publisher. */
-  readonly live: LiveSummary | null;
+  /** Its search row's JSON: stored in the index, then announced to the live lists. */
+  readonly row: string;
 }
 
 /**
@@ -148,7 +147,8 @@ export class ProfileWriter {
     }
     let queued: QueuedProfile;
     try {
-      queued = { token: profile.token, summary: summarize(profile), json: encodeWithinBudget(profile, this.#maxProfileBytes), live: this.#live === undefined ? null : liveSummary(profile) };
+      const summary = summarize(profile);
+      queued = { token: profile.token, summary, row: JSON.stringify(summary), json: encodeWithinBudget(profile, this.#maxProfileBytes) };
     } catch (error) {
       this.#drop([profile], `The profile could not be serialized: ${String(error)}`);
       return;
@@ -183,7 +183,7 @@ export class ProfileWriter {
     this.stats.queued = this.#queue.length;
     this.#batchNumber += 1;
     const { stored, replaced } = await this.#storage.write(this.#inFlight, { writer: this.#id, number: this.#batchNumber });
-    this.#live?.publish(this.#inFlight.map((profile) => profile.live).filter((live) => live !== null));
+    this.#live?.publish(this.#inFlight.map((profile) => profile.row));
     this.#inFlight = [];
     this.#count(stored, replaced);
     // Drops while Redis was up (a full queue) are marked along with the next batch.

@@ -1,9 +1,10 @@
 import { type RedisClient } from '../../../redis/redis-client';
-import { liveChannel, type LiveSummary } from './live-summary';
+import { liveChannel, liveMessage } from './live-summary';
 
 /** Announces stored profiles to live lists; never throws, never waits. */
 export interface LivePublisher {
-  publish(summaries: readonly LiveSummary[]): void;
+  /** `rows`: the search rows of the profiles just stored, each the JSON stored in the index. */
+  publish(rows: readonly string[]): void;
 }
 
 /** What the publisher could not announce, for the status counters. */
@@ -13,8 +14,9 @@ export interface LivePublisherStats {
 }
 
 /**
- * Publishes one message per stored batch on `<prefix>profiler:live`: a JSON array of live
- * summaries. The PUBLISH goes on the writer's connection right behind the write and is not
+ * Publishes one message per stored batch on `<prefix>profiler:live`: a JSON array of the search
+ * rows stored, which listeners read as live summaries (parseLiveMessage); the rows are already
+ * serialized for the index, so announcing serializes nothing again. The PUBLISH goes on the writer's connection right behind the write and is not
  * waited for: announcing is best effort, so a failed or slow one loses an announcement, never a
  * profile, and never holds the next batch.
  */
@@ -28,11 +30,11 @@ export class RedisLivePublisher implements LivePublisher {
     this.#channel = liveChannel(prefix);
   }
 
-  publish(summaries: readonly LiveSummary[]): void {
-    if (summaries.length === 0) return;
-    this.#redis.publish(this.#channel, JSON.stringify(summaries)).then(
-      () => void (this.stats.published += summaries.length),
-      () => void (this.stats.failed += summaries.length),
+  publish(rows: readonly string[]): void {
+    if (rows.length === 0) return;
+    this.#redis.publish(this.#channel, liveMessage(rows)).then(
+      () => void (this.stats.published += rows.length),
+      () => void (this.stats.failed += rows.length),
     );
   }
 }

@@ -1,8 +1,5 @@
-import { ioCounters } from '../../app-io/io-counters';
-import { cutText } from '../../collect/cut-text';
-import { SUMMARY_URL_BYTES, type Profile } from '../../profile';
 
-/** What Loupe publishes of each stored profile for live lists (the search page, `profiler:tail`). */
+/** What live lists (the search page, `profiler:tail`) show of each stored profile, read from what the writer announces. */
 export interface LiveSummary {
   readonly token: string;
   readonly method: string;
@@ -36,38 +33,51 @@ export function liveChannel(prefix: string): string {
 /** Scheme and authority of an absolute URL: the live lists show where on this server, not which host name was asked for. */
 const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
-/** The live summary of a profile about to be announced (its URL is already redacted). */
-export function liveSummary(profile: Profile): LiveSummary {
-  const path = cutText(profile.url.replace(ORIGIN, ''), SUMMARY_URL_BYTES);
-  const io = ioCounters(profile);
-  // Built whole, the counters set after: conditional spreads (`...(x === null ? {} : { x })`)
-  // cost about 15 µs a summary on Node 20, once per stored profile.
-  const summary: Mutable<LiveSummary> = {
-    token: profile.token,
-    method: cutText(profile.method, 64),
-    path: path === '' ? '/' : path,
-    ip: cutText(profile.ip, SUMMARY_URL_BYTES),
-    url: cutText(profile.url, SUMMARY_URL_BYTES),
-    status: profile.statusCode,
-    durationMs: Math.round(profile.duration * 100) / 100,
-    time: profile.time,
-    sub: profile.type === 'sub',
-    parent: profile.parent,
-    aborted: profile.aborted,
-  };
-  if (io.queries !== null) summary.queries = io.queries;
-  if (io.queryTime !== null) summary.queryTime = io.queryTime;
-  if (io.nPlusOne !== null) summary.nPlusOne = io.nPlusOne;
-  return summary;
-}
-
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** One summary read back from the channel, or `null` when it is not one (another writer's bug, a stray PUBLISH). */
+/**
+ * The live summary of a stored profile's search row: the writer announces the rows it stores,
+ * already serialized for the index, and the listeners read them as live summaries. The path is
+ * the row's URL (redacted, cut) without its origin.
+ */
+function fromSearchRow(row: Record<string, unknown>): LiveSummary | null {
+  const { token, method, ip, url, statusCode, duration, time, parent, aborted, queries, queryTime, nPlusOne } = row;
+  if (!isString(token) || !isString(method) || !isString(url) || !isNumber(statusCode) || !isNumber(duration) || !isNumber(time)) return null;
+  if (!(parent === null || isString(parent)) || typeof aborted !== 'boolean') return null;
+  const path = url.replace(ORIGIN, '');
+  const summary: Mutable<LiveSummary> = {
+    token,
+    method,
+    path: path === '' ? '/' : path,
+    ip: isString(ip) ? ip : '',
+    url,
+    status: statusCode,
+    durationMs: Math.round(duration * 100) / 100,
+    time,
+    sub: parent !== null,
+    parent,
+    aborted,
+  };
+  if (isNumber(queries)) summary.queries = queries;
+  if (isNumber(queryTime)) summary.queryTime = queryTime;
+  if (isNumber(nPlusOne)) summary.nPlusOne = nPlusOne;
+  return summary;
+}
+
+/** The message announcing stored profiles: a JSON array of their search rows (each row's JSON as stored). */
+export function liveMessage(rows: readonly string[]): string {
+  return `[${rows.join(',')}]`;
+}
+
+/**
+ * One summary read back from the channel, or `null` when it is not one (another writer's bug, a
+ * stray PUBLISH): a search row, or a live summary as servers of earlier versions announced them.
+ */
 function readSummary(value: unknown): LiveSummary | null {
   if (typeof value !== 'object' || value === null) return null;
   const r = value as Record<string, unknown>;
+  if ('statusCode' in r) return fromSearchRow(r);
   const { token, method, path, ip, url, status, durationMs, time, sub, parent, aborted, queries, queryTime, nPlusOne } = r;
   if (!isString(token) || !isString(method) || !isString(path) || !isNumber(status) || !isNumber(durationMs) || !isNumber(time)) return null;
   if (typeof sub !== 'boolean' || typeof aborted !== 'boolean' || !(parent === null || isString(parent))) return null;

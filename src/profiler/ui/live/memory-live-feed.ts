@@ -1,7 +1,7 @@
 import { LoupeError } from '../../../errors/loupe-error';
 import { type LiveFeed } from './live-feed';
 import { type LivePublisher } from './live-publisher';
-import { parseLiveMessage, type LiveSummary } from './live-summary';
+import { liveMessage, parseLiveMessage } from './live-summary';
 
 /**
  * The live feed of a process that keeps its profiles itself: what its writer publishes goes
@@ -12,10 +12,10 @@ export class MemoryLiveFeed implements LiveFeed, LivePublisher {
   readonly #listeners: ((message: string) => void)[] = [];
   #closed = false;
 
-  publish(summaries: readonly LiveSummary[]): void {
-    if (this.#closed || summaries.length === 0 || this.#listeners.length === 0) return;
+  publish(rows: readonly string[]): void {
+    if (this.#closed || rows.length === 0 || this.#listeners.length === 0) return;
     // Through the same parser as a Redis message, so that both feeds pass on exactly the same fields.
-    const forwarded = JSON.stringify(parseLiveMessage(JSON.stringify(summaries)));
+    const forwarded = JSON.stringify(parseLiveMessage(liveMessage(rows)));
     for (const listener of this.#listeners) {
       try {
         listener(forwarded);

@@ -70,3 +70,11 @@ test('a message that is not a list of summaries gives none; entries that are not
   const { ip: _ip, url: _url, ...older } = good;
   t.deepEqual(parseLiveMessage(JSON.stringify([older])), [{ ...older, ip: '', url: '/' }]);
 });
+
+test('the writer announces the search rows it stored, read as live summaries; a sub-request row reads as one', (t) => {
+  const row = { token: 'abc124', parent: 'abc123', ip: '::1', method: 'GET', url: 'http://localhost:8000/_error/500?x=1', time: 5, statusCode: 500, duration: 3.14159, aborted: false, route: null, queries: 2, queryTime: 1.5, nPlusOne: 1 };
+  t.deepEqual(parseLiveMessage(JSON.stringify([row, { ...row, statusCode: '500' }, { ...row, token: 'abc125', parent: null, url: 'http://localhost:8000' }])), [
+    { token: 'abc124', method: 'GET', path: '/_error/500?x=1', ip: '::1', url: row.url, status: 500, durationMs: 3.14, time: 5, sub: true, parent: 'abc123', aborted: false, queries: 2, queryTime: 1.5, nPlusOne: 1 },
+    { token: 'abc125', method: 'GET', path: '/', ip: '::1', url: 'http://localhost:8000', status: 500, durationMs: 3.14, time: 5, sub: false, parent: null, aborted: false, queries: 2, queryTime: 1.5, nPlusOne: 1 },
+  ]);
+});
