@@ -5,7 +5,7 @@ export interface StoredProfile {
   readonly summary: ProfileSummary;
   /** The summary's JSON, the search row stored, when it is serialized already (the writer's, which announces it to live lists too); else the storage serializes the summary. */
   readonly row?: string;
-  /** The profile's JSON, as text or as its UTF-8 bytes (what the writer hands over: encoded once, stored as they are). */
+  /** The profile's JSON, as text or as its UTF-8 bytes, stored as they are (the writer hands a small profile over as text, a larger one as bytes: see encodeWithinBudget). */
   readonly json: string | Buffer;
 }
 

@@ -57,15 +57,22 @@ test('a string is never cut inside a surrogate pair', (t) => {
   t.true(parseProfile(json).ok);
 });
 
-test('what the writer stores is the same JSON as UTF-8 bytes, whole or cut, within the budget counted in bytes', (t) => {
+test('what the writer stores is the same JSON: a small profile as text, a larger one as UTF-8 bytes; whole or cut, within the budget counted in bytes', (t) => {
   const small = sampleProfile({ collectors: { request: { headers: { host: '127.0.0.1', note: 'é😀…' } } } });
-  t.deepEqual(encodeWithinBudget(small, 65_536), Buffer.from(JSON.stringify(small), 'utf8'));
+  t.is(encodeWithinBudget(small, 65_536), JSON.stringify(small));
+  const larger = sampleProfile({ collectors: { request: { body: 'é'.repeat(5_000) } } });
+  t.deepEqual(encodeWithinBudget(larger, 65_536), Buffer.from(JSON.stringify(larger), 'utf8'));
   // Three bytes a character: within the budget in characters, not in bytes.
   const wide = sampleProfile({ collectors: { request: { body: '€'.repeat(10_000) } } });
   const encoded = encodeWithinBudget(wide, 16_384);
+  if (typeof encoded === 'string') return t.fail('a profile of 30 KB is stored as bytes');
   t.true(encoded.length <= 16_384, `${encoded.length} bytes`);
   t.is(encoded.toString('utf8'), serializeWithinBudget(wide, 16_384));
   const parsed = parseProfile(encoded.toString('utf8'));
   if (!parsed.ok) return t.fail(parsed.error);
   t.is(parsed.profile.cut?.strings, 1);
+  // A small text past a small budget in bytes (1,400 characters of three bytes each, 4,096 bytes at most) is cut as well.
+  const text = encodeWithinBudget(sampleProfile({ collectors: { request: { body: '€'.repeat(1_400) } } }), 4_096);
+  t.is(typeof text, 'string');
+  t.true(Buffer.byteLength(text) <= 4_096, `${Buffer.byteLength(text)} bytes`);
 });
