@@ -4,12 +4,13 @@
 # that neither is favoured by a machine that slows down or speeds up during the run.
 #   bash bench/micro/ab.sh ../before debug /hello/anna        # 6 rounds of 3 s each
 #   bash bench/micro/ab.sh ../before prod /config.yaml 10 4   # 10 rounds of 4 s
+#   bash bench/micro/ab.sh ../before fastify /config.yaml     # Fastify + the loupe-kernel/fastify plugin of each build
 # B_ENV="REQUEST_CONTEXT=0" compares the same build with a setting (pass `.` as the checkout).
-# Needs wrk, a Redis (REDIS_URL) for debug, and `npm run build` in both checkouts. Prints each round
+# Needs wrk, a Redis (REDIS_URL) for debug and fastify, and `npm run build` in both checkouts. Prints each round
 # and the median of each side; read the pairs as well as the medians: a difference smaller than the
 # spread of the pairs is noise on a shared machine.
 set -euo pipefail
-other=${1:?usage: ab.sh <other-checkout> <prod|debug> <path> [rounds] [seconds]}
+other=${1:?usage: ab.sh <other-checkout> <prod|debug|fastify> <path> [rounds] [seconds]}
 mode=${2:-prod}; path=${3:-/hello/anna}; rounds=${4:-6}; seconds=${5:-3}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 there=$(cd "$other" && pwd)
@@ -17,16 +18,19 @@ command -v wrk > /dev/null || { echo "wrk is missing: make test-tools" >&2; exit
 for dir in "$here" "$there"; do [ -f "$dir/dist/demo/main.js" ] || { echo "No build in $dir: run npm run build there." >&2; exit 1; }; done
 # PROFILER_SOURCE_ROOT: the demo's own source, as an application's whose copy of Loupe is in node_modules (its frames get no source lines).
 if [ "$mode" = debug ]; then settings=(APP_ENV=dev APP_DEBUG=1 PROFILER_MAX_PROFILES=1000000 PROFILER_SOURCE_ROOT=demo); else settings=(APP_ENV=prod APP_DEBUG=0 APP_SECRET=ab-bench-secret); fi
+# fastify: bench/servers/fastify-loupe.js of this checkout, with each checkout's build of the plugin, profiles in Redis.
+server=(node dist/demo/main.js)
+if [ "$mode" = fastify ]; then settings=(REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}" PROFILER_MAX_PROFILES=1000000); server=(node "$here/bench/servers/fastify-loupe.js"); fi
 prefix="loupe-ab:$$:"
 free_port() { node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'; }
 port_a=$(free_port); port_b=$(free_port)
 # Each server's log goes to a pipe that is read, as in `make bench` (LOG_LEVEL=warn: a line per 4xx).
-(cd "$here" && exec env "${settings[@]}" LOG_LEVEL=warn REDIS_PREFIX="${prefix}a:" HOST=127.0.0.1 PORT="$port_a" node dist/demo/main.js > >(cat > /dev/null)) & pid_a=$!
-(cd "$there" && exec env "${settings[@]}" ${B_ENV:-} LOG_LEVEL=warn REDIS_PREFIX="${prefix}b:" HOST=127.0.0.1 PORT="$port_b" node dist/demo/main.js > >(cat > /dev/null)) & pid_b=$!
+(cd "$here" && exec env "${settings[@]}" LOG_LEVEL=warn REDIS_PREFIX="${prefix}a:" HOST=127.0.0.1 PORT="$port_a" LOUPE_BUILD="$here/dist" "${server[@]}" > >(cat > /dev/null)) & pid_a=$!
+(cd "$there" && exec env "${settings[@]}" ${B_ENV:-} LOG_LEVEL=warn REDIS_PREFIX="${prefix}b:" HOST=127.0.0.1 PORT="$port_b" LOUPE_BUILD="$there/dist" "${server[@]}" > >(cat > /dev/null)) & pid_b=$!
 cleanup() {
   kill "$pid_a" "$pid_b" 2> /dev/null || true
   wait "$pid_a" "$pid_b" 2> /dev/null || true
-  if [ "$mode" = debug ] && command -v redis-cli > /dev/null; then
+  if [ "$mode" != prod ] && command -v redis-cli > /dev/null; then
     redis-cli -u "${REDIS_URL:-redis://127.0.0.1:6379}" --scan --pattern "${prefix}*" | xargs -r -n 500 redis-cli -u "${REDIS_URL:-redis://127.0.0.1:6379}" unlink > /dev/null
   fi
 }
