@@ -77,3 +77,18 @@ test('a corrupted search row is answered by findRows as unreadable, in its place
   t.deepEqual((await storage.findRows({ url: 'h/a' })).map((row) => (row.ok ? row.summary.token : row.token)), ['bad003', 'bad001', 'abc123']);
   t.deepEqual(await storage.find({ ip: '127.0.0.1', method: 'GET', statusCode: 200, url: 'h/a' }), [summary]);
 });
+
+test('profiles given as text, as bytes, and a batch of more text than one command takes as text, are stored exactly, sizes in bytes', async (t) => {
+  const { redis, prefix, storage } = await freshStorage(100_000_000);
+  const now = Date.now();
+  // 100 profiles of 3,000 characters, some of them two or three bytes each: past 192 K characters the batch goes as bytes.
+  const texts = Array.from({ length: 100 }, (_, i) => stored((0xc00000 + i).toString(16), now + i, 3_000)).map((profile, i) => (i % 2 === 0 ? profile : { ...profile, json: profile.json.replace(/x{10}$/, 'é€😀') }));
+  const bytes = stored('c10000', now + 200, 10).json;
+  t.deepEqual(await storage.write([...texts, { summary: stored('c10000', now + 200, 10).summary, json: Buffer.from(bytes, 'utf8') }]), { stored: 101, replaced: 0 });
+  t.deepEqual(await storage.write(texts.slice(0, 3)), { stored: 3, replaced: 3 });
+  for (const { summary, json } of [...texts.slice(0, 3), ...texts.slice(-2)]) t.is(await redis.get(`${prefix}profile:${summary.token}`), json);
+  t.is(await redis.get(`${prefix}profile:c10000`), bytes);
+  const odd = texts[1];
+  if (odd === undefined) return t.fail();
+  t.is(Number(await redis.hget(`${prefix}profiler:sizes`, odd.summary.token)), Buffer.byteLength(odd.json) + Buffer.byteLength(JSON.stringify(odd.summary)));
+});
