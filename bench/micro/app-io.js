@@ -8,6 +8,7 @@
 // (127.0.0.1:5432, database test) and `npm run build`:
 //   node bench/micro/app-io.js [requests per round = 2000] [rounds = 4]
 const { spawnSync } = require('node:child_process');
+const { removeKeys } = require('./remove-keys');
 
 const CALLS = 10;
 
@@ -53,10 +54,11 @@ async function child(mode, runs) {
   await app.profiler.writer.whenIdle();
   const used = process.cpuUsage(cpu);
   process.stdout.write(JSON.stringify({ cpuUs: (used.user + used.system) / runs, profiled }));
-  await app.profiler.storage.purge();
   await app.close();
   redis.disconnect();
   await pool.end();
+  // The profiles and the writer's batch record.
+  await removeKeys(prefix);
 }
 
 function parent() {

@@ -8,6 +8,7 @@
 // LOUPE_BUILD names another checkout's dist/ to measure it with this script (a before/after).
 // FASTIFY_WARMUP (default 5000) sets how many requests warm up before the measured ones.
 const path = require('node:path');
+const { removeKeys } = require('./remove-keys');
 
 const [url = '/config.yaml', profiler = 'on', count = '20000'] = process.argv.slice(2);
 const build = process.env.LOUPE_BUILD || path.join(__dirname, '..', '..', 'dist');
@@ -52,11 +53,7 @@ const CONCURRENCY = 64;
   const used = process.cpuUsage(cpu);
   console.error(`${url} profiler ${profiler}: ${us.toFixed(1)} µs per request, ${((used.user + used.system) / runs).toFixed(1)} µs CPU (${answered} answered, ${profiled} profiled and stored)`);
   await app.close();
-  const { default: Redis } = require('ioredis');
-  const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.unlink(...keys);
-  redis.disconnect();
+  await removeKeys(prefix);
 })().catch((error) => {
   console.error(error);
   process.exit(1);

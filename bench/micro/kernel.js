@@ -10,6 +10,7 @@
 // per 404, as `make bench` runs Loupe); the figures go to standard error.
 const { createLogger, readConfig } = require('../../dist/src');
 const { createDemoApp } = require('../../dist/demo/demo-app');
+const { removeKeys } = require('./remove-keys');
 
 const [path = '/hello/anna', mode = 'prod', count = '30000'] = process.argv.slice(2);
 const debug = mode === 'debug';
@@ -62,11 +63,7 @@ const debug = mode === 'debug';
     await app.profiler.storage.purge();
   }
   await app.close();
-  const { default: Redis } = require('ioredis');
-  const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.unlink(...keys);
-  redis.disconnect();
+  await removeKeys(prefix);
 })().catch((error) => {
   console.error(error);
   process.exit(1);
