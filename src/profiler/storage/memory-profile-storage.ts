@@ -4,6 +4,7 @@ import { PROFILER_DEFAULTS } from '../profiler-config';
 import { mergeSearchPages, type PageRow } from './merge-search-pages';
 import {
   SEARCH_SCAN_LIMIT,
+  searchRowOf,
   type BatchId,
   type BatchOutcome,
   type BatchSettlement,
@@ -86,7 +87,7 @@ export class MemoryProfileStorage implements ProfileStorage {
     let replaced = 0;
     for (const profile of profiles) {
       const { summary, json } = profile;
-      const row = profile.row ?? JSON.stringify(summary);
+      const row = searchRowOf(profile);
       if (this.#remove(summary.token)) replaced += 1;
       const size = Buffer.byteLength(row) + (typeof json === 'string' ? Buffer.byteLength(json) : json.length);
       this.#insert({ token: summary.token, time: summary.time, json, row, found: parseSummary(summary.token, row), size, expiresAt: now + this.#lifetimeMs });

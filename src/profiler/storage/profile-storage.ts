@@ -9,6 +9,11 @@ export interface StoredProfile {
   readonly json: string | Buffer;
 }
 
+/** The search row a storage keeps of `profile`: the one given, else its summary serialized. */
+export function searchRowOf(profile: StoredProfile): string {
+  return profile.row ?? JSON.stringify(profile.summary);
+}
+
 /** Search filters; every one optional, and absent means no filter. `url` is a substring, the others exact. */
 export interface ProfileCriteria {
   readonly ip?: string;

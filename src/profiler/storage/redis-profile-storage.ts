@@ -4,6 +4,7 @@ import { mergeSearchPages, readGroupPage } from './merge-search-pages';
 import { ProfileKeys, type ProfileGroupKeys } from './profile-keys';
 import {
   SEARCH_SCAN_LIMIT,
+  searchRowOf,
   type BatchId,
   type BatchOutcome,
   type BatchSettlement,
@@ -48,8 +49,8 @@ type ScriptRedis = RedisClient & {
  * Most characters of profiles' JSON one write script call takes as text. The client sends a
  * command of text arguments as one string, which the socket flattens and encodes once: for a
  * batch of some 60 small profiles (150 KB) that costs less than copying each profile's bytes into
- * one buffer, for 256 of them (the kernel's batches under load) about 4 % more CPU per request
- * (bench/micro/instructions.sh /hello/anna debug). Past it, the text is encoded to bytes first.
+ * one buffer, for 256 of them (the kernel's batches under load) about 10 % more instructions per
+ * request (bench/micro/instructions.sh /hello/anna debug). Past it, the text is encoded to bytes first.
  */
 const TEXT_COMMAND_CHARACTERS = 192 * 1024;
 
@@ -117,7 +118,10 @@ export class RedisProfileStorage implements ProfileStorage {
     const asBytes = text > TEXT_COMMAND_CHARACTERS;
     const args: (string | number | Buffer)[] = [keys.index, keys.meta, keys.sizes, keys.bytes, keys.writer(batch.writer), keys.profilePrefix];
     args.push(this.#lifetime, this.#maxProfiles, this.#maxBytes, now, batch.number);
-    for (const { summary, row, json } of profiles) args.push(summary.token, summary.time, row ?? JSON.stringify(summary), asBytes && typeof json === 'string' ? Buffer.from(json, 'utf8') : json);
+    for (const profile of profiles) {
+      const { summary, json } = profile;
+      args.push(summary.token, summary.time, searchRowOf(profile), asBytes && typeof json === 'string' ? Buffer.from(json, 'utf8') : json);
+    }
     const [stored, replaced] = await this.#redis.loupeWriteProfiles(...args);
     return { stored, replaced };
   }

@@ -41,7 +41,11 @@ function withCut(profile: Profile, cut: ProfileCut): Profile {
  * MIN_PROFILE_BYTES, the smallest budget the configuration accepts.
  */
 export function serializeWithinBudget(profile: Profile, maxBytes: number): string {
-  const whole = JSON.stringify(profile);
+  return textWithinBudget(profile, JSON.stringify(profile), maxBytes);
+}
+
+/** `whole`, the JSON of `profile`, if it fits in `maxBytes`, else the profile cut to fit. */
+function textWithinBudget(profile: Profile, whole: string, maxBytes: number): string {
   // A UTF-16 code unit takes at most three UTF-8 bytes: most profiles need no counting.
   if (whole.length * 3 <= maxBytes) return whole;
   const originalBytes = bytesOf(whole);
@@ -64,12 +68,7 @@ const TEXT_PROFILE_CHARACTERS = 4_096;
  */
 export function encodeWithinBudget(profile: Profile, maxBytes: number): string | Buffer {
   const whole = JSON.stringify(profile);
-  if (whole.length <= TEXT_PROFILE_CHARACTERS) {
-    // A UTF-16 code unit takes at most three UTF-8 bytes: a small profile needs no counting unless the budget is small too.
-    if (whole.length * 3 <= maxBytes) return whole;
-    const bytes = bytesOf(whole);
-    return bytes <= maxBytes ? whole : cutToBudget(profile, maxBytes, bytes);
-  }
+  if (whole.length <= TEXT_PROFILE_CHARACTERS) return textWithinBudget(profile, whole, maxBytes);
   const bytes = Buffer.from(whole, 'utf8');
   return bytes.length <= maxBytes ? bytes : Buffer.from(cutToBudget(profile, maxBytes, bytes.length), 'utf8');
 }

@@ -16,9 +16,9 @@ export interface LivePublisherStats {
 /**
  * Publishes one message per stored batch on `<prefix>profiler:live`: a JSON array of the search
  * rows stored, which listeners read as live summaries (parseLiveMessage); the rows are already
- * serialized for the index, so announcing serializes nothing again. The PUBLISH goes on the writer's connection right behind the write and is not
- * waited for: announcing is best effort, so a failed or slow one loses an announcement, never a
- * profile, and never holds the next batch.
+ * serialized for the index, so announcing serializes nothing again. The PUBLISH goes on the
+ * writer's connection right behind the write and is not waited for: announcing is best effort, so
+ * a failed or slow one loses an announcement, never a profile, and never holds the next batch.
  */
 export class RedisLivePublisher implements LivePublisher {
   readonly stats: LivePublisherStats = { published: 0, failed: 0 };

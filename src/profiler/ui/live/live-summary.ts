@@ -1,4 +1,3 @@
-
 /** What live lists (the search page, `profiler:tail`) show of each stored profile, read from what the writer announces. */
 export interface LiveSummary {
   readonly token: string;
