@@ -2,7 +2,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { ClientRequest, type IncomingMessage } from 'node:http';
 import { requestContext } from '../../kernel/request-context';
 import { AppIoKinds, type HttpCallEntry } from './app-io-entries';
-import { captureOrigin, type CallOrigin } from './capture-origin';
+import { captureOrigin, STACK_DEPTH, StackReach, type CallOrigin } from './capture-origin';
 import { closeCall, openCall, type OpenCall } from './open-call';
 import { wrapMethod } from './wrap-method';
 
@@ -75,6 +75,8 @@ const undiciCalls = new WeakMap<object, OpenCall<HttpCallEntry>>();
 const httpCalls = new WeakMap<object, OpenCall<HttpCallEntry>>();
 /** Where the application ended each ClientRequest: node:http publishes its start later, from the socket's tick. */
 const httpOrigins = new WeakMap<object, CallOrigin>();
+/** How deep the application's frame lies where a ClientRequest is ended. */
+const endReach = new StackReach();
 
 /**
  * Takes the origin of a node:http call where the application (or its library) ends the request,
@@ -84,7 +86,7 @@ function recordHttpOrigins(): () => void {
   return wrapMethod(ClientRequest.prototype as unknown as Record<string, unknown>, 'end', (original) =>
     function (this: unknown, ...args: unknown[]) {
       if (typeof this === 'object' && this !== null && requestContext.getStore() !== undefined && !httpOrigins.has(this)) {
-        const origin = captureOrigin();
+        const origin = captureOrigin(STACK_DEPTH, endReach);
         httpOrigins.set(this, origin);
         const call = httpCalls.get(this);
         // The start, published first, may have found only the request's position.

@@ -28,12 +28,6 @@ export interface CallOrigin {
    * ran from a microtask, where a thenable's `then` keeps none of the application's frames.
    */
   readonly library?: string;
-  /**
-   * Found `stack` or `async`: the stack's frames above the origin's, not yet mapped (see
-   * callerFrames). Kept as V8 gave them so that capturing a call maps one frame only; the
-   * others are mapped when the profile is collected, after the response.
-   */
-  readonly callers?: readonly NodeJS.CallSite[];
 }
 
 /** Frames of the application's kept of one call's stack, its origin's included (Symfony's Doctrine panel keeps a backtrace per query). */
@@ -59,13 +53,31 @@ export const STACK_DEPTH = 24;
 
 type PrepareStackTrace = (error: Error, sites: NodeJS.CallSite[]) => unknown;
 
+/** The formatter set while the stack is captured: the call sites themselves, unformatted. */
+const RETURN_SITES: PrepareStackTrace = (_error, sites) => sites;
+
 /** What a loader's formatter is given to format one frame: made once, its own stack is never read. */
 const FORMAT_ERROR = new Error('origin');
 
-function isApplicationFile(file: string): boolean {
+function classifyFile(file: string): boolean {
   if (!(file.startsWith('/') || file.startsWith('file://') || /^[A-Za-z]:\\/.test(file))) return false;
   if (file.includes(NODE_MODULES) || GENERATED_CLIENTS.some((dir) => file.includes(dir))) return false;
   return !OWN_DIRS.some((dir) => file.startsWith(dir));
+}
+
+/** Files already classified: a stack names the same few files again and again, V8 hands out the same strings. */
+const applicationFiles = new Map<string, boolean>();
+/** Enough for every file of an application; a process that loads more (generated code) starts over. */
+const MAX_CLASSIFIED_FILES = 10_000;
+
+function isApplicationFile(file: string): boolean {
+  let known = applicationFiles.get(file);
+  if (known === undefined) {
+    if (applicationFiles.size >= MAX_CLASSIFIED_FILES) applicationFiles.clear();
+    known = classifyFile(file);
+    applicationFiles.set(file, known);
+  }
+  return known;
 }
 
 function pathOf(file: string): string {
@@ -177,16 +189,35 @@ function requestOrigin(sites: readonly NodeJS.CallSite[], request: CurrentReques
 }
 
 /**
- * `origin` with the frames above it, a slice of the array V8 made anyway: nothing of them is
- * mapped or filtered until the profile is collected. Not enumerable: an origin stays plain data
- * wherever it is compared or serialized, and only callerFrames reads them.
+ * The frames above each origin found `stack` or `async`, a slice of the array V8 made anyway:
+ * nothing of them is mapped or filtered until the profile is collected (see callerFrames). Kept
+ * beside the origin, not in it: an origin stays plain data wherever it is compared or serialized.
  */
-function withCallers(origin: CallOrigin, callers: readonly NodeJS.CallSite[]): CallOrigin {
-  return callers.length === 0 ? origin : Object.defineProperty(origin, 'callers', { value: callers, enumerable: false });
+const callersOf = new WeakMap<CallOrigin, readonly NodeJS.CallSite[]>();
+
+/**
+ * Frames looked at past the deepest application frame met lately: enough for a call's own stack
+ * (CALL_STACK_FRAMES) when its frames follow each other.
+ */
+const CALLER_FRAMES_LOOKED = CALL_STACK_FRAMES;
+
+/**
+ * How deep the application's frame lay lately in the stacks of one kind of call (one library's
+ * channel or wrapper). V8 charges for every frame it walks, about a microsecond for a frame of
+ * optimized code, so a capture looks that deep and CALLER_FRAMES_LOOKED more rather than its
+ * whole depth; one that finds no application frame there looks again, at the whole depth.
+ */
+export class StackReach {
+  deepest = -1;
+
+  /** Frames to look at first, `depth` at most. */
+  limit(depth: number): number {
+    return this.deepest < 0 ? depth : Math.min(depth, this.deepest + 1 + CALLER_FRAMES_LOOKED);
+  }
 }
 
 /**
- * The call sites of the current stack above originFromStack, `depth` of them at most. V8 hands
+ * The call sites of the current stack below originFromStack, `depth` of them at most. V8 hands
  * them out only through `Error.prepareStackTrace` and `Error.stackTraceLimit`, which are the
  * process's: both are set for the one capture and put back before anything else runs (no code of
  * the application's or of another library's runs in between, and no error is made), so that no
@@ -196,7 +227,7 @@ function callSites(depth: number): NodeJS.CallSite[] {
   const format = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   const holder: { stack?: unknown } = {};
-  Error.prepareStackTrace = (_error, sites) => sites;
+  Error.prepareStackTrace = RETURN_SITES;
   Error.stackTraceLimit = depth;
   try {
     Error.captureStackTrace(holder, originFromStack);
@@ -209,17 +240,32 @@ function callSites(depth: number): NodeJS.CallSite[] {
   }
 }
 
-function originFromStack(depth: number): CallOrigin {
-  const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
-  const sites = callSites(depth);
+/** The first of `sites` that is the application's once mapped, and where it lies; `undefined` if none is. */
+function applicationFrame(sites: readonly NodeJS.CallSite[], format: PrepareStackTrace | undefined): { readonly origin: CallOrigin; readonly index: number } | undefined {
   for (let index = 0; index < sites.length; index++) {
     const site = sites[index];
     const file = site?.getFileName();
     if (site === undefined || file === undefined || file === null || !isApplicationFile(file)) continue;
     const origin = mapSite(site, file, format);
-    if (isApplicationFile(origin.file)) return withCallers(origin, sites.slice(index + 1));
+    if (isApplicationFile(origin.file)) return { origin, index };
   }
-  return requestOrigin(sites, currentRequest());
+  return undefined;
+}
+
+function originFromStack(depth: number, reach: StackReach | undefined): CallOrigin {
+  const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
+  const limit = reach === undefined ? depth : reach.limit(depth);
+  let sites = callSites(limit);
+  let found = applicationFrame(sites, format);
+  // Deeper than lately (another path to the same library, an ORM's layers): the whole depth.
+  if (found === undefined && sites.length === limit && limit < depth) {
+    sites = callSites(depth);
+    found = applicationFrame(sites, format);
+  }
+  if (found === undefined) return requestOrigin(sites, currentRequest());
+  if (reach !== undefined && found.index > reach.deepest) reach.deepest = found.index;
+  if (found.index + 1 < sites.length) callersOf.set(found.origin, sites.slice(found.index + 1));
+  return found.origin;
 }
 
 /** The origin of the call a pool runs for the application once it has a connection (see withOrigin). */
@@ -232,9 +278,10 @@ let inherited: CallOrigin | null = null;
  * V8's `async …` frames count (found `async`): an ORM's client awaits its own steps before the
  * driver runs. When the whole stack is libraries (a library's own statement, or a thenable's
  * `then` run from a microtask), the request's position (see requestOrigin): never nothing.
+ * `reach`, one per kind of call, learns how deep its application frames lie (see StackReach).
  */
-export function captureOrigin(depth = STACK_DEPTH): CallOrigin {
-  return inherited ?? originFromStack(depth);
+export function captureOrigin(depth = STACK_DEPTH, reach?: StackReach): CallOrigin {
+  return inherited ?? originFromStack(depth, reach);
 }
 
 /**
@@ -258,9 +305,10 @@ export function withOrigin<T>(origin: CallOrigin | null, fn: () => T): T {
  */
 export function callerFrames(origin: CallOrigin): CallOrigin[] {
   const frames: CallOrigin[] = [];
-  if (origin.callers === undefined) return frames;
+  const callers = callersOf.get(origin);
+  if (callers === undefined) return frames;
   const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
-  for (const site of origin.callers) {
+  for (const site of callers) {
     if (frames.length >= CALL_STACK_FRAMES - 1) break;
     const file = site.getFileName();
     if (file === undefined || file === null || !isApplicationFile(file)) continue;

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { requestContext, type CurrentRequest } from '../../kernel/request-context';
 import { AppIoKinds, type DbQueryEntry } from './app-io-entries';
-import { captureOrigin, type CallOrigin } from './capture-origin';
+import { captureOrigin, STACK_DEPTH, StackReach, type CallOrigin } from './capture-origin';
 import { captureCursors } from './capture-postgres-js-cursors';
 import { spanName } from './capture-sql';
 import { onLibraryLoad } from './on-library-load';
@@ -109,6 +109,9 @@ function trapAssignment(prototype: QueryPrototype, name: string, trap: (query: P
   };
 }
 
+/** How deep the application's frame lies where a query is made. */
+const queryReach = new StackReach();
+
 /**
  * A query is made (`new Query`, from `sql\`…\``, `sql.unsafe`, a transaction's `begin`) where the
  * application's line is on the stack, but runs later, on `await`, from a microtask that holds none
@@ -123,7 +126,7 @@ function capturePrototype(prototype: QueryPrototype): () => void {
     if (typeof canceller !== 'function') return;
     const request = requestContext.getStore();
     if (request === undefined || request.attributes.get(CAPTURED_IO)?.has(DRIVER) !== true) return;
-    query[PENDING] = { request, origin: captureOrigin() };
+    query[PENDING] = { request, origin: captureOrigin(STACK_DEPTH, queryReach) };
   });
   const restoreSending = trapAssignment(prototype, 'parameters', (query, parameters) => {
     const pending = query[PENDING];

@@ -1,7 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { tracingChannel } from 'node:diagnostics_channel';
 import { AppIoKinds, type DbQueryEntry } from './app-io-entries';
-import { captureOrigin, withOrigin } from './capture-origin';
+import { captureOrigin, STACK_DEPTH, StackReach, withOrigin } from './capture-origin';
 import { onLibraryLoad } from './on-library-load';
 import { closeCall, openCall, type OpenCall } from './open-call';
 import { requestContext } from '../../kernel/request-context';
@@ -76,6 +76,9 @@ function rowsOf(result: unknown): number | null {
   return null;
 }
 
+/** How deep the application's frame lies where a pool is asked for a connection. */
+const poolReach = new StackReach();
+
 /** Pool prototypes whose callbacks are bound: copies of pg that share one pg-pool bind it once. */
 const boundPools = new WeakSet<object>();
 
@@ -93,7 +96,7 @@ function bindPoolCallbacks(pool: unknown, method: string): () => void {
       const last = args.length - 1;
       const callback = args[last];
       if (typeof callback === 'function' && requestContext.getStore() !== undefined) {
-        const origin = captureOrigin();
+        const origin = captureOrigin(STACK_DEPTH, poolReach);
         // An AsyncResource of its own rather than AsyncResource.bind, which on Node 20 also defines
         // deprecation accessors on every bound function (about 10 µs a call).
         const resource = new AsyncResource('loupe.pool.callback');

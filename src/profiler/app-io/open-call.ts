@@ -4,7 +4,7 @@ import { type SpanCategory } from '../../kernel/stopwatch';
 import { roundMs } from '../collect/collectors/timings';
 import { type CaptureLibrary } from '../profiler-config';
 import { type CapturedCall } from './app-io-entries';
-import { captureOrigin, STACK_DEPTH, type CallOrigin } from './capture-origin';
+import { captureOrigin, STACK_DEPTH, StackReach, type CallOrigin } from './capture-origin';
 
 /**
  * The libraries whose calls are captured into a request (PROFILER_CAPTURE), set by the profiler
@@ -12,6 +12,18 @@ import { captureOrigin, STACK_DEPTH, type CallOrigin } from './capture-origin';
  * own requests what its own configuration asks.
  */
 export const CAPTURED_IO = attributeKey<ReadonlySet<CaptureLibrary>>('profiler.captured_io');
+
+/** How deep each library's calls find the application's frame (see StackReach). */
+const reaches = new Map<CaptureLibrary, StackReach>();
+
+function reachOf(capture: CaptureLibrary): StackReach {
+  let reach = reaches.get(capture);
+  if (reach === undefined) {
+    reach = new StackReach();
+    reaches.set(capture, reach);
+  }
+  return reach;
+}
 
 /** A captured call still running: its entry in the request's records and the end of its span in the timeline. */
 export interface OpenCall<TEntry extends CapturedCall> {
@@ -38,7 +50,7 @@ export function openCall<TEntry extends CapturedCall>(
   const request = currentRequest();
   if (request === undefined || request.attributes.get(CAPTURED_IO)?.has(capture) !== true) return null;
   // A depth: the origin is read from the stack here. An origin: the call's start took it where the application was.
-  const entry = build(roundMs(request.elapsed()), typeof origin === 'number' ? captureOrigin(origin) : origin);
+  const entry = build(roundMs(request.elapsed()), typeof origin === 'number' ? captureOrigin(origin, reachOf(capture)) : origin);
   if (!request.record(kind, entry)) return null;
   return { entry, request, endSpan: request.beginSpan(spanName, category) };
 }
