@@ -203,17 +203,74 @@ const CALLER_FRAMES_LOOKED = CALL_STACK_FRAMES;
 
 /**
  * How deep the application's frame lay lately in the stacks of one kind of call (one library's
- * channel or wrapper). V8 charges for every frame it walks, about a microsecond for a frame of
- * optimized code, so a capture looks that deep and CALLER_FRAMES_LOOKED more rather than its
- * whole depth; one that finds no application frame there looks again, at the whole depth.
+ * channel or wrapper), and whether the last one had any of the application's frames above it.
+ * V8 charges for every frame it walks, about a microsecond for a frame of optimized code, so a
+ * capture looks that deep and CALLER_FRAMES_LOOKED more rather than its whole depth; one that
+ * finds no application frame there looks again, at the whole depth. After an origin with nothing
+ * of the application's above it, the next capture stops at the origin's depth (see loneOrigins).
  */
 export class StackReach {
   deepest = -1;
+  /** Whether the last origin found had no frame of the application's above it. */
+  alone = false;
 
   /** Frames to look at first, `depth` at most. */
   limit(depth: number): number {
-    return this.deepest < 0 ? depth : Math.min(depth, this.deepest + 1 + CALLER_FRAMES_LOOKED);
+    if (this.deepest < 0) return depth;
+    return Math.min(depth, this.deepest + 1 + (this.alone ? 0 : CALLER_FRAMES_LOOKED));
   }
+
+  /** Frames to look at for an origin `index` deep and the frames above it. */
+  limitAbove(index: number, depth: number): number {
+    return Math.min(depth, Math.max(this.deepest, index) + 1 + CALLER_FRAMES_LOOKED);
+  }
+}
+
+/**
+ * An origin whose frames above held nothing of the application's the last time they were looked
+ * at (a route's handler, a controller, which only the framework calls) is taken alone, without
+ * walking past it: the frame below a function an `await` resumed is the microtask queue's, whose
+ * walk costs V8 some 6 µs (measured with bench/micro/app-io.js), for frames nobody keeps. Its
+ * frames above are looked at again every REVISIT_LONE calls, in case the application calls its
+ * function from elsewhere now, and always when they held the application's.
+ */
+const REVISIT_LONE = 32;
+/** By file, then position (positionKey): calls taken alone since the frames above were last looked at, or ABOVE. */
+const loneOrigins = new Map<string, Map<number, number>>();
+/** The frames above the origin held some of the application's. */
+const ABOVE = -1;
+let loneCount = 0;
+
+/** Whether a call from `origin` may be taken alone this time; counts it. */
+function takeAlone(origin: CallOrigin): boolean {
+  const key = positionKey(origin.line, origin.column);
+  const positions = key === undefined ? undefined : loneOrigins.get(origin.file);
+  const calls = key === undefined ? undefined : positions?.get(key);
+  if (calls === undefined || calls === ABOVE || calls >= REVISIT_LONE) return false;
+  positions?.set(key as number, calls + 1);
+  return true;
+}
+
+/** Remembers whether the frames above `origin` (looked at now) held any of the application's. */
+function learnAbove(origin: CallOrigin, callers: readonly NodeJS.CallSite[]): boolean {
+  const alone = !callers.some((site) => {
+    const file = site.getFileName();
+    return file !== undefined && file !== null && isApplicationFile(file);
+  });
+  const key = positionKey(origin.line, origin.column);
+  if (key === undefined) return alone;
+  if (loneCount >= MAX_MAPPED_SITES) {
+    loneOrigins.clear();
+    loneCount = 0;
+  }
+  let positions = loneOrigins.get(origin.file);
+  if (positions === undefined) {
+    positions = new Map();
+    loneOrigins.set(origin.file, positions);
+  }
+  if (!positions.has(key)) loneCount += 1;
+  positions.set(key, alone ? 0 : ABOVE);
+  return alone;
 }
 
 /**
@@ -263,9 +320,24 @@ function originFromStack(depth: number, reach: StackReach | undefined): CallOrig
     found = applicationFrame(sites, format);
   }
   if (found === undefined) return requestOrigin(sites, currentRequest());
-  if (reach !== undefined && found.index > reach.deepest) reach.deepest = found.index;
-  if (found.index + 1 < sites.length) callersOf.set(found.origin, sites.slice(found.index + 1));
-  return found.origin;
+  const { origin, index } = found;
+  if (reach === undefined) {
+    if (index + 1 < sites.length) callersOf.set(origin, sites.slice(index + 1));
+    return origin;
+  }
+  if (index > reach.deepest) reach.deepest = index;
+  // The stack went on past what was looked at, and not far enough for the frames above the origin.
+  if (sites.length === limit && limit < reach.limitAbove(index, depth)) {
+    if (takeAlone(origin)) {
+      reach.alone = true;
+      return origin;
+    }
+    sites = callSites(reach.limitAbove(index, depth));
+  }
+  const callers = sites.slice(index + 1);
+  reach.alone = learnAbove(origin, callers);
+  if (callers.length > 0) callersOf.set(origin, callers);
+  return origin;
 }
 
 /** The origin of the call a pool runs for the application once it has a connection (see withOrigin). */
