@@ -7,6 +7,8 @@
 // and its share of collecting, redacting and storing the profile). Needs Redis, PostgreSQL
 // (127.0.0.1:5432, database test) and `npm run build`:
 //   node bench/micro/app-io.js [requests per round = 2000] [rounds = 4]
+// APP_IO_THROUGH=function makes the calls from functions of the application's that the route
+// awaits (a repository's), so that every call keeps a stack of two frames of the application's.
 const { spawnSync } = require('node:child_process');
 const { removeKeys } = require('./remove-keys');
 
@@ -21,6 +23,8 @@ async function child(mode, runs) {
   const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
   const pool = new pg.Pool({ host: '127.0.0.1', user: 'postgres', database: 'test', max: 2 });
   const prefix = `loupe-micro-io:${process.pid}:`;
+  const readKey = async (i) => redis.get(`${prefix}k${i}`);
+  const readRow = async (i) => pool.query('SELECT $1::int AS n', [i]);
   const app = createLoupe({
     routes: [
       {
@@ -29,11 +33,17 @@ async function child(mode, runs) {
         methods: ['GET'],
         controller: {
           name: 'io',
-          handle: async () => {
-            for (let i = 0; i < CALLS; i++) await redis.get(`${prefix}k${i}`);
-            for (let i = 0; i < CALLS; i++) await pool.query('SELECT $1::int AS n', [i]);
-            return LoupeResponse.json({ ok: true });
-          },
+          handle: process.env.APP_IO_THROUGH === 'function'
+            ? async () => {
+                for (let i = 0; i < CALLS; i++) await readKey(i);
+                for (let i = 0; i < CALLS; i++) await readRow(i);
+                return LoupeResponse.json({ ok: true });
+              }
+            : async () => {
+                for (let i = 0; i < CALLS; i++) await redis.get(`${prefix}k${i}`);
+                for (let i = 0; i < CALLS; i++) await pool.query('SELECT $1::int AS n', [i]);
+                return LoupeResponse.json({ ok: true });
+              },
         },
       },
     ],
