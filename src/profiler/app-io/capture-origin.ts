@@ -109,43 +109,53 @@ function mapSite(site: NodeJS.CallSite, file: string, format: PrepareStackTrace 
   // A loop's calls share their frames: each position is mapped once. A new object every time, as
   // an origin gets its own callers (see callerFrames).
   const key = positionKey(line, column);
-  let mapped = key === undefined ? undefined : mappedSites.get(file)?.get(key);
+  let mapped = key === undefined ? undefined : mappedSites.get(file, key);
   if (mapped === undefined) {
     mapped = mapPosition(site, file, format, site.getFunctionName() ?? site.getMethodName() ?? '', found, line, column);
-    if (key !== undefined) remember(file, key, mapped);
+    if (key !== undefined) mappedSites.set(file, key, mapped);
   }
   return { file: mapped.file, line: mapped.line, column: mapped.column, function: mapped.function, found };
 }
 
 type MappedPosition = Readonly<Pick<CallOrigin, 'file' | 'line' | 'column' | 'function'>>;
 
-/**
- * Positions mapped lately, by file, then by line and column (see positionKey): a source-mapped
- * position never changes while its file is loaded, nor does the function it is in.
- */
-const mappedSites = new Map<string, Map<number, MappedPosition>>();
-let mappedCount = 0;
 /** Enough for every line of an application that makes calls; a process that makes more starts over. */
-const MAX_MAPPED_SITES = 10_000;
+const MAX_POSITIONS = 10_000;
 
 /** A line and column as one number, cheaper to look up than a string made of them; `undefined` past a column a minified file may reach, never kept. */
 function positionKey(line: number, column: number): number | undefined {
   return column < 2 ** 24 && line < 2 ** 28 ? line * 2 ** 24 + column : undefined;
 }
 
-function remember(file: string, key: number, mapped: MappedPosition): void {
-  if (mappedCount >= MAX_MAPPED_SITES) {
-    mappedSites.clear();
-    mappedCount = 0;
+/** Something known of source positions, by file, then by line and column (see positionKey); MAX_POSITIONS of them at most. */
+class PositionTable<T> {
+  readonly #files = new Map<string, Map<number, T>>();
+  #count = 0;
+
+  get(file: string, key: number): T | undefined {
+    return this.#files.get(file)?.get(key);
   }
-  let positions = mappedSites.get(file);
-  if (positions === undefined) {
-    positions = new Map();
-    mappedSites.set(file, positions);
+
+  set(file: string, key: number, value: T): void {
+    let positions = this.#files.get(file);
+    if (positions?.has(key) !== true) {
+      if (this.#count >= MAX_POSITIONS) {
+        this.#files.clear();
+        this.#count = 0;
+        positions = undefined;
+      }
+      this.#count += 1;
+    }
+    if (positions === undefined) {
+      positions = new Map();
+      this.#files.set(file, positions);
+    }
+    positions.set(key, value);
   }
-  positions.set(key, mapped);
-  mappedCount += 1;
 }
+
+/** Positions mapped lately: a source-mapped position never changes while its file is loaded, nor does the function it is in. */
+const mappedSites = new PositionTable<MappedPosition>();
 
 function mapPosition(site: NodeJS.CallSite, file: string, format: PrepareStackTrace | undefined, fn: string, found: 'async' | 'stack', line: number, column: number): CallOrigin {
   // Node's own formatter maps through findSourceMap, which is cheaper to ask directly.
@@ -235,19 +245,18 @@ export class StackReach {
  * function from elsewhere now, and always when they held the application's.
  */
 const REVISIT_LONE = 32;
-/** By file, then position (positionKey): calls taken alone since the frames above were last looked at, or ABOVE. */
-const loneOrigins = new Map<string, Map<number, number>>();
+/** By origin: calls taken alone since the frames above were last looked at, or ABOVE. */
+const loneOrigins = new PositionTable<number>();
 /** The frames above the origin held some of the application's. */
 const ABOVE = -1;
-let loneCount = 0;
 
 /** Whether a call from `origin` may be taken alone this time; counts it. */
 function takeAlone(origin: CallOrigin): boolean {
   const key = positionKey(origin.line, origin.column);
-  const positions = key === undefined ? undefined : loneOrigins.get(origin.file);
-  const calls = key === undefined ? undefined : positions?.get(key);
+  if (key === undefined) return false;
+  const calls = loneOrigins.get(origin.file, key);
   if (calls === undefined || calls === ABOVE || calls >= REVISIT_LONE) return false;
-  positions?.set(key as number, calls + 1);
+  loneOrigins.set(origin.file, key, calls + 1);
   return true;
 }
 
@@ -258,18 +267,7 @@ function learnAbove(origin: CallOrigin, callers: readonly NodeJS.CallSite[]): bo
     return file !== undefined && file !== null && isApplicationFile(file);
   });
   const key = positionKey(origin.line, origin.column);
-  if (key === undefined) return alone;
-  if (loneCount >= MAX_MAPPED_SITES) {
-    loneOrigins.clear();
-    loneCount = 0;
-  }
-  let positions = loneOrigins.get(origin.file);
-  if (positions === undefined) {
-    positions = new Map();
-    loneOrigins.set(origin.file, positions);
-  }
-  if (!positions.has(key)) loneCount += 1;
-  positions.set(key, alone ? 0 : ABOVE);
+  if (key !== undefined) loneOrigins.set(origin.file, key, alone ? 0 : ABOVE);
   return alone;
 }
 
@@ -309,9 +307,9 @@ function applicationFrame(sites: readonly NodeJS.CallSite[], format: PrepareStac
   return undefined;
 }
 
-function originFromStack(depth: number, reach: StackReach | undefined): CallOrigin {
+function originFromStack(depth: number, reach: StackReach): CallOrigin {
   const format = Error.prepareStackTrace as PrepareStackTrace | undefined;
-  const limit = reach === undefined ? depth : reach.limit(depth);
+  const limit = reach.limit(depth);
   let sites = callSites(limit);
   let found = applicationFrame(sites, format);
   // Deeper than lately (another path to the same library, an ORM's layers): the whole depth.
@@ -321,10 +319,6 @@ function originFromStack(depth: number, reach: StackReach | undefined): CallOrig
   }
   if (found === undefined) return requestOrigin(sites, currentRequest());
   const { origin, index } = found;
-  if (reach === undefined) {
-    if (index + 1 < sites.length) callersOf.set(origin, sites.slice(index + 1));
-    return origin;
-  }
   if (index > reach.deepest) reach.deepest = index;
   // The stack went on past what was looked at, and not far enough for the frames above the origin.
   if (sites.length === limit && limit < reach.limitAbove(index, depth)) {
@@ -350,9 +344,10 @@ let inherited: CallOrigin | null = null;
  * V8's `async …` frames count (found `async`): an ORM's client awaits its own steps before the
  * driver runs. When the whole stack is libraries (a library's own statement, or a thenable's
  * `then` run from a microtask), the request's position (see requestOrigin): never nothing.
- * `reach`, one per kind of call, learns how deep its application frames lie (see StackReach).
+ * `reach`, one per kind of call, learns how deep its application frames lie (see StackReach);
+ * without one, the whole `depth` is looked at.
  */
-export function captureOrigin(depth = STACK_DEPTH, reach?: StackReach): CallOrigin {
+export function captureOrigin(depth = STACK_DEPTH, reach = new StackReach()): CallOrigin {
   return inherited ?? originFromStack(depth, reach);
 }
 
