@@ -16,7 +16,8 @@ const CONCURRENCY = 64;
 
 (async () => {
   const prefix = `loupe-micro-fastify:${process.pid}:`;
-  const app = require('fastify')({ logger: false });
+  // No plugin timeout: under valgrind, starting the profiler takes longer than Fastify's 10 s.
+  const app = require('fastify')({ logger: false, pluginTimeout: 0 });
   if (profiler === 'on') {
     const { loupe } = require(path.join(build, 'src', 'profiler', 'adapters', 'fastify'));
     const env = { ...process.env, REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379', REDIS_PREFIX: prefix, PROFILER_MAX_PROFILES: '1000000' };

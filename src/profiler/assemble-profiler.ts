@@ -49,7 +49,8 @@ export interface ProfileStore {
   readonly tokens: TokenSource;
   /** The writer's connection; none when the store cannot be lost. */
   readonly connection?: StorageConnection;
-  readonly publisher: LivePublisher;
+  /** Told of each batch stored, for the live lists; none where the storage announces its batches itself (Redis). */
+  readonly publisher?: LivePublisher;
   readonly live: LiveFeed;
   /** Why a request is not profiled while the writer cannot take its profile. */
   readonly notProfiledReason: string;
@@ -77,7 +78,7 @@ export function assembleProfiler(config: ProfilerConfig, store: ProfileStore, pa
     storage: store.writeStorage,
     ...(store.connection === undefined ? {} : { connection: store.connection }),
     maxProfileBytes: config.maxProfileBytes,
-    live: store.publisher,
+    ...(store.publisher === undefined ? {} : { live: store.publisher }),
     onDrop: (count, reason) => throttledLog(`Profiler: ${count} profile(s) dropped (${writer.stats.dropped} in all): ${reason}`),
   });
   const core = new ProfilerCore({

@@ -6,13 +6,13 @@ import { assembleProfiler, type Profiler } from './assemble-profiler';
 import { checkProfilerParts, type ProfilerParts } from './check-profiler-parts';
 import { openWriterRedis, whenWriterReady } from './write/connect-writer-redis';
 import { RedisLiveFeed } from './ui/live/redis-live-feed';
-import { RedisLivePublisher } from './ui/live/live-publisher';
+import { liveChannel } from './ui/live/live-summary';
 import { profileKeyLayout } from './storage/profile-keys';
 import { RedisProfileStorage, type RedisProfileStorageOptions } from './storage/redis-profile-storage';
 import { TokenAllocator } from './storage/token-allocator';
 
 /** The storage options that do not depend on the connection. */
-type RedisProfileStorageLayout = Required<Omit<RedisProfileStorageOptions, 'redis'>>;
+type RedisProfileStorageLayout = Required<Omit<RedisProfileStorageOptions, 'redis' | 'liveChannel'>>;
 
 /**
  * Where and how long profiles are kept: the key groups of the Redis configuration (one on a
@@ -73,11 +73,11 @@ export async function createProfiler(
   return assembleProfiler(
     config.profiler,
     {
-      writeStorage: new RedisProfileStorage({ redis: writerRedis, ...layout }),
+      // The write script announces each batch it stored to the live lists.
+      writeStorage: new RedisProfileStorage({ redis: writerRedis, ...layout, liveChannel: liveChannel(config.redis.prefix) }),
       readStorage: new RedisProfileStorage({ redis: reader, ...layout }),
       tokens: allocator,
       connection: writerRedis,
-      publisher: new RedisLivePublisher(writerRedis, config.redis.prefix),
       live,
       notProfiledReason: 'Redis is unavailable: the profile could not be stored.',
       // A batch sent to a hung Redis fails within the command timeout: the stop waits no longer.

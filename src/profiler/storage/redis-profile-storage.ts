@@ -34,6 +34,8 @@ export interface RedisProfileStorageOptions {
   readonly maxProfiles: number;
   /** Most bytes of profiles and search rows kept (default 256 MiB), split as `maxProfiles` is. */
   readonly maxBytes?: number;
+  /** Where each batch written is announced to live lists (liveChannel); none unless given (readers and tools write nothing to announce). */
+  readonly liveChannel?: string;
 }
 
 /** Writes that need no outcome asked for later (tests, tools) share one record. */
@@ -73,6 +75,7 @@ export class RedisProfileStorage implements ProfileStorage {
   readonly #lifetime: number;
   readonly #maxProfiles: number;
   readonly #maxBytes: number;
+  readonly #liveChannel: string;
 
   constructor(options: RedisProfileStorageOptions) {
     const redis = options.redis as ScriptRedis;
@@ -89,6 +92,7 @@ export class RedisProfileStorage implements ProfileStorage {
     // Rounded up, so that no group keeps nothing; the groups fill evenly, so the sum stays near the limit.
     this.#maxProfiles = Math.ceil(options.maxProfiles / groups);
     this.#maxBytes = Math.ceil((options.maxBytes ?? PROFILER_DEFAULTS.maxBytes) / groups);
+    this.#liveChannel = options.liveChannel ?? '';
   }
 
   /**
@@ -117,7 +121,7 @@ export class RedisProfileStorage implements ProfileStorage {
     for (const { json } of profiles) if (typeof json === 'string') text += json.length;
     const asBytes = text > TEXT_COMMAND_CHARACTERS;
     const args: (string | number | Buffer)[] = [keys.index, keys.meta, keys.sizes, keys.bytes, keys.writer(batch.writer), keys.profilePrefix];
-    args.push(this.#lifetime, this.#maxProfiles, this.#maxBytes, now, batch.number);
+    args.push(this.#lifetime, this.#maxProfiles, this.#maxBytes, now, batch.number, this.#liveChannel);
     for (const profile of profiles) {
       const { summary, json } = profile;
       args.push(summary.token, summary.time, searchRowOf(profile), asBytes && typeof json === 'string' ? Buffer.from(json, 'utf8') : json);

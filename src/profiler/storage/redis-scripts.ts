@@ -7,18 +7,20 @@
 
 /**
  * KEYS: index, meta, sizes, bytes, the writer's record, the profile key prefix of the group.
- * ARGV: lifetime (s), max profiles, max bytes, now (ms), batch number, then per profile: token,
- * time (ms), summary JSON, profile JSON. Returns { stored, replaced }.
+ * ARGV: lifetime (s), max profiles, max bytes, now (ms), batch number, the live channel (empty:
+ * none), then per profile: token, time (ms), summary JSON, profile JSON. Returns { stored, replaced }.
  *
  * Each profile's size (its JSON and its search row) is kept in `sizes` and their sum in `bytes`;
  * past either limit the oldest profiles of the group are removed. The outcome is recorded under
  * the writer's id with the batch number, so that a writer whose call timed out can ask whether
  * the batch ran after all. The profile keys are the prefix and the token: retention finds the
- * tokens it removes only here.
+ * tokens it removes only here. Once stored, the batch's summaries are announced on the live
+ * channel as one JSON array (liveMessage): in the same step as the write, from the arguments it
+ * was given, so that announcing sends nothing more.
  */
 export const WRITE_SCRIPT = `
 local index, meta, sizes, total, record, p = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local lifetime, max, maxBytes, now, batch = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+local lifetime, max, maxBytes, now, batch, channel = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], ARGV[6]
 local held = tonumber(redis.call('GET', total))
 if not held then
   -- The total was lost (evicted, deleted): sum the sizes again.
@@ -37,8 +39,8 @@ local function forget(tokens)
     redis.call('ZREM', index, unpack(part))
   end
 end
-local stored, replaced = 0, 0
-for i = 6, #ARGV, 4 do
+local stored, replaced, rows = 0, 0, {}
+for i = 7, #ARGV, 4 do
   local token = ARGV[i]
   local key = p .. token
   if redis.call('EXISTS', key) == 1 then replaced = replaced + 1 end
@@ -48,6 +50,7 @@ for i = 6, #ARGV, 4 do
   redis.call('ZADD', index, ARGV[i + 1], token)
   redis.call('HSET', meta, token, ARGV[i + 2])
   redis.call('HSET', sizes, token, size)
+  rows[#rows + 1] = ARGV[i + 2]
   stored = stored + 1
 end
 forget(redis.call('ZRANGEBYSCORE', index, '-inf', '(' .. tostring(now - lifetime * 1000)))
@@ -69,6 +72,7 @@ end
 if redis.call('ZCARD', index) == 0 then held = 0 end
 redis.call('SET', total, held)
 redis.call('SET', record, batch .. ' ' .. stored .. ' ' .. replaced, 'EX', lifetime)
+if channel ~= '' and #rows > 0 then redis.call('PUBLISH', channel, '[' .. table.concat(rows, ',') .. ']') end
 return { stored, replaced }
 `;
 

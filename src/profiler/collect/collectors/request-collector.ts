@@ -90,6 +90,8 @@ function responseBodyOf(exchange: CollectedRequest): ResponseBodyData | null {
 
 function queryOf(exchange: CollectedRequest, redaction: RedactionPolicy): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
+  // Most requests have no query: no parameters to parse.
+  if (exchange.request.data.query === '') return out;
   for (const [key, value] of exchange.request.queryParams) {
     const previous = out[key];
     out[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];

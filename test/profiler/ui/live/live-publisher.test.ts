@@ -1,8 +1,8 @@
 import test from 'ava';
-import { RedisLivePublisher } from '../../../../src/profiler/ui/live/live-publisher';
 import { liveChannel, parseLiveMessage, type LiveSummary } from '../../../../src/profiler/ui/live/live-summary';
 import { ProfileWriter } from '../../../../src/profiler/write/profile-writer';
 import { RedisProfileStorage } from '../../../../src/profiler/storage/redis-profile-storage';
+import { summarize } from '../../../../src/profiler/profile';
 import { sampleProfile } from '../../../helpers/sample-profile';
 import { useTestRedis } from '../../../helpers/test-redis';
 
@@ -15,27 +15,27 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   if (!condition()) throw new Error(`timed out waiting until ${what}`);
 }
 
-test('each stored batch is announced once, as one message of summaries, after it was written', async (t) => {
+test('each stored batch is announced once, as one message of summaries, by the write that stored it', async (t) => {
   const prefix = redisForTests.prefix();
   const redis = await redisForTests.writerClient();
   const subscriber = redisForTests.admin().duplicate();
-  const received: LiveSummary[] = [];
-  subscriber.on('message', (_channel: string, message: string) => received.push(...parseLiveMessage(message)));
+  const messages: LiveSummary[][] = [];
+  subscriber.on('message', (_channel: string, message: string) => messages.push(parseLiveMessage(message)));
   await subscriber.subscribe(liveChannel(prefix));
   try {
-    const publisher = new RedisLivePublisher(redis, prefix);
-    const storage = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000 });
-    const writer = new ProfileWriter({ storage, connection: redis, batchSize: 10, live: publisher });
+    const storage = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000, liveChannel: liveChannel(prefix) });
+    const writer = new ProfileWriter({ storage, connection: redis, batchSize: 10 });
     const written = tokens(25, 0);
     for (const token of written) writer.enqueue(sampleProfile({ token, url: `http://127.0.0.1:8000/hello/${token}?password=******`, statusCode: 503, duration: 12.345, time: Date.now() }));
     await writer.whenIdle();
-    await until(() => received.length === 25, 'every summary arrived');
+    await until(() => messages.flat().length === 25, 'every summary arrived');
+    // One message per batch written, of that batch's profiles.
+    t.is(messages.length, writer.stats.batches);
+    t.true(messages.every((message) => message.length >= 1 && message.length <= 10));
+    const received = messages.flat();
     t.deepEqual(received.map((summary) => summary.token), written);
     t.like(received[0], { path: `/hello/${written[0] ?? ''}?password=******`, ip: '127.0.0.1', status: 503, durationMs: 12.35, sub: false, parent: null, aborted: false });
-    // The subscriber may get the last message before the publisher gets Redis' reply to it.
-    await until(() => publisher.stats.published + publisher.stats.failed === 25, 'every PUBLISH was answered');
-    t.deepEqual(publisher.stats, { published: 25, failed: 0 });
-    // Announced after the write: each announced token is stored.
+    // Announced by the write itself: each announced token is stored.
     t.is(await storage.count(), 25);
     await writer.stop();
   } finally {
@@ -43,22 +43,29 @@ test('each stored batch is announced once, as one message of summaries, after it
   }
 });
 
-test('a publish that fails loses the announcement, never the profile', async (t) => {
+test('a storage given no live channel announces nothing (readers and tools), and stores all the same', async (t) => {
   const prefix = redisForTests.prefix();
   const redis = await redisForTests.writerClient();
-  // A client that is gone: with no offline queue its PUBLISH fails at once.
-  const gone = await redisForTests.writerClient();
-  gone.disconnect();
-  const publisher = new RedisLivePublisher(gone, prefix);
-  const storage = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000 });
-  const writer = new ProfileWriter({ storage, connection: redis, live: publisher });
-  for (const token of tokens(5, 100)) writer.enqueue(sampleProfile({ token, time: Date.now() }));
-  await writer.whenIdle();
-  await until(() => publisher.stats.failed === 5, 'the failed publish was counted');
-  t.is(await storage.count(), 5);
-  t.is(writer.stats.stored, 5);
-  t.is(writer.stats.dropped, 0);
-  await writer.stop();
+  const subscriber = redisForTests.admin().duplicate();
+  let messages = 0;
+  subscriber.on('message', () => void (messages += 1));
+  await subscriber.subscribe(liveChannel(prefix));
+  try {
+    const announcing = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000, liveChannel: liveChannel(prefix) });
+    const silent = new RedisProfileStorage({ redis, prefix, lifetime: 600, maxProfiles: 10_000 });
+    const writer = new ProfileWriter({ storage: silent, connection: redis });
+    for (const token of tokens(5, 100)) writer.enqueue(sampleProfile({ token, time: Date.now() }));
+    await writer.whenIdle();
+    t.is(writer.stats.stored, 5);
+    t.is(await silent.count(), 5);
+    // A write that announces, after the silent one on the same connection: its message is the first and only one.
+    await announcing.write([{ summary: summarize(sampleProfile({ token: tokens(1, 200)[0] ?? '', time: Date.now() })), json: '{}' }]);
+    await until(() => messages > 0, 'the announcing write was heard');
+    t.is(messages, 1);
+    await writer.stop();
+  } finally {
+    await subscriber.quit();
+  }
 });
 
 test('a message that is not a list of summaries gives none; entries that are not summaries are left out', (t) => {
