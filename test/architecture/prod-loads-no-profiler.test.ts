@@ -2,17 +2,19 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { testKeyPrefix } from '../helpers/test-redis';
+import { useTestRedis } from '../helpers/test-redis';
 import { TYPESCRIPT } from '../helpers/typescript-loader';
 
 const run = promisify(execFile);
+// With debug the fixture starts the profiler, whose token allocator writes under the prefix: deleted after the test.
+const redisForTests = useTestRedis(test, 'loupe-test-prod-loads-no-profiler');
 const FIXTURE = path.resolve(__dirname, '..', 'fixtures', 'loaded-profiler-modules.ts');
 
 /** The modules of src/profiler/ an application loads with `env`, relative to src/profiler/. */
 async function loadedModules(env: Readonly<Record<string, string>>): Promise<string[]> {
   const { stdout } = await run(process.execPath, [...TYPESCRIPT, FIXTURE], {
     cwd: path.resolve(__dirname, '..', '..'),
-    env: { ...process.env, REDIS_PREFIX: testKeyPrefix(), ...env },
+    env: { ...process.env, REDIS_PREFIX: redisForTests.prefix(), ...env },
   });
   return stdout.split('\n').filter((line) => line !== '');
 }

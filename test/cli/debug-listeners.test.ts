@@ -1,8 +1,10 @@
 import test from 'ava';
-import { testKeyPrefix } from '../helpers/test-redis';
+import { useTestRedis } from '../helpers/test-redis';
 import { runLoupe } from './run-loupe';
 
-const env = (): Record<string, string> => ({ REDIS_PREFIX: testKeyPrefix(), APP_ENV: 'test' });
+// The commands start the profiler, whose token allocator writes under the prefix: deleted after the file's tests.
+const redisForTests = useTestRedis(test, 'loupe-test-debug-listeners');
+const env = (): Record<string, string> => ({ REDIS_PREFIX: redisForTests.prefix(), APP_ENV: 'test' });
 
 test('debug:listeners --app prints the demo application\'s listeners of a phase in the order they run', async (t) => {
   const run = await runLoupe(['debug:listeners', '--app', 'demo/demo-app.ts', '--phase', 'kernel.request'], env());

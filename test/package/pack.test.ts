@@ -4,13 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { httpRequest } from '../helpers/http-client';
 import { spawnListening } from '../helpers/spawn-server';
-import { testKeyPrefix } from '../helpers/test-redis';
+import { useTestRedis } from '../helpers/test-redis';
 import { deleteKeys } from '../helpers/test-server';
 import { npmInstall, packedFreshClone, ROOT, run } from './packed-tarball';
 
 const TSC = path.join(ROOT, 'node_modules', '.bin', 'tsc');
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+// The applications and commands run from the tarball write under their prefixes, some after their test's own clean-up (a token block reserved as a process stops): deleted again after the file's tests.
+const redisForTests = useTestRedis(test, 'loupe-test-pack');
 
 let work = '';
 let tarball = '';
@@ -86,7 +88,7 @@ test('the package imports from ES modules and from CommonJS, with the same named
 
 test('npm pack gives a tarball that installs, type-checks and serves the README example application', async (t) => {
   await packed(t);
-  const prefix = testKeyPrefix();
+  const prefix = redisForTests.prefix();
   const dir = path.join(app, 'hello');
   await mkdir(dir);
   try {
@@ -143,7 +145,7 @@ test("the README's tsconfig.json compiles an application with tsc, and its stack
   await writeFile(path.join(dir, 'app.ts'), BOOM_APP);
   // Node's types from the repository: the application would install @types/node itself.
   await run(TSC, ['-p', '.', '--typeRoots', path.join(ROOT, 'node_modules', '@types')], { cwd: dir });
-  const prefix = testKeyPrefix();
+  const prefix = redisForTests.prefix();
   const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'test', REDIS_PREFIX: prefix };
   const server = await spawnListening(['--enable-source-maps', path.join('dist', 'app.js')], { cwd: dir, env, listening: /Listening on http:\/\/127\.0\.0\.1:(\d+)/ });
   try {
@@ -169,7 +171,7 @@ test('npx --package <tarball> loupe-kernel create --from <tarball> writes an app
   t.deepEqual(manifest.dependencies, { 'loupe-kernel': `file:${path.relative(dir, tarball)}` });
   // `npm install` of the generated application as it is: nothing from the registry for Loupe.
   await npmInstall(dir, [], null);
-  const prefix = testKeyPrefix();
+  const prefix = redisForTests.prefix();
   // APP_ENV as the application's user has it: unset, so dev, with debug and the profiler.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'APP_ENV'));
   const env = { ...inherited, PORT: '0', HOST: '127.0.0.1', REDIS_PREFIX: prefix, LOG_FORMAT: 'json' };

@@ -145,7 +145,7 @@ test('the core loads no WebSocket server (uWebSockets.js, ws), nor the kernel\'s
   t.timeout(60_000);
   const { stdout } = await promisify(execFile)(process.execPath, [...TYPESCRIPT, path.resolve(__dirname, '..', '..', 'fixtures', 'loaded-by-profiler-core.ts')], {
     cwd: path.resolve(__dirname, '..', '..', '..'),
-    env: { ...process.env, REDIS_URL, REDIS_PREFIX: testKeyPrefix() },
+    env: { ...process.env, REDIS_URL, REDIS_PREFIX: `${prefix}fixture:` },
   });
   const loaded = stdout.split('\n').filter((line) => line !== '');
   t.true(loaded.includes('src/profiler/core/index.ts'), 'the fixture ran');
