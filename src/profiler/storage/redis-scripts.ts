@@ -50,7 +50,7 @@ for i = 7, #ARGV, 4 do
   redis.call('ZADD', index, ARGV[i + 1], token)
   redis.call('HSET', meta, token, ARGV[i + 2])
   redis.call('HSET', sizes, token, size)
-  rows[#rows + 1] = ARGV[i + 2]
+  if channel ~= '' then rows[#rows + 1] = ARGV[i + 2] end
   stored = stored + 1
 end
 forget(redis.call('ZRANGEBYSCORE', index, '-inf', '(' .. tostring(now - lifetime * 1000)))
@@ -72,7 +72,7 @@ end
 if redis.call('ZCARD', index) == 0 then held = 0 end
 redis.call('SET', total, held)
 redis.call('SET', record, batch .. ' ' .. stored .. ' ' .. replaced, 'EX', lifetime)
-if channel ~= '' and #rows > 0 then redis.call('PUBLISH', channel, '[' .. table.concat(rows, ',') .. ']') end
+if #rows > 0 then redis.call('PUBLISH', channel, '[' .. table.concat(rows, ',') .. ']') end
 return { stored, replaced }
 `;
 
