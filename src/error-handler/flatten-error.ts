@@ -180,6 +180,29 @@ function isCheapToFlatten(error: object): boolean {
   }
 }
 
+/** The causes of an error without one: shared, as they are never changed. */
+const NO_PREVIOUS: readonly FlatErrorEntry[] = Object.freeze([]);
+
+/**
+ * A cheap error (isCheapToFlatten) as flattenUncached gives it, its fields read as they are: one
+ * of Loupe's own, made by stacklessError, whose fields are plain data. An unrouted request's 404
+ * is flattened on every profiled request: the guarded reads cost more than the rest of it.
+ */
+function flattenStackless(error: LoupeError): FlatError {
+  const name = error.constructor.name;
+  const { message, code, statusCode } = error;
+  return {
+    class: name === '' ? className(error) : name,
+    message: typeof message === 'string' ? message : toText(message ?? ''),
+    code: typeof code === 'string' ? code : null,
+    statusCode,
+    statusText: STATUS_TEXT[statusCode] ?? UNKNOWN_STATUS_TEXT,
+    headers: headersOf(error),
+    trace: NO_FRAMES,
+    previous: NO_PREVIOUS,
+  };
+}
+
 /** Flattened errors by error object: the listener, the error page and the profiles share one. */
 const flattened = { withTrace: new WeakMap<object, FlatError>(), withoutTrace: new WeakMap<object, FlatError>() };
 
@@ -191,8 +214,16 @@ const flattened = { withTrace: new WeakMap<object, FlatError>(), withoutTrace: n
  */
 export function flattenError(error: unknown, options: { trace?: boolean } = {}): FlatError {
   const withTrace = options.trace ?? true;
+  const cheap = typeof error === 'object' && error !== null && isCheapToFlatten(error);
+  if (cheap) {
+    try {
+      return flattenStackless(error as LoupeError);
+    } catch {
+      // A subclass's throwing getter: flattened with every read guarded, below.
+    }
+  }
   const cache = withTrace ? flattened.withTrace : flattened.withoutTrace;
-  const cacheable = typeof error === 'object' && error !== null && !isCheapToFlatten(error);
+  const cacheable = typeof error === 'object' && error !== null && !cheap;
   const cached = cacheable ? cache.get(error) : undefined;
   if (cached !== undefined) return cached;
   const flat = flattenUncached(error, withTrace);

@@ -7,6 +7,7 @@ import {
   UnauthorizedHttpError,
 } from '../../src/errors/http-error';
 import { LoupeError } from '../../src/errors/loupe-error';
+import { withoutStackTraces } from '../../src/errors/without-stack-traces';
 
 function throwHere(): never {
   throw new TypeError('thrown here');
@@ -21,6 +22,36 @@ test('an HttpError gives its class, message, code, status and status text', (t) 
   t.is(flat.statusText, 'Not Found');
   t.deepEqual(flat.headers, {});
   t.deepEqual(flat.previous, []);
+});
+
+test('one of Loupe\'s errors made without a stack is flattened as one made with it, but for the trace', (t) => {
+  const message = 'No route found for "GET http://127.0.0.1:8000/x"';
+  const stackless = [
+    withoutStackTraces(() => new NotFoundHttpError(message)),
+    withoutStackTraces(() => new MethodNotAllowedHttpError(['get'], 'nope')),
+    withoutStackTraces(() => new LoupeError('LOUPE_ERR_ROUTING_RESOURCE_NOT_FOUND', 'No routes found for "/x/".')),
+  ];
+  const made = [new NotFoundHttpError(message), new MethodNotAllowedHttpError(['get'], 'nope'), new LoupeError('LOUPE_ERR_ROUTING_RESOURCE_NOT_FOUND', 'No routes found for "/x/".')];
+  stackless.forEach((error, i) => {
+    const flat = flattenError(error);
+    t.deepEqual(flat, { ...flattenError(made[i]), trace: [] });
+    t.deepEqual(flattenError(error, { trace: false }), flat);
+  });
+  t.deepEqual(flattenError(stackless[1]).headers, { Allow: 'GET' });
+});
+
+test('a Proxy around a stackless error whose reads throw is still flattened, its reads guarded', (t) => {
+  const error = withoutStackTraces(() => new NotFoundHttpError('x'));
+  const hostile = new Proxy(error, {
+    get: (target, key, receiver) => {
+      if (key === 'message') throw new Error('no message');
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  const flat = flattenError(hostile);
+  t.is(flat.class, 'NotFoundHttpError');
+  t.is(flat.message, '');
+  t.is(flat.statusCode, 404);
 });
 
 test('HttpError headers are kept: Allow for 405, WWW-Authenticate for 401', (t) => {

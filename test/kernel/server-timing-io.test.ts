@@ -1,5 +1,5 @@
 import test from 'ava';
-import { serverTimingHeader } from '../../src/kernel/server-timing';
+import { durationText, serverTimingHeader } from '../../src/kernel/server-timing';
 import { Trace } from '../../src/kernel/trace';
 import { parseServerTiming } from '../helpers/server-timing';
 
@@ -39,4 +39,16 @@ test('db, http and cache are left out when the request did no such I/O, and come
   t.false(names.includes('http') || names.includes('cache'), header);
   t.deepEqual(names.slice(-2), ['db', 'total']);
   t.is(parseServerTiming(header).find((metric) => metric.name === 'db')?.desc, 'SQL queries');
+});
+
+test('a duration is written to the microsecond, as toFixed(3) writes it', (t) => {
+  const samples = [0, 0.0004, 0.0005, 0.001, 0.009, 0.01, 0.099, 0.1, 0.25, 1, 1.5, 12.3456, 999.9995, 1000, 86_400_000.123];
+  for (let i = 0; i < 500; i++) samples.push(Math.random() * (i % 2 === 0 ? 2 : 5000));
+  for (const ms of samples) t.is(durationText(ms), ms.toFixed(3), String(ms));
+  t.is(durationText(0.042), '0.042');
+  t.is(durationText(12.5), '12.500');
+});
+
+test('what no clock gives is written as toFixed(3) writes it, never as a broken number', (t) => {
+  for (const ms of [-1.5, Number.NaN, Number.POSITIVE_INFINITY, 1e300]) t.is(durationText(ms), ms.toFixed(3));
 });

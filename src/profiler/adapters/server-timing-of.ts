@@ -1,10 +1,10 @@
+import { durationText, quoted } from '../../kernel/server-timing';
 import { OPEN_SPAN, type Trace } from '../../kernel/trace';
 
 /** A character a metric name may not hold (RFC 9110 §5.6.2 token): a state named `error handler` becomes `error_handler`. */
 const NOT_TOKEN = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/g;
 /** The same, to test a name: most are tokens already and need no new string. */
 const HAS_NOT_TOKEN = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
-const NEEDS_ESCAPE = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/;
 
 /** The application's captured I/O, by span category: metric name and description, as Loupe's kernel names them. */
 const IO_METRICS = [
@@ -13,14 +13,8 @@ const IO_METRICS = [
   ['cache', 'Redis commands'],
 ] as const;
 
-/** A quoted-string (RFC 9110 §5.6.4): `"` and `\` escaped, anything outside visible ASCII replaced. */
-function quoted(text: string): string {
-  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
-  return `"${text.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, '\\$&')}"`;
-}
-
 function metric(name: string, duration: number, description?: string): string {
-  const dur = `${HAS_NOT_TOKEN.test(name) ? name.replace(NOT_TOKEN, '_') : name};dur=${duration.toFixed(3)}`;
+  const dur = `${HAS_NOT_TOKEN.test(name) ? name.replace(NOT_TOKEN, '_') : name};dur=${durationText(duration)}`;
   return description === undefined || description === '' ? dur : `${dur};desc=${quoted(description)}`;
 }
 
