@@ -1,5 +1,6 @@
 import test from 'ava';
-import { durationText, serverTimingHeader } from '../../src/kernel/server-timing';
+import { durationText } from '../../src/http/server-timing-text';
+import { serverTimingHeader } from '../../src/kernel/server-timing';
 import { Trace } from '../../src/kernel/trace';
 import { parseServerTiming } from '../helpers/server-timing';
 

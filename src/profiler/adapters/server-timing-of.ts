@@ -1,4 +1,4 @@
-import { durationText, quoted } from '../../kernel/server-timing';
+import { durationText, quoted } from '../../http/server-timing-text';
 import { OPEN_SPAN, type Trace } from '../../kernel/trace';
 
 /** A character a metric name may not hold (RFC 9110 §5.6.2 token): a state named `error handler` becomes `error_handler`. */

@@ -116,15 +116,20 @@ test('profiler:check --route NAME checks only that route, and exits 1 when no pr
 test('profiler:check --since DURATION checks only the requests of that window', async (t) => {
   const over = await runMain(['profiler:check', '--since', '1h', '--no-n-plus-one'], env);
   t.is(over.code, 1, over.stderr);
-  // Past the requests of the setup, then one within budget, of no route (the other tests count the routes' profiles): the only one of the last second.
-  await sleep(1100);
+  // Past the requests of the setup, then one within budget, of no route (the other tests count the routes' profiles): the
+  // only one of a window of whole seconds that starts at least half a second before it and at most 1.5 s before, so
+  // after every request of the setup, 2.5 s older.
+  await sleep(2500);
+  const before = Date.now();
   const fresh = await profiledRequest(app.io, { path: '/nowhere' });
-  const run = await runMain(['profiler:check', '--since', '1s', '--no-n-plus-one', '--json'], env);
+  const since = (): string => `${Math.ceil((Date.now() - before + 500) / 1000)}s`;
+  const window = since();
+  const run = await runMain(['profiler:check', '--since', window, '--no-n-plus-one', '--json'], env);
   t.is(run.code, 0, run.stdout);
   t.is(run.stdout, '[]\n');
   // The 404 and its error page's sub-request: a sub-request's queries are checked as well.
-  t.is(run.stderr, '2 profiles of the last 1s within budget (no N+1).\n');
-  const all = await runMain(['profiler:check', '--since', '1s', '--max-duration-ms', '0', '--json'], env);
+  t.is(run.stderr, `2 profiles of the last ${window} within budget (no N+1).\n`);
+  const all = await runMain(['profiler:check', '--since', since(), '--max-duration-ms', '0', '--json'], env);
   t.is(all.code, 1);
   const listed = (JSON.parse(all.stdout) as { token: string }[]).map((violation) => violation.token);
   t.deepEqual(listed.sort(), [fresh.profile.token, ...fresh.profile.children].sort());

@@ -65,7 +65,7 @@ test.before(async () => {
   for (let i = 0; i < 5; i++) await send(`hello${i}`, `/hello/h${i}-${mark}`);
   await send('missing', `/missing-${mark}`);
   await send('boom', `/boom?m=${mark}`);
-  await send('slow', `/slow?ms=120&m=${mark}`);
+  await send('slow', `/slow?ms=600&m=${mark}`);
   await send('favicon', `/favicon.ico?m=${mark}`);
   await abandon(`/slow?ms=400&m=${mark}&gone=1`);
   // Every profile stored: 9 main requests, 3 error sub-requests (404, 500, favicon's 404), the aborted one.
