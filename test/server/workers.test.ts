@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import test from 'ava';
 import Redis from 'ioredis';
@@ -21,6 +22,20 @@ interface WorkerStatusJson {
 interface StatusJson {
   readonly worker: number;
   readonly workers: readonly WorkerStatusJson[];
+}
+
+/**
+ * Resolves once the process `pid` has died: reaped, or a zombie (whose sockets are closed), so that
+ * no new connection can reach its listening socket. A killed process may take a moment to be torn
+ * down on a busy machine.
+ */
+async function gone(pid: number, timeoutMs = 10_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    // The state follows the command name in parentheses: `Z` for a zombie.
+    if (stat === null || stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return;
+  }
+  throw new Error(`Process ${pid} was still alive ${timeoutMs} ms after SIGKILL.`);
 }
 
 async function status(port: number): Promise<StatusJson> {
@@ -183,6 +198,7 @@ test.serial('WORKERS=2: a worker killed with SIGKILL is logged and restarted in 
     if (victim === undefined) throw new Error('No second worker.');
     const firstKill = Date.now();
     process.kill(victim.pid, 'SIGKILL');
+    await gone(victim.pid);
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The survivor takes every new connection meanwhile.
     const during = await requests(server.port, '/hello/anna', 16);
