@@ -16,30 +16,26 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 there=$(cd "$other" && pwd)
 command -v wrk > /dev/null || { echo "wrk is missing: make test-tools" >&2; exit 1; }
 for dir in "$here" "$there"; do [ -f "$dir/dist/demo/main.js" ] || { echo "No build in $dir: run npm run build there." >&2; exit 1; }; done
-# PROFILER_SOURCE_ROOT: the demo's own source, as an application's whose copy of Loupe is in node_modules (its frames get no source lines).
-if [ "$mode" = debug ]; then settings=(APP_ENV=dev APP_DEBUG=1 PROFILER_MAX_PROFILES=1000000 PROFILER_SOURCE_ROOT=demo); else settings=(APP_ENV=prod APP_DEBUG=0 APP_SECRET=ab-bench-secret); fi
-# fastify: bench/servers/fastify-loupe.js of this checkout, with each checkout's build of the plugin, profiles in Redis.
-server=(node dist/demo/main.js)
-if [ "$mode" = fastify ]; then settings=(REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}" PROFILER_MAX_PROFILES=1000000); server=(node "$here/bench/servers/fastify-loupe.js"); fi
+source "$here/bench/micro/servers.sh"
+# fastify: bench/servers/fastify-loupe.js of this checkout, with each checkout's build of the plugin.
+mode_server "$mode" "$here/dist" || { echo "usage: ab.sh <other-checkout> <prod|debug|fastify> <path> [rounds] [seconds]" >&2; exit 1; }
+server_a=("${server[@]}")
+mode_server "$mode" "$there/dist"
+server_b=("${server[@]}")
 prefix="loupe-ab:$$:"
-free_port() { node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'; }
 port_a=$(free_port); port_b=$(free_port)
+redis=${REDIS_URL:-redis://127.0.0.1:6379}
 # Each server's log goes to a pipe that is read, as in `make bench` (LOG_LEVEL=warn: a line per 4xx).
-(cd "$here" && exec env "${settings[@]}" LOG_LEVEL=warn REDIS_PREFIX="${prefix}a:" HOST=127.0.0.1 PORT="$port_a" LOUPE_BUILD="$here/dist" "${server[@]}" > >(cat > /dev/null)) & pid_a=$!
-(cd "$there" && exec env "${settings[@]}" ${B_ENV:-} LOG_LEVEL=warn REDIS_PREFIX="${prefix}b:" HOST=127.0.0.1 PORT="$port_b" LOUPE_BUILD="$there/dist" "${server[@]}" > >(cat > /dev/null)) & pid_b=$!
+(cd "$here" && exec env "${settings[@]}" REDIS_URL="$redis" LOG_LEVEL=warn REDIS_PREFIX="${prefix}a:" HOST=127.0.0.1 PORT="$port_a" LOUPE_BUILD="$here/dist" node "${server_a[@]}" > >(cat > /dev/null)) & pid_a=$!
+(cd "$there" && exec env "${settings[@]}" ${B_ENV:-} REDIS_URL="$redis" LOG_LEVEL=warn REDIS_PREFIX="${prefix}b:" HOST=127.0.0.1 PORT="$port_b" LOUPE_BUILD="$there/dist" node "${server_b[@]}" > >(cat > /dev/null)) & pid_b=$!
 cleanup() {
   kill "$pid_a" "$pid_b" 2> /dev/null || true
   wait "$pid_a" "$pid_b" 2> /dev/null || true
-  if [ "$mode" != prod ] && command -v redis-cli > /dev/null; then
-    redis-cli -u "${REDIS_URL:-redis://127.0.0.1:6379}" --scan --pattern "${prefix}*" | xargs -r -n 500 redis-cli -u "${REDIS_URL:-redis://127.0.0.1:6379}" unlink > /dev/null
-  fi
+  if [ "$mode" != prod ]; then remove_keys "$prefix"; fi
 }
 trap cleanup EXIT
-for port in "$port_a" "$port_b"; do
-  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
-done
+wait_serving "$port_a"; wait_serving "$port_b"
 ticks=$(getconf CLK_TCK)
-cpu_of() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # µs of server CPU per request, for one load of `seconds` on the server of pid $1 and port $2.
 measure() {
   local before after requests

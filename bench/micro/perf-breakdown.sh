@@ -14,16 +14,12 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${LOUPE_BUILD:-$here/dist}
 for tool in perf wrk; do command -v "$tool" > /dev/null || { echo "$tool is missing (perf: apt-get install linux-perf; wrk: make test-tools)" >&2; exit 1; }; done
 [ -f "$build/demo/main.js" ] || { echo "No build in $build: run npm run build." >&2; exit 1; }
-case "$mode" in
-  debug) settings=(APP_ENV=dev APP_DEBUG=1 PROFILER_MAX_PROFILES=1000000 PROFILER_SOURCE_ROOT=demo); server=("$build/demo/main.js") ;;
-  prod) settings=(APP_ENV=prod APP_DEBUG=0 APP_SECRET=perf-breakdown-secret); server=("$build/demo/main.js") ;;
-  fastify) settings=(PROFILER_MAX_PROFILES=1000000); server=("$here/bench/servers/fastify-loupe.js") ;;
-  *) echo "usage: perf-breakdown.sh <fastify|debug|prod> [path] [seconds]" >&2; exit 1 ;;
-esac
+source "$here/bench/micro/servers.sh"
+mode_server "$mode" "$build" || { echo "usage: perf-breakdown.sh <fastify|debug|prod> [path] [seconds]" >&2; exit 1; }
 redis=${REDIS_URL:-redis://127.0.0.1:6379}
 prefix="loupe-perf:$$:"
 out=$(mktemp -d)
-port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
+port=$(free_port)
 # --perf-basic-prof: V8 writes /tmp/perf-<pid>.map, which names the JIT-compiled functions in the samples.
 (cd "$here" && exec env "${settings[@]}" REDIS_URL="$redis" LOG_LEVEL=warn REDIS_PREFIX="$prefix" HOST=127.0.0.1 PORT="$port" LOUPE_BUILD="$build" \
   node --perf-basic-prof "${server[@]}" > /dev/null 2>&1) & pid=$!
@@ -31,19 +27,16 @@ cleanup() {
   kill "$pid" 2> /dev/null || true
   wait "$pid" 2> /dev/null || true
   rm -rf "$out" "/tmp/perf-$pid.map"
-  if [ "$mode" != prod ] && command -v redis-cli > /dev/null; then
-    redis-cli -u "$redis" --scan --pattern "${prefix}*" | xargs -r -n 500 redis-cli -u "$redis" unlink > /dev/null
-  fi
+  if [ "$mode" != prod ]; then remove_keys "$prefix"; fi
 }
 trap cleanup EXIT
-for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+wait_serving "$port"
 wrk -t1 -c64 -d3s "http://127.0.0.1:$port$path" > /dev/null
-cpu_of() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
-before=$(cpu_of)
+before=$(cpu_of "$pid")
 perf record -F 999 -g -p "$pid" -o "$out/perf.data" -- sleep "$seconds" > /dev/null 2>&1 & recorder=$!
 requests=$(wrk -t1 -c64 -d"${seconds}s" "http://127.0.0.1:$port$path" | awk '/requests in/ { print $1 }')
 wait "$recorder" || true
-after=$(cpu_of)
+after=$(cpu_of "$pid")
 us=$(awk -v c=$((after - before)) -v r="$requests" -v t="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", c * 1e6 / t / r }')
 echo "$mode $path: $requests requests in ${seconds} s, $us µs CPU per request"
 perf script -i "$out/perf.data" -F ip,sym 2> /dev/null | node "$here/bench/micro/perf-phases.js" "$us"

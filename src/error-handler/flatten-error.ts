@@ -219,7 +219,7 @@ export function flattenError(error: unknown, options: { trace?: boolean } = {}):
     try {
       return flattenStackless(error as LoupeError);
     } catch {
-      // A subclass's throwing getter: flattened with every read guarded, below.
+      // A Proxy around one whose traps throw: flattened with every read guarded, below.
     }
   }
   const cache = withTrace ? flattened.withTrace : flattened.withoutTrace;

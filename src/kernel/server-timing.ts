@@ -1,18 +1,5 @@
-import { durationText, quoted } from '../http/server-timing-text';
+import { IO_METRICS, serverTimingMetric } from '../http/server-timing-text';
 import { OPEN_SPAN, type SpanRecord, type Trace } from './trace';
-
-/** A metric; the description only where the name does not say it all, to keep the header short. */
-function metric(name: string, duration: number, description?: string): string {
-  const dur = `${name};dur=${durationText(duration)}`;
-  return description === undefined ? dur : `${dur};desc=${quoted(description)}`;
-}
-
-/** The application's captured I/O, by span category: metric name and description. */
-const IO_METRICS = [
-  ['db', 'db', 'SQL queries'],
-  ['http', 'http', 'outgoing HTTP calls'],
-  ['cache', 'cache', 'Redis commands'],
-] as const;
 
 type IoCategory = (typeof IO_METRICS)[number][0];
 
@@ -51,14 +38,14 @@ export function serverTimingHeader(trace: Trace): string {
   }
   const metrics: string[] = [];
   for (const [name, total] of phases) {
-    if (name === 'error_sub_request') metrics.push(metric('sub_request', total, 'error sub-request'));
-    else metrics.push(metric(name, total));
-    if (name === 'kernel.controller_arguments' && controllerName !== '') metrics.push(metric('controller', controller, controllerName));
+    if (name === 'error_sub_request') metrics.push(serverTimingMetric('sub_request', total, 'error sub-request'));
+    else metrics.push(serverTimingMetric(name, total));
+    if (name === 'kernel.controller_arguments' && controllerName !== '') metrics.push(serverTimingMetric('controller', controller, controllerName));
   }
-  if (session > 0) metrics.push(metric('session', session, 'session load and save'));
-  for (const [category, name, description] of IO_METRICS) {
-    if (io[category] > 0) metrics.push(metric(name, io[category], description));
+  if (session > 0) metrics.push(serverTimingMetric('session', session, 'session load and save'));
+  for (const [category, description] of IO_METRICS) {
+    if (io[category] > 0) metrics.push(serverTimingMetric(category, io[category], description));
   }
-  metrics.push(metric('total', now));
+  metrics.push(serverTimingMetric('total', now));
   return metrics.join(', ');
 }

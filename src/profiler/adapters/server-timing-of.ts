@@ -1,22 +1,5 @@
-import { durationText, quoted } from '../../http/server-timing-text';
+import { IO_METRICS, serverTimingMetric } from '../../http/server-timing-text';
 import { OPEN_SPAN, type Trace } from '../../kernel/trace';
-
-/** A character a metric name may not hold (RFC 9110 §5.6.2 token): a state named `error handler` becomes `error_handler`. */
-const NOT_TOKEN = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/g;
-/** The same, to test a name: most are tokens already and need no new string. */
-const HAS_NOT_TOKEN = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
-
-/** The application's captured I/O, by span category: metric name and description, as Loupe's kernel names them. */
-const IO_METRICS = [
-  ['db', 'SQL queries'],
-  ['http', 'outgoing HTTP calls'],
-  ['cache', 'Redis commands'],
-] as const;
-
-function metric(name: string, duration: number, description?: string): string {
-  const dur = `${HAS_NOT_TOKEN.test(name) ? name.replace(NOT_TOKEN, '_') : name};dur=${durationText(duration)}`;
-  return description === undefined || description === '' ? dur : `${dur};desc=${quoted(description)}`;
-}
 
 /**
  * The `Server-Timing` value (https://www.w3.org/TR/server-timing/) of a request of another
@@ -51,12 +34,12 @@ export function serverTimingOf(trace: Trace): string {
     }
   }
   let header = '';
-  for (const [name, total] of states) header += `${metric(name, total, handlers?.get(name))}, `;
+  for (const [name, total] of states) header += `${serverTimingMetric(name, total, handlers?.get(name))}, `;
   if (io !== null) {
     for (const [category, description] of IO_METRICS) {
       const total = io.get(category);
-      if (total !== undefined) header += `${metric(category, total, description)}, `;
+      if (total !== undefined) header += `${serverTimingMetric(category, total, description)}, `;
     }
   }
-  return `${header}${metric('total', now)}`;
+  return `${header}${serverTimingMetric('total', now)}`;
 }
