@@ -16,6 +16,7 @@ import {
   type StoredProfile,
 } from './profile-storage';
 import { summaryFilter } from './summary-filter';
+import { WireBlock } from './wire-arena';
 
 export interface MemoryProfileStorageOptions {
   /** Seconds a profile lives. */
@@ -86,7 +87,9 @@ export class MemoryProfileStorage implements ProfileStorage {
     const now = Date.now();
     let replaced = 0;
     for (const profile of profiles) {
-      const { summary, json } = profile;
+      const { summary } = profile;
+      // This storage prepares nothing; a profile prepared by another keeps its JSON's bytes.
+      const json = profile.json instanceof WireBlock ? profile.json.jsonBytes() : profile.json;
       const row = searchRowOf(profile);
       if (this.#remove(summary.token)) replaced += 1;
       const size = Buffer.byteLength(row) + (typeof json === 'string' ? Buffer.byteLength(json) : json.length);

@@ -1,12 +1,17 @@
 import { type ProfileSummary } from '../profile';
+import { type WireBlock } from './wire-arena';
 
 /** A profile to store: its search row and its serialized JSON. */
 export interface StoredProfile {
   readonly summary: ProfileSummary;
   /** The summary's JSON, the search row stored, when it is serialized already (the writer's, which announces it to live lists too); else the storage serializes the summary. */
   readonly row?: string;
-  /** The profile's JSON, as text or as its UTF-8 bytes, stored as they are (the writer hands a small profile over as text, a larger one as bytes: see encodeWithinBudget). */
-  readonly json: string | Buffer;
+  /**
+   * The profile's JSON, as text or as its UTF-8 bytes, stored as they are (the writer hands a small
+   * profile over as text, a larger one as bytes: see encodeWithinBudget); or, once a storage
+   * prepared it (`prepare`), already encoded for that storage's wire.
+   */
+  readonly json: string | Buffer | WireBlock;
 }
 
 /** The search row a storage keeps of `profile`: the one given, else its summary serialized. */
@@ -110,6 +115,12 @@ export type ReadResult =
 export interface ProfileStorage {
   /** Stores a batch; answers how many replaced a profile still stored under the same token. */
   write(profiles: readonly StoredProfile[], batch?: BatchId): Promise<BatchOutcome>;
+  /**
+   * The profile made ready to be written as it is queued, where a storage gains by it (Redis:
+   * encoded at once into pooled bytes, see wire-arena.ts). A prepared profile is written by the
+   * storage that prepared it, once.
+   */
+  prepare?(profile: StoredProfile): StoredProfile;
   /**
    * What was stored of `batch`, whose profiles had `tokens`: each part counts when its record
    * names the batch (it is the last its writer stored there), else its tokens are not stored.

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { Command } from 'ioredis';
 import { type RedisClient } from '../../redis/redis-client';
 import { type ProfileSummary } from '../profile';
 import { mergeSearchPages, readGroupPage } from './merge-search-pages';
@@ -19,6 +21,7 @@ import {
 } from './profile-storage';
 import { PROFILER_DEFAULTS } from '../profiler-config';
 import { FIND_SCRIPT, PURGE_SCRIPT, WRITE_SCRIPT } from './redis-scripts';
+import { WireArena, WireBlock } from './wire-arena';
 
 export interface RedisProfileStorageOptions {
   readonly redis: RedisClient;
@@ -48,13 +51,41 @@ type ScriptRedis = RedisClient & {
 };
 
 /**
- * Most characters of profiles' JSON one write script call takes as text. The client sends a
+ * For profiles not prepared (written by tools and tests; the writer's are bytes already, see
+ * prepare): most characters of profiles' JSON one write script call takes as text. The client sends a
  * command of text arguments as one string, which the socket flattens and encodes once: for a
  * batch of some 60 small profiles (150 KB) that costs less than copying each profile's bytes into
  * one buffer, for 256 of them (the kernel's batches under load) about 10 % more instructions per
  * request (bench/micro/instructions.sh /hello/anna debug). Past it, the text is encoded to bytes first.
  */
 const TEXT_COMMAND_CHARACTERS = 192 * 1024;
+
+const WRITE_SCRIPT_SHA = createHash('sha1').update(WRITE_SCRIPT).digest('hex');
+
+/** Keys the write script takes (see #writeGroup's arguments). */
+const WRITE_SCRIPT_KEYS = 6;
+
+/** A bulk string of RESP. */
+function bulk(value: string): string {
+  return `$${Buffer.byteLength(value)}\r\n${value}\r\n`;
+}
+
+/**
+ * The write script called with arguments encoded already: its bytes are the command's (ioredis
+ * sends what toWritable answers), its `args` name the keys, as a Redis Cluster routes by them.
+ */
+class EncodedScriptCommand extends Command {
+  readonly #bytes: Buffer;
+
+  constructor(name: 'evalsha' | 'eval', keys: readonly string[], bytes: Buffer) {
+    super(name, [name === 'evalsha' ? WRITE_SCRIPT_SHA : WRITE_SCRIPT, keys.length, ...keys]);
+    this.#bytes = bytes;
+  }
+
+  override toWritable(): Buffer {
+    return this.#bytes;
+  }
+}
 
 /**
  * Profiles in Redis (layout in the README), in groups of keys that share a hash tag on a
@@ -76,6 +107,7 @@ export class RedisProfileStorage implements ProfileStorage {
   readonly #maxProfiles: number;
   readonly #maxBytes: number;
   readonly #liveChannel: string;
+  readonly #wire = new WireArena();
 
   constructor(options: RedisProfileStorageOptions) {
     const redis = options.redis as ScriptRedis;
@@ -115,19 +147,58 @@ export class RedisProfileStorage implements ProfileStorage {
   }
 
   async #writeGroup(keys: ProfileGroupKeys, profiles: readonly StoredProfile[], batch: BatchId, now: number): Promise<BatchOutcome> {
-    // A profile given as bytes is written as it is (ioredis copies Buffers into the command). One
-    // given as text is too, unless the command would take too much text (see TEXT_COMMAND_CHARACTERS).
+    // Prepared profiles (the writer's) are bytes for the wire already. Otherwise a profile given as
+    // bytes is written as it is (ioredis copies Buffers into the command), and one given as text is
+    // too, unless the command would take too much text (see TEXT_COMMAND_CHARACTERS).
+    const scriptKeys = [keys.index, keys.meta, keys.sizes, keys.bytes, keys.writer(batch.writer), keys.profilePrefix];
+    const settings = [this.#lifetime, this.#maxProfiles, this.#maxBytes, now, batch.number, this.#liveChannel];
+    const blocks = profiles.map(({ json }) => json).filter((json): json is WireBlock => json instanceof WireBlock);
+    if (blocks.length === profiles.length) return this.#writeEncoded(scriptKeys, settings, blocks);
     let text = 0;
     for (const { json } of profiles) if (typeof json === 'string') text += json.length;
     const asBytes = text > TEXT_COMMAND_CHARACTERS;
-    const args: (string | number | Buffer)[] = [keys.index, keys.meta, keys.sizes, keys.bytes, keys.writer(batch.writer), keys.profilePrefix];
-    args.push(this.#lifetime, this.#maxProfiles, this.#maxBytes, now, batch.number, this.#liveChannel);
+    const args: (string | number | Buffer)[] = [...scriptKeys, ...settings];
     for (const profile of profiles) {
       const { summary, json } = profile;
-      args.push(summary.token, summary.time, searchRowOf(profile), asBytes && typeof json === 'string' ? Buffer.from(json, 'utf8') : json);
+      const value = json instanceof WireBlock ? json.jsonBytes() : asBytes && typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
+      args.push(summary.token, summary.time, searchRowOf(profile), value);
     }
     const [stored, replaced] = await this.#redis.loupeWriteProfiles(...args);
     return { stored, replaced };
+  }
+
+  /**
+   * The write script called with prepared profiles, their bytes joined after the command's first
+   * arguments: EVALSHA, then EVAL once if Redis does not have the script (restarted, flushed, or
+   * another node of a cluster).
+   */
+  async #writeEncoded(keys: readonly string[], settings: readonly (string | number)[], blocks: readonly WireBlock[]): Promise<BatchOutcome> {
+    const count = 3 + keys.length + settings.length + 4 * blocks.length;
+    const fixed = `${bulk(String(WRITE_SCRIPT_KEYS))}${[...keys, ...settings.map(String)].map(bulk).join('')}`;
+    const bySha = `*${count}\r\n${bulk('evalsha')}${bulk(WRITE_SCRIPT_SHA)}${fixed}`;
+    const wire = this.#wire.command(bySha, blocks);
+    let answered = false;
+    try {
+      const [stored, replaced] = (await this.#redis.sendCommand(new EncodedScriptCommand('evalsha', keys, wire.bytes))) as [number, number];
+      answered = true;
+      return { stored, replaced };
+    } catch (error) {
+      if (!String(error).includes('NOSCRIPT')) throw error;
+    } finally {
+      wire.done(answered);
+    }
+    // Rare: the bytes are copied once more, after the script's text.
+    const withScript = Buffer.concat([Buffer.from(`*${count}\r\n${bulk('eval')}${bulk(WRITE_SCRIPT)}${fixed}`), wire.bytes.subarray(Buffer.byteLength(bySha))]);
+    const [stored, replaced] = (await this.#redis.sendCommand(new EncodedScriptCommand('eval', keys, withScript))) as [number, number];
+    return { stored, replaced };
+  }
+
+  /** The profile's arguments to the write script, encoded now into pooled bytes (see wire-arena.ts). */
+  prepare(profile: StoredProfile): StoredProfile {
+    const { summary, json } = profile;
+    if (json instanceof WireBlock) return profile;
+    const row = searchRowOf(profile);
+    return { summary, row, json: this.#wire.encode(summary.token, summary.time, row, json) };
   }
 
   async batchOutcome(batch: BatchId, tokens: readonly string[]): Promise<BatchSettlement> {

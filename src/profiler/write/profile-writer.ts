@@ -47,7 +47,7 @@ export interface WriterStats {
 
 const TOMBSTONES_KEPT = 10_000;
 
-/** A profile waiting to be stored: already serialized, so that its objects die young. */
+/** A profile waiting to be stored: already serialized (and prepared for its storage), so that its objects die young. */
 interface QueuedProfile extends StoredProfile {
   readonly token: string;
   /** Its search row's JSON: stored in the index, then announced to the live lists. */
@@ -148,7 +148,9 @@ export class ProfileWriter {
     let queued: QueuedProfile;
     try {
       const summary = summarize(profile);
-      queued = { token: profile.token, summary, row: JSON.stringify(summary), json: encodeWithinBudget(profile, this.#maxProfileBytes) };
+      const row = JSON.stringify(summary);
+      const stored: StoredProfile = { summary, row, json: encodeWithinBudget(profile, this.#maxProfileBytes) };
+      queued = { token: profile.token, row, ...(this.#storage.prepare?.(stored) ?? stored) };
     } catch (error) {
       this.#drop([profile], `The profile could not be serialized: ${String(error)}`);
       return;

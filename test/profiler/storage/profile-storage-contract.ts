@@ -131,7 +131,7 @@ export function profileStorageContract(test: DeclareTest, name: string, create: 
       return { summary, json: JSON.stringify({ token: summary.token, padding: 'x'.repeat(2_000) }) };
     });
     for (const one of written) await storage.write([one]);
-    const size = (one: StoredProfile): number => Buffer.byteLength(JSON.stringify(one.summary)) + Buffer.byteLength(one.json);
+    const size = (one: { summary: StoredProfile['summary']; json: string }): number => Buffer.byteLength(JSON.stringify(one.summary)) + Buffer.byteLength(one.json);
     let kept = 0;
     let bytes = 0;
     for (const one of [...written].reverse()) {

@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import test from 'ava';
 import type Redis from 'ioredis';
+import { type BatchId, type StoredProfile } from '../../../src/profiler/storage/profile-storage';
 import { RedisProfileStorage } from '../../../src/profiler/storage/redis-profile-storage';
+import { WRITE_SCRIPT } from '../../../src/profiler/storage/redis-scripts';
 import { useTestRedis } from '../../helpers/test-redis';
 import { profileStorageContract } from './profile-storage-contract';
 
@@ -9,6 +12,22 @@ const testRedis = useTestRedis(test, 'loupe-test-profile-storage');
 profileStorageContract(test, 'RedisProfileStorage', async ({ maxProfiles, maxBytes, lifetime }) => {
   const redis = await testRedis.client('loupe-test');
   return new RedisProfileStorage({ redis, prefix: testRedis.prefix(), maxProfiles, maxBytes, lifetime });
+});
+
+/** The storage as the writer drives it: every profile prepared (encoded to pooled bytes) before it is written. */
+function writingPrepared(storage: RedisProfileStorage): RedisProfileStorage {
+  return new Proxy(storage, {
+    get(target, property) {
+      if (property === 'write') return (profiles: readonly StoredProfile[], batch?: BatchId) => target.write(profiles.map((profile) => target.prepare(profile)), batch);
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+profileStorageContract(test, 'RedisProfileStorage, profiles prepared as the writer queues them', async ({ maxProfiles, maxBytes, lifetime }) => {
+  const redis = await testRedis.client('loupe-test');
+  return writingPrepared(new RedisProfileStorage({ redis, prefix: testRedis.prefix(), maxProfiles, maxBytes, lifetime }));
 });
 
 test('the key layout is the documented one', async (t) => {
@@ -91,4 +110,52 @@ test('profiles given as text, as bytes, and a batch of more text than one comman
   const odd = texts[1];
   if (odd === undefined) return t.fail();
   t.is(Number(await redis.hget(`${prefix}profiler:sizes`, odd.summary.token)), Buffer.byteLength(odd.json) + Buffer.byteLength(JSON.stringify(odd.summary)));
+});
+
+test('prepared profiles (text, bytes, characters of two to four bytes, one larger than a pooled buffer) are stored exactly, sizes in bytes', async (t) => {
+  const { redis, prefix, storage } = await freshStorage(100_000_000);
+  const now = Date.now();
+  const texts = Array.from({ length: 50 }, (_, i) => stored((0xd00000 + i).toString(16), now + i, 3_000)).map((profile, i) => (i % 2 === 0 ? profile : { ...profile, json: profile.json.replace(/x{10}$/, 'é€😀') }));
+  const large = stored('d10000', now + 100, 1_500_000);
+  const bytes = stored('d10001', now + 101, 10);
+  const unicodeRow = { ...stored('d10002', now + 102, 10), summary: { ...stored('d10002', now + 102, 10).summary, url: 'http://h/été/€' } };
+  const batch = [...texts, large, { summary: bytes.summary, json: Buffer.from(bytes.json, 'utf8') }, unicodeRow];
+  t.deepEqual(await storage.write(batch.map((profile) => storage.prepare(profile))), { stored: 53, replaced: 0 });
+  for (const { summary, json } of [...texts.slice(0, 2), large, bytes, unicodeRow]) t.is(await redis.get(`${prefix}profile:${summary.token}`), json);
+  t.deepEqual(JSON.parse((await redis.hget(`${prefix}profiler:meta`, 'd10002')) ?? 'null'), unicodeRow.summary);
+  const odd = texts[1];
+  if (odd === undefined) return t.fail();
+  t.is(Number(await redis.hget(`${prefix}profiler:sizes`, odd.summary.token)), Buffer.byteLength(odd.json) + Buffer.byteLength(JSON.stringify(odd.summary)));
+});
+
+test('prepared profiles whose pooled buffers are reused batch after batch, prepared ahead of their writes, all read back exactly', async (t) => {
+  const redis = await testRedis.client('loupe-test');
+  const prefix = testRedis.prefix();
+  const storage = new RedisProfileStorage({ redis, prefix, maxProfiles: 10_000, lifetime: 600, maxBytes: 1_000_000_000 });
+  const now = Date.now();
+  let next = 0;
+  // 100 profiles of about 2 KB a batch, 3,000 profiles in all: each pooled buffer serves many batches.
+  const prepareBatch = (): StoredProfile[] => Array.from({ length: 100 }, () => stored((0xe00000 + next).toString(16), now + next++, 2_000 + (next % 7))).map((profile) => storage.prepare(profile));
+  let ahead = prepareBatch();
+  for (let round = 0; round < 29; round++) {
+    const written = ahead;
+    ahead = prepareBatch();
+    t.deepEqual(await storage.write(written), { stored: 100, replaced: 0 });
+  }
+  t.deepEqual(await storage.write(ahead), { stored: 100, replaced: 0 });
+  t.is(await redis.zcard(`${prefix}profiler:index`), 3_000);
+  for (let i = 0; i < 3_000; i += 37) {
+    const expected = stored((0xe00000 + i).toString(16), now + i, 2_000 + ((i + 1) % 7));
+    t.is(await redis.get(`${prefix}profile:${expected.summary.token}`), expected.json);
+  }
+});
+
+test('prepared profiles are stored when Redis no longer has the write script (restarted or flushed): it is sent once with EVAL', async (t) => {
+  const { redis, prefix, storage } = await freshStorage(100_000_000);
+  const profile = stored('f00001', Date.now(), 100);
+  await redis.script('FLUSH');
+  t.deepEqual(await storage.write([storage.prepare(profile)]), { stored: 1, replaced: 0 });
+  t.is(await redis.get(`${prefix}profile:f00001`), profile.json);
+  // EVAL loaded it again: the next write goes by its SHA.
+  t.deepEqual(await redis.script('EXISTS', createHash('sha1').update(WRITE_SCRIPT).digest('hex')), [1]);
 });
