@@ -165,8 +165,16 @@ test.serial('retention on a cluster holds per group: each of the 16 groups keeps
     const profiler = server.profiler;
     if (profiler === null) return t.fail('the profiler is on in debug');
     const keys = new ProfileKeys({ prefix: server.config.redis.prefix, groups: 16, hashTags: true });
-    // One at a time, so that the order sent is the order of the start times.
-    const tokens = tokensOf(await traffic(server.port, 160, '/hello/anna', 1));
+    // One at a time, each in a millisecond of its own, so that the order sent is the order of the
+    // start times (within one millisecond, retention orders by token, as Redis orders equal scores).
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const samples = [];
+    for (let i = 0; i < 160; i++) {
+      samples.push(await timedGet(server.port, '/hello/anna', {}, agent));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    agent.destroy();
+    const tokens = tokensOf(samples);
     await profiler.writer.whenIdle();
     t.is(profiler.stats().writer.stored, 160);
     const held = await Promise.all(keys.groups.map((group) => server.redis.zcard(group.index)));

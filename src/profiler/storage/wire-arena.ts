@@ -2,10 +2,10 @@
  * Profiles on their way to Redis, as the bytes of the write script's arguments (RESP bulk strings),
  * encoded once as each profile is queued into pooled buffers that live outside V8's heap.
  *
- * Why: a profile waits some 15 ms under load between being queued and its batch's answer (the
+ * Why: under load a profile waits some 15 ms between being queued and its batch's answer (the
  * previous batch's turn, then its own). Kept as JavaScript strings, the queued profiles and the
- * command text ioredis builds of them are alive at every scavenge, which copies them and promotes
- * them to the old generation: twice what OpenTelemetry's spans cost a Fastify 404 in collector time
+ * command text ioredis builds of them were alive at every scavenge, which copied them and promoted
+ * them to the old generation: a Fastify 404's scavenges had twice the survivors of OpenTelemetry's
  * (`bench/micro/gc-trace.sh`). As pooled bytes, the scavenger sees one small object a profile. Fresh
  * buffers for every batch would not do: V8 answers external memory that keeps growing with full
  * collections. So both the arenas profiles are encoded into and the commands' buffers are reused.
