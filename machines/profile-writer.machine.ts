@@ -13,7 +13,7 @@ const notProvided = (): never => {
 
 /**
  * The long-lived actor that stores finished profiles: it writes queued profiles in batches, one
- * batch in flight at a time, and while the storage (Redis) is unreachable drops what arrives
+ * batch in flight at a time (as long as profiles keep coming, without leaving `writing`), and while the storage (Redis) is unreachable drops what arrives
  * (counting it) until it is back. A batch whose write failed is held, not counted: it may have
  * run all the same (a timeout), so recovering asks the storage for its outcome first. The queue
  * itself lives in src/profiler/write/profile-writer.ts. A storage in memory is never lost: its
@@ -56,7 +56,7 @@ export const profileWriterMachine = setup({
       },
     },
     writing: {
-      description: 'One batch is being written to the storage.',
+      description: 'Queued profiles are being written to the storage, one batch at a time, until none is left.',
       invoke: {
         src: 'writeBatch',
         onDone: [{ guard: 'hasQueued', target: 'writing', reenter: true }, { target: 'idle' }],

@@ -101,7 +101,7 @@ export class ProfileWriter {
       },
       guards: { hasQueued: () => this.#queue.length > 0, isStorageReady: () => options.connection === undefined || options.connection.status === 'ready' },
       actors: {
-        writeBatch: fromPromise(() => this.#writeBatch()),
+        writeBatch: fromPromise(({ signal }) => this.#writeQueued(signal)),
         recover: fromPromise(() => this.#recover()),
       },
     });
@@ -178,6 +178,14 @@ export class ProfileWriter {
     await Promise.race([this.whenIdle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
     this.#actor.send({ type: 'writer.stop' });
+  }
+
+  /**
+   * Writes batches, one at a time, until the queue is empty (or the writer stops): under load the
+   * writer stays in `writing` rather than going through the machine for every batch.
+   */
+  async #writeQueued(signal: AbortSignal): Promise<void> {
+    while (this.#queue.length > 0 && !signal.aborted) await this.#writeBatch();
   }
 
   async #writeBatch(): Promise<void> {
