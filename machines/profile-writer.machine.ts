@@ -13,11 +13,12 @@ const notProvided = (): never => {
 
 /**
  * The long-lived actor that stores finished profiles: it writes queued profiles in batches, one
- * batch in flight at a time (as long as profiles keep coming, without leaving `writing`), and while the storage (Redis) is unreachable drops what arrives
- * (counting it) until it is back. A batch whose write failed is held, not counted: it may have
- * run all the same (a timeout), so recovering asks the storage for its outcome first. The queue
- * itself lives in src/profiler/write/profile-writer.ts. A storage in memory is never lost: its
- * writer only goes between idle and writing.
+ * batch in flight at a time (as long as profiles keep coming, without leaving `writing`), and
+ * while the storage (Redis) is unreachable drops what arrives (counting it) until it is back. A
+ * batch whose write failed is held, not counted: it may have run all the same (a timeout), so
+ * recovering asks the storage for its outcome first. The queue itself lives in
+ * src/profiler/write/profile-writer.ts. A storage in memory is never lost: its writer only goes
+ * between idle and writing.
  *
  *   idle --profiles.queued--> writing --done--> (more queued ? writing : idle)
  *   writing --failed--> unavailable (batch held) ;  idle --storage.lost--> unavailable

@@ -23,12 +23,10 @@ if [ "$mode" = otel ]; then
 else
   mode_server "$mode" "$build" || { echo "usage: gc-trace.sh <fastify|otel|debug|prod> [path] [seconds]" >&2; exit 1; }
 fi
-redis=${REDIS_URL:-redis://127.0.0.1:6379}
 prefix="loupe-gc:$$:"
 log=$(mktemp)
 port=$(free_port)
-(cd "$here" && exec env "${settings[@]}" REDIS_URL="$redis" LOG_LEVEL=warn REDIS_PREFIX="$prefix" HOST=127.0.0.1 PORT="$port" LOUPE_BUILD="$build" \
-  node --trace-gc-nvp "${server[@]}" > "$log" 2>&1) & pid=$!
+start_server "$build" "$prefix" "$port" "$log" --trace-gc-nvp
 cleanup() {
   kill "$pid" 2> /dev/null || true
   wait "$pid" 2> /dev/null || true

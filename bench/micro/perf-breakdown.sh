@@ -16,13 +16,11 @@ for tool in perf wrk; do command -v "$tool" > /dev/null || { echo "$tool is miss
 [ -f "$build/demo/main.js" ] || { echo "No build in $build: run npm run build." >&2; exit 1; }
 source "$here/bench/micro/servers.sh"
 mode_server "$mode" "$build" || { echo "usage: perf-breakdown.sh <fastify|debug|prod> [path] [seconds]" >&2; exit 1; }
-redis=${REDIS_URL:-redis://127.0.0.1:6379}
 prefix="loupe-perf:$$:"
 out=$(mktemp -d)
 port=$(free_port)
 # --perf-basic-prof: V8 writes /tmp/perf-<pid>.map, which names the JIT-compiled functions in the samples.
-(cd "$here" && exec env "${settings[@]}" REDIS_URL="$redis" LOG_LEVEL=warn REDIS_PREFIX="$prefix" HOST=127.0.0.1 PORT="$port" LOUPE_BUILD="$build" \
-  node --perf-basic-prof "${server[@]}" > /dev/null 2>&1) & pid=$!
+start_server "$build" "$prefix" "$port" /dev/null --perf-basic-prof
 cleanup() {
   kill "$pid" 2> /dev/null || true
   wait "$pid" 2> /dev/null || true

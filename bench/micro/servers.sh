@@ -29,3 +29,15 @@ remove_keys() {
   local url=${REDIS_URL:-redis://127.0.0.1:6379}
   redis-cli -u "$url" --scan --pattern "$1*" | xargs -r -n 500 redis-cli -u "$url" unlink > /dev/null
 }
+
+# start_server <build> <prefix> <port> <output> [node options…]: starts the server mode_server chose
+# (`settings`, `server`) in the checkout's root, with the plugin or demo of <build>, its profiles
+# under the Redis prefix <prefix> (REDIS_URL, the local Redis by default) and its output to the
+# file <output>; sets `pid`.
+start_server() {
+  local build=$1 prefix=$2 port=$3 output=$4 root
+  shift 4
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+  (cd "$root" && exec env "${settings[@]}" REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}" LOG_LEVEL=warn REDIS_PREFIX="$prefix" HOST=127.0.0.1 PORT="$port" LOUPE_BUILD="$build" \
+    node "$@" "${server[@]}" > "$output" 2>&1) & pid=$!
+}

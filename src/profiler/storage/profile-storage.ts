@@ -116,11 +116,11 @@ export interface ProfileStorage {
   /** Stores a batch; answers how many replaced a profile still stored under the same token. */
   write(profiles: readonly StoredProfile[], batch?: BatchId): Promise<BatchOutcome>;
   /**
-   * The profile made ready to be written as it is queued, where a storage gains by it (Redis:
-   * encoded at once into pooled bytes, see wire-arena.ts). A prepared profile is written by the
-   * storage that prepared it, once.
+   * The profile's JSON made ready to be written, as the profile is queued, where a storage gains by
+   * it (Redis: its arguments encoded at once into pooled bytes, see wire-arena.ts). A profile with
+   * a prepared JSON is written by the storage that prepared it, once.
    */
-  prepare?(profile: StoredProfile): StoredProfile;
+  prepare?(profile: StoredProfile): StoredProfile['json'];
   /**
    * What was stored of `batch`, whose profiles had `tokens`: each part counts when its record
    * names the batch (it is the last its writer stored there), else its tokens are not stored.

@@ -194,11 +194,9 @@ export class RedisProfileStorage implements ProfileStorage {
   }
 
   /** The profile's arguments to the write script, encoded now into pooled bytes (see wire-arena.ts). */
-  prepare(profile: StoredProfile): StoredProfile {
+  prepare(profile: StoredProfile): WireBlock {
     const { summary, json } = profile;
-    if (json instanceof WireBlock) return profile;
-    const row = searchRowOf(profile);
-    return { summary, row, json: this.#wire.encode(summary.token, summary.time, row, json) };
+    return json instanceof WireBlock ? json : this.#wire.encode(summary.token, summary.time, searchRowOf(profile), json);
   }
 
   async batchOutcome(batch: BatchId, tokens: readonly string[]): Promise<BatchSettlement> {

@@ -150,7 +150,7 @@ export class ProfileWriter {
       const summary = summarize(profile);
       const row = JSON.stringify(summary);
       const stored: StoredProfile = { summary, row, json: encodeWithinBudget(profile, this.#maxProfileBytes) };
-      queued = { token: profile.token, row, ...(this.#storage.prepare?.(stored) ?? stored) };
+      queued = { token: profile.token, summary, row, json: this.#storage.prepare?.(stored) ?? stored.json };
     } catch (error) {
       this.#drop([profile], `The profile could not be serialized: ${String(error)}`);
       return;

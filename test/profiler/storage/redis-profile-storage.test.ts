@@ -14,11 +14,16 @@ profileStorageContract(test, 'RedisProfileStorage', async ({ maxProfiles, maxByt
   return new RedisProfileStorage({ redis, prefix: testRedis.prefix(), maxProfiles, maxBytes, lifetime });
 });
 
+/** `profile` as the writer queues it for `storage`: its JSON prepared (encoded to pooled bytes). */
+function prepared(storage: RedisProfileStorage, profile: StoredProfile): StoredProfile {
+  return { summary: profile.summary, json: storage.prepare(profile) };
+}
+
 /** The storage as the writer drives it: every profile prepared (encoded to pooled bytes) before it is written. */
 function writingPrepared(storage: RedisProfileStorage): RedisProfileStorage {
   return new Proxy(storage, {
     get(target, property) {
-      if (property === 'write') return (profiles: readonly StoredProfile[], batch?: BatchId) => target.write(profiles.map((profile) => target.prepare(profile)), batch);
+      if (property === 'write') return (profiles: readonly StoredProfile[], batch?: BatchId) => target.write(profiles.map((profile) => prepared(target, profile)), batch);
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -120,7 +125,7 @@ test('prepared profiles (text, bytes, characters of two to four bytes, one large
   const bytes = stored('d10001', now + 101, 10);
   const unicodeRow = { ...stored('d10002', now + 102, 10), summary: { ...stored('d10002', now + 102, 10).summary, url: 'http://h/été/€' } };
   const batch = [...texts, large, { summary: bytes.summary, json: Buffer.from(bytes.json, 'utf8') }, unicodeRow];
-  t.deepEqual(await storage.write(batch.map((profile) => storage.prepare(profile))), { stored: 53, replaced: 0 });
+  t.deepEqual(await storage.write(batch.map((profile) => prepared(storage, profile))), { stored: 53, replaced: 0 });
   for (const { summary, json } of [...texts.slice(0, 2), large, bytes, unicodeRow]) t.is(await redis.get(`${prefix}profile:${summary.token}`), json);
   t.deepEqual(JSON.parse((await redis.hget(`${prefix}profiler:meta`, 'd10002')) ?? 'null'), unicodeRow.summary);
   const odd = texts[1];
@@ -135,7 +140,7 @@ test('prepared profiles whose pooled buffers are reused batch after batch, prepa
   const now = Date.now();
   let next = 0;
   // 100 profiles of about 2 KB a batch, 3,000 profiles in all: each pooled buffer serves many batches.
-  const prepareBatch = (): StoredProfile[] => Array.from({ length: 100 }, () => stored((0xe00000 + next).toString(16), now + next++, 2_000 + (next % 7))).map((profile) => storage.prepare(profile));
+  const prepareBatch = (): StoredProfile[] => Array.from({ length: 100 }, () => stored((0xe00000 + next).toString(16), now + next++, 2_000 + (next % 7))).map((profile) => prepared(storage, profile));
   let ahead = prepareBatch();
   for (let round = 0; round < 29; round++) {
     const written = ahead;
@@ -154,7 +159,7 @@ test('prepared profiles are stored when Redis no longer has the write script (re
   const { redis, prefix, storage } = await freshStorage(100_000_000);
   const profile = stored('f00001', Date.now(), 100);
   await redis.script('FLUSH');
-  t.deepEqual(await storage.write([storage.prepare(profile)]), { stored: 1, replaced: 0 });
+  t.deepEqual(await storage.write([prepared(storage, profile)]), { stored: 1, replaced: 0 });
   t.is(await redis.get(`${prefix}profile:f00001`), profile.json);
   // EVAL loaded it again: the next write goes by its SHA.
   t.deepEqual(await redis.script('EXISTS', createHash('sha1').update(WRITE_SCRIPT).digest('hex')), [1]);
